@@ -1,0 +1,6 @@
+"""nightsky: five star-themed tabletop games played exactly by their rulebooks."""
+
+from nightsky.core import CHANCE, Game, GameError, State, game_ids, load_game
+
+__version__ = "0.1.0"
+__all__ = ["CHANCE", "Game", "GameError", "State", "__version__", "game_ids", "load_game"]

@@ -1,0 +1,3 @@
+from nightsky.cli import main
+
+main()

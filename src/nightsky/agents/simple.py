@@ -1,0 +1,62 @@
+"""The baseline agents: ``random`` and ``greedy`` (one-ply lookahead on ``State.evaluate``)."""
+
+from __future__ import annotations
+
+import random
+
+from nightsky.agents.base import register_agent
+from nightsky.core.game import CHANCE, Action, State
+
+
+@register_agent("random")
+class RandomAgent:
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+
+    def choose(self, state: State, player: int, rng: random.Random) -> Action:
+        return rng.choice(state.legal_actions(player))
+
+
+@register_agent("greedy")
+class GreedyAgent:
+    """One-ply lookahead: takes the action whose resulting position evaluates best.
+
+    It looks from a determinization (``resample``) so it never reads hidden cards, unless
+    ``cheat=true``. Chance right after an action is averaged over ``samples`` draws.
+    Ties are broken at random so the agent is not predictable.
+    """
+
+    name = "greedy"
+
+    def __init__(self, samples: int = 1, cheat: bool = False) -> None:
+        self.samples = max(1, int(samples))
+        self.cheat = cheat
+
+    def choose(self, state: State, player: int, rng: random.Random) -> Action:
+        actions = state.legal_actions(player)
+        if len(actions) == 1:
+            return actions[0]
+        base = state if self.cheat or not state.game.info.hidden_information else state.resample(
+            player, rng
+        )
+        best: list[Action] = []
+        best_value = float("-inf")
+        for action in actions:
+            total = 0.0
+            for _ in range(self.samples):
+                child = base.clone()
+                child.step(action, player)
+                # Resolve immediate chance so the evaluation sees its effect.
+                guard = 0
+                while child.current_players() == (CHANCE,) and guard < 64:
+                    child.step(child.sample_chance(rng), CHANCE)
+                    guard += 1
+                total += child.evaluate(player)
+            value = total / self.samples
+            if value > best_value + 1e-12:
+                best_value = value
+                best = [action]
+            elif abs(value - best_value) <= 1e-12:
+                best.append(action)
+        return rng.choice(best)
