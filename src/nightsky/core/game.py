@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
@@ -139,6 +139,22 @@ class GameInfo:
         }
 
 
+@dataclass(frozen=True)
+class Tutorial:
+    """A rulebook worked example as a loadable position.
+
+    ``build()`` returns the state the example starts from (it may be built by applying actions
+    or by setting up the position directly); ``steps`` are the notations the example plays, in
+    order, with ``(seat, notation)``; ``text`` explains what to look at, in our own words.
+    """
+
+    name: str
+    title: str
+    text: str
+    build: Callable[[], State]
+    steps: tuple[tuple[int, str], ...] = ()
+
+
 class Game(ABC):
     """A game with fixed parameters: a factory of initial states plus the action codec.
 
@@ -247,6 +263,24 @@ class Game(ABC):
         if seat == CHANCE and self.info.hidden_information:
             return "chance"
         return str(action)
+
+    # ------------------------------------------------------------------ observation tensors
+    @property
+    def observation_size(self) -> int:
+        """Length of ``State.observation(player)`` (fixed per game and parameters)."""
+        raise NotImplementedError(f"{self.info.id} defines no observation tensor yet")
+
+    # ------------------------------------------------------------------ tutorials
+    def tutorials(self) -> list[Tutorial]:
+        """The rulebook's worked examples as loadable positions (see ``Tutorial``)."""
+        return []
+
+    def tutorial(self, name: str) -> Tutorial:
+        for t in self.tutorials():
+            if t.name == name:
+                return t
+        known = ", ".join(t.name for t in self.tutorials()) or "none"
+        raise OptionError(f"{self.info.id} has no tutorial {name!r} (tutorials: {known})")
 
     # ------------------------------------------------------------------ metadata
     @classmethod
@@ -424,6 +458,18 @@ class State(ABC):
     def describe_action(self, action: Action, player: int) -> str:
         """A longer human sentence for an action (menus, logs). Default: its notation."""
         return str(action)
+
+    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
+        """How a client offers ``action``: ``{"label": str, "targets": [element ids]}``.
+
+        ``targets`` name the board elements (as the game's web renderer ids them) a click on
+        which chooses this action, so any client can highlight legal choices generically.
+        """
+        return {"label": self.describe_action(action, player), "targets": []}
+
+    def observation(self, player: int) -> list[float]:
+        """Fixed-size numeric observation of what ``player`` may know (``game.observation_size``)."""
+        raise NotImplementedError(f"{self.game.info.id} defines no observation tensor yet")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {self.game.info.id}, {len(self.history)} actions>"

@@ -30,13 +30,26 @@ def _registry() -> dict[str, type[Game]]:
     return dict(sorted(found.items()))
 
 
+_EXTRA: dict[str, type[Game]] = {}
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Register a game class from outside ``nightsky.games`` (tests, plug-ins)."""
+    _EXTRA[cls.info.id] = cls
+    return cls
+
+
+def unregister(game_id: str) -> None:
+    _EXTRA.pop(game_id, None)
+
+
 def game_ids() -> list[str]:
     """Ids of every registered game, sorted."""
-    return list(_registry())
+    return sorted({*_registry(), *_EXTRA})
 
 
 def game_class(game_id: str) -> type[Game]:
-    reg = _registry()
+    reg = {**_registry(), **_EXTRA}
     try:
         return reg[game_id]
     except KeyError:
