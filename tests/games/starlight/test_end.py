@@ -94,7 +94,7 @@ def test_SL_13_1_SL_13_2_final_scores():
     assert b[1] == {"night": 30, "stars": 4, "accolades": 6, "total": 40}
 
 
-def test_SL_13_3_to_SL_13_6_tie_breakers():
+def test_SL_13_3_SL_13_4_SL_13_5_SL_13_6_tie_breakers():
     s = new(3)
     s.phase = OVER
     s.laurels = [[], [], []]

@@ -33,7 +33,7 @@ def ready(core: str = "C1", **rays) -> object:
     return s
 
 
-def test_SL_7_2_SL_7_8_SL_7_11_to_SL_7_14_a_full_launch():
+def test_SL_7_2_SL_7_8_SL_7_11_SL_7_12_SL_7_13_SL_7_14_a_full_launch():
     s = ready("C1", long_red=2)
     do(s, "step", "launch")
     assert s.phase == CHOOSE_STAR and s.ap == 3

@@ -122,7 +122,7 @@ def test_SL_2_3_SL_2_4_step_costs_one_and_actions_belong_to_spaces():
     assert s.space(0) == "long"
 
 
-def test_SL_2_5_action_points_per_turn():
+def test_SL_2_5_SL_8_2_action_points_per_turn():
     s = new(2)
     s.saved[0] = 2
     turn(s, 0, "cores")

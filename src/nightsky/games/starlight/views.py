@@ -189,8 +189,7 @@ def make_census(s: Any) -> dict[str, list[str]]:
     out["short_pool"] = ray_ids("short_pool", sp, 1)
     out["limbo"] = ray_ids("limbo", s.limbo, None)
     out["star_rays"] = ray_ids("star", s.star_rays, None)
-    if s.star_core >= 0:
-        out["star"].append(t.core_ids[s.star_core])
+    # The Core being launched stays in its owner's hand until the launch is over.
     if s.star_flare >= 0:
         out["star"].append(t.flare_ids[s.star_flare])
     for q in range(s.game.num_seats):
