@@ -1,14 +1,41 @@
-"""The heuristic ``greedy`` maximises: points now plus the promise of what a seat holds."""
+"""The heuristic ``greedy`` maximises: points now plus the promise of what a seat holds.
+
+The weights are tuned so that every small action of a good turn is a small gain on its own
+(a one-ply search only sees one action ahead): a ray towards a Core's plan is worth more than
+the action point it costs, a step towards a Launch space with a ready star is worth more than
+the step, and a star being launched is worth more than the same star still in hand.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+AP_VALUE = 0.45
+READY_CORE = 5.5
+LAUNCHING = 8.0
+RAY = 0.6
+FLARE = 1.2
+PRIVILEGE = 1.5
+
+
+def _launch_distance(s: Any, p: int) -> int:
+    """Steps from the seat's marker to the nearest Launch space ahead (0: on one, unused)."""
+    rondel = s.t.rondel
+    pos = s.pos[p]
+    if pos < 0:
+        return 3
+    if rondel[pos].startswith("launch") and not (s.turn == p and s.launched_here):
+        return 0
+    for d in range(1, 8):
+        if rondel[(pos + d) % 7].startswith("launch"):
+            return d
+    return 3
+
 
 def potential(s: Any, p: int) -> float:
     """Points a seat can expect from what it holds and where it stands (no secrets of others)."""
     if s.is_bot(p):
-        # A Starbot's future is its deck: about 3 points a turn; its stars score per level.
+        # A Starbot's future is its deck: its stars score per difficulty level.
         return s.np[p] + s.game.per_star_points * s.stars_of(p)
     t = s.t
     b = t.data.board
@@ -20,32 +47,44 @@ def potential(s: Any, p: int) -> float:
         lr = t.data.laurels[li]
         if s.goal_met(p, lr):
             val += lr.dp
-    # Holdings: a Core that can already be launched is most of a star's worth.
+    val += PRIVILEGE * bin(s.privs[p]).count("1")
+    val += 0.3 * (bin(s.mags[p]).count("1") + bin(s.aspects[p]).count("1"))
+    mine = s.turn == p
+    launching = mine and s.star_core >= 0
     mask = s.all_mask()
+    nrays = sum(s.rays[p])
     ready = 0
+    partial = 0.0
+    nc = len(t.colors)
     for c in s.cores[p]:
+        if launching and c == s.star_core:
+            continue
         if s.core_can_launch(p, c, mask, False):
             ready += 1
-            val += 4.0
         else:
-            val += 1.2
-    nrays = sum(s.rays[p])
-    val += min(nrays, 4 * max(1, len(s.cores[p]))) * 0.6 + max(0, nrays - 12) * 0.05
-    val += 1.5 * len(s.flares[p])
-    val += 0.9 * bin(s.privs[p]).count("1")
-    # Unspent action points keep some value (they can be saved), a little less than spent well.
-    ap = s.ap if s.turn == p else 0
-    val += 0.45 * min(ap, 5) + 0.45 * s.saved[p]
-    # Standing on or before a Launch space with a ready star is worth a little.
-    if ready and s.pos[p] >= 0:
-        nxt = t.rondel[(s.pos[p] + 1) % 7]
-        if nxt.startswith("launch") or (s.space(p).startswith("launch") and not s.launched_here):
-            val += 0.8
+            colors = t.core_colors[c]
+            match = sum(s.rays[p][i] for i in range(2 * nc) if colors >> (i % nc) & 1)
+            partial += 1.3 + 0.7 * min(match, 2)
+    # Rays are shared between Cores: two rays or so per ready star.
+    ready = min(ready, nrays // 2 + sum(1 for c in s.cores[p] if c >= t.num_deck_cores))
+    val += READY_CORE * ready + partial
+    val += RAY * min(nrays, 3 * len(s.cores[p]) + 2) + 0.1 * max(0, nrays - 3 * len(s.cores[p]) - 2)
+    if launching:
+        val += LAUNCHING + RAY * sum(s.star_rays)
+        if s.star_flare >= 0:
+            val += FLARE
+    elif mine and s.phase == 3:  # choosing the star: the launch is paid for
+        val += LAUNCHING - READY_CORE
+    val += FLARE * len(s.flares[p])
+    ap = s.ap if mine else 0
+    val += AP_VALUE * min(ap, 6) + AP_VALUE * s.saved[p]
+    if ready and not launching:
+        val += (1.5, 0.9, 0.3, 0.0)[min(_launch_distance(s, p), 3)]
     return val
 
 
 def evaluate(s: Any, p: int) -> float:
-    """Own potential minus the best opponent's (so the greedy agent also races)."""
+    """Own potential minus half the best opponent's (so the greedy agent also races)."""
     mine = potential(s, p)
     others = [potential(s, q) for q in range(s.game.num_seats) if q != p]
     return mine - (max(others) if others else 0.0) * 0.5

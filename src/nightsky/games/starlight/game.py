@@ -13,7 +13,7 @@ from .components import Tables, load_tables
 
 LEVELS = ("easy", "medium", "hard", "expert")
 """Starbot difficulty settings, easiest first; the value is day points per launched star."""
-LEVEL_POINTS = {"easy": 0, "medium": 1, "hard": 2, "expert": 3}
+LEVEL_POINTS = {"easy": 0, "medium": 2, "hard": 4, "expert": 6}
 
 
 class StarlightGame(Game):
@@ -38,7 +38,7 @@ class StarlightGame(Game):
                 "starbot_level",
                 str,
                 "medium",
-                "Starbot difficulty (day points per launched Starbot star: 0/1/2/3)",
+                "Starbot difficulty (day points per launched Starbot star: 0/2/4/6)",
                 LEVELS,
             ),
             Option("gods", bool, False, "deal two God cards to each live player, keep one"),

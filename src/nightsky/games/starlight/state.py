@@ -1244,20 +1244,23 @@ class StarlightState(State):
             c.laurels[q] = sorted(pool[:k])
             pool = pool[k:]
         c.laurel_deck = sorted(pool)
-        # God cards: the ones still in other hands, the discards and the deck are unseen.
-        gpool = list(c.god_deck) + list(c.god_discard)
+        # God cards: other hands, other seats' discards and the deck are unseen. Seats
+        # choose in order and each discards one, so discard i is seat i's.
+        own = c.god_discard[player] if player < len(c.god_discard) else -1
+        hidden_discards = [i for i in range(len(c.god_discard)) if i != player]
+        gpool = list(c.god_deck) + [c.god_discard[i] for i in hidden_discards]
         for q in others:
             gpool.extend(c.god_hand[q])
-        gpool = [x for x in gpool if x not in c.god_hand[player]]
         rng.shuffle(gpool)
         for q in others:
             k = len(c.god_hand[q])
-            c.god_hand[q] = pool_take = gpool[:k]
+            c.god_hand[q] = sorted(gpool[:k])
             gpool = gpool[k:]
-            del pool_take
-        nd = len(c.god_discard)
-        c.god_discard = sorted(gpool[:nd])
-        c.god_deck = sorted(gpool[nd:])
+        for i in hidden_discards:
+            c.god_discard[i] = gpool.pop()
+        if own >= 0:
+            c.god_discard[player] = own
+        c.god_deck = sorted(gpool)
         return c
 
     def census(self) -> dict[str, list[str]]:

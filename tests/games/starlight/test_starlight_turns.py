@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import do, give_core, new, settle, texts, turn
+from starlight_helpers import do, give_core, new, settle, texts, turn
 
 from nightsky import load_game
 from nightsky.core.errors import IllegalActionError, OptionError

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import do, give_core, give_rays, new, settle, texts, turn
+from starlight_helpers import do, give_core, give_rays, new, settle, texts, turn
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.games.starlight.state import (

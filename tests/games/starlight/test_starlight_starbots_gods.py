@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import do, give_core, give_rays, new, settle, texts, turn
+from starlight_helpers import do, give_core, give_rays, new, settle, texts, turn
 
 from nightsky import load_game
 from nightsky.core.game import CHANCE

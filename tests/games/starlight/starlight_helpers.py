@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from nightsky import load_game
 from nightsky.core.game import CHANCE
 from nightsky.games.starlight.state import MAIN, StarlightState
@@ -72,8 +70,3 @@ def give_core(s: StarlightState, p: int, cid: str) -> int:
 
 def texts(s: StarlightState) -> list[str]:
     return [str(a) for a in s.legal_actions()]
-
-
-@pytest.fixture
-def two() -> StarlightState:
-    return new(2)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import do, give_rays, new, settle, texts, turn
+from starlight_helpers import do, give_rays, new, settle, texts, turn
 
 from nightsky import load_game
 from nightsky.core.errors import IllegalActionError
@@ -91,7 +91,7 @@ def test_SL_13_1_SL_13_2_final_scores():
     s.phase = OVER
     b = s.score_breakdown()
     assert b[0]["alpha"] == 5 and b[0]["total"] == 45 + b[0]["laurels"]
-    assert b[1] == {"night": 30, "stars": 4, "accolades": 6, "total": 40}
+    assert b[1] == {"night": 30, "stars": 8, "accolades": 6, "total": 44}
 
 
 def test_SL_13_3_SL_13_4_SL_13_5_SL_13_6_tie_breakers():
