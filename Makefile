@@ -30,7 +30,8 @@ $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  $$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq && \
+	  $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null; }
 
 test-deps: $(VENV)/.test-installed browser
 
