@@ -38,7 +38,7 @@ CONFIGS = [
 
 
 def random_playout(game: Game, seed: int, check: Any = None) -> State:
-    """Play uniformly random actions (chance sampled) to the end; ``check(state, rng)`` each step."""
+    """Play random actions (chance sampled) to the end; ``check(state, rng)`` at each step."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     for _ in range(MAX_STEPS):
@@ -74,7 +74,9 @@ def test_info_and_options(game_id: str, cfg: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(("game_id", "cfg"), CONFIGS)
 @given(seed=st.integers(0, 2**31 - 1))
-def test_random_playouts_end_and_keep_invariants(game_id: str, cfg: dict[str, Any], seed: int) -> None:
+def test_random_playouts_end_and_keep_invariants(
+    game_id: str, cfg: dict[str, Any], seed: int
+) -> None:
     game = load_game(game_id, **cfg)
     census0: list[str] | None = None
 
@@ -155,8 +157,9 @@ def test_notation_ids_and_illegal_probes(game_id: str, cfg: dict[str, Any]) -> N
         before = [state.view(p) for p in [None, *range(game.num_seats)]]
         n_hist = len(state.history)
         legal = set(state.legal_actions(seat))
-        illegal = [a for a in probe_rng.sample(all_actions, min(25, len(all_actions)))
-                   if a not in legal]
+        illegal = [
+            a for a in probe_rng.sample(all_actions, min(25, len(all_actions))) if a not in legal
+        ]
         for a in illegal[:5]:
             with pytest.raises(IllegalActionError) as err:
                 state.apply(a, seat)
@@ -211,7 +214,9 @@ def test_clone_is_independent(game_id: str, cfg: dict[str, Any]) -> None:
         if not players:
             break
         seat = players[0]
-        action = state.sample_chance(rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        action = (
+            state.sample_chance(rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        )
         copy = state.clone()
         before = state.view(None)
         copy.apply(action, seat)

@@ -13,7 +13,8 @@ from nightsky.sim import MatchSpec, run_matches, summarize
 
 def test_spec_parsing() -> None:
     assert parse_spec("mcts:iterations=800,c=1.5,cheat=true") == (
-        "mcts", {"iterations": 800, "c": 1.5, "cheat": True}
+        "mcts",
+        {"iterations": 800, "c": 1.5, "cheat": True},
     )
     with pytest.raises(OptionError, match="key=value"):
         parse_spec("greedy:samples")
@@ -42,6 +43,7 @@ def test_agents_only_choose_legal_actions() -> None:
 def test_greedy_beats_random_on_the_toy_game() -> None:
     spec = MatchSpec("toy-secret-sum", {"players": 2}, ("greedy", "random"), seed=3)
     results = list(run_matches(spec, 300))
-    summary = summarize(results, game_id="toy-secret-sum", players=2,
-                        agents=["greedy", "random"], seconds=1)
+    summary = summarize(
+        results, game_id="toy-secret-sum", players=2, agents=["greedy", "random"], seconds=1
+    )
     assert summary["wins"][0] > 0.6

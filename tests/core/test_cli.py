@@ -23,21 +23,49 @@ def test_games_json_lists_registered_games() -> None:
 def test_simulate_json_has_the_stable_keys(tmp_path: Path) -> None:
     out = runner.invoke(
         app,
-        ["simulate", "toy-secret-sum", "--players", "2", "--agents", "greedy,random",
-         "--games", "40", "--seed", "1", "--json"],
+        [
+            "simulate",
+            "toy-secret-sum",
+            "--players",
+            "2",
+            "--agents",
+            "greedy,random",
+            "--games",
+            "40",
+            "--seed",
+            "1",
+            "--json",
+        ],
     )
     assert out.exit_code == 0, out.output
     summary = json.loads(out.stdout)
     assert set(summary) >= {
-        "game", "players", "games", "agents", "wins", "mean_scores", "mean_actions",
+        "game",
+        "players",
+        "games",
+        "agents",
+        "wins",
+        "mean_scores",
+        "mean_actions",
         "games_per_second",
     }
     assert summary["games"] == 40 and abs(sum(summary["wins"]) - 1) < 1e-9
 
 
 def test_simulate_same_seed_same_summary_across_workers(tmp_path: Path) -> None:
-    args = ["simulate", "toy-secret-sum", "--players", "3", "--agents", "random",
-            "--games", "30", "--seed", "5", "--json"]
+    args = [
+        "simulate",
+        "toy-secret-sum",
+        "--players",
+        "3",
+        "--agents",
+        "random",
+        "--games",
+        "30",
+        "--seed",
+        "5",
+        "--json",
+    ]
     one = json.loads(runner.invoke(app, args).stdout)
     two = json.loads(runner.invoke(app, [*args, "--workers", "2"]).stdout)
     for key in ("wins", "mean_scores", "mean_actions"):
@@ -47,8 +75,16 @@ def test_simulate_same_seed_same_summary_across_workers(tmp_path: Path) -> None:
 def test_simulate_out_writes_summary_records_and_plots(tmp_path: Path) -> None:
     out = runner.invoke(
         app,
-        ["simulate", "toy-secret-sum", "--agents", "random,random", "--games", "5",
-         "--out", str(tmp_path / "run")],
+        [
+            "simulate",
+            "toy-secret-sum",
+            "--agents",
+            "random,random",
+            "--games",
+            "5",
+            "--out",
+            str(tmp_path / "run"),
+        ],
     )
     assert out.exit_code == 0, out.output
     run = tmp_path / "run"

@@ -106,9 +106,7 @@ class ToyState(State):
             "current_players": list(self.current_players()),
             "terminal": self.is_terminal(),
             "scores": None,
-            "hands": [
-                list(h) if p == player else len(h) for p, h in enumerate(self.hands)
-            ],
+            "hands": [list(h) if p == player else len(h) for p, h in enumerate(self.hands)],
             "discards": list(self.discards),
             "deck": len(self.deck),
             "turn": self.turn,

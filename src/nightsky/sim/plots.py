@@ -21,7 +21,10 @@ def score_distribution(results: Sequence[GameResult], agents: Sequence[str], pat
     bins = min(40, max(5, int(hi - lo) + 1))
     for p, name in enumerate(agents):
         ax.hist(
-            [r.scores[p] for r in results], bins=bins, range=(lo, hi + 1), alpha=0.45,
+            [r.scores[p] for r in results],
+            bins=bins,
+            range=(lo, hi + 1),
+            alpha=0.45,
             label=f"seat {p}: {name}",
         )
     ax.set_xlabel("final score")

@@ -84,7 +84,8 @@ def play_game(
         steps += 1
         if steps > max_actions:
             raise RunawayGameError(
-                f"{game.info.id} game {index} (seed {seed}) did not end within {max_actions} actions"
+                f"{game.info.id} game {index} (seed {seed}) did not end "
+                f"within {max_actions} actions"
             )
         seat = players[0]
         if seat == CHANCE:
