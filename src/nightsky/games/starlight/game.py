@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -63,6 +64,10 @@ class StarlightGame(Game):
                 f"{self.num_players} live + {self.options['starbots']} Starbots is too many"
             )
         self.tables  # noqa: B018 - load the components now so a bad file fails at once
+        if self.num_players == 1:
+            # Alone, the live player sees every secret there is (only their own Laurels and
+            # God cards are dealt); Starbots hold no cards. This game has no hidden information.
+            self.__dict__["info"] = replace(type(self).info, hidden_information=False)
 
     @property
     def num_seats(self) -> int:
