@@ -46,6 +46,10 @@ def playout(s, rng, check=True, limit=20000):
             for a in legal:
                 assert g.parse_action(str(a)) == a
                 assert g.action_from_id(g.action_id(a)) == a
+            if steps % 11 == 0:
+                legal_set = set(legal)
+                for a in g.all_actions():  # the fast path of is_legal agrees with the list
+                    assert s.is_legal(a, p) == (a in legal_set)
             if steps % 7 == 0:
                 bad = [a for a in g.all_actions() if a not in legal]
                 a = rng.choice(bad)

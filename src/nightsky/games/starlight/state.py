@@ -69,6 +69,40 @@ def popcount(x: int) -> int:
     return bin(x).count("1")
 
 
+_FLAT_LISTS = (
+    "pos",
+    "np",
+    "saved",
+    "god",
+    "god_discard",
+    "privs",
+    "mags",
+    "aspects",
+    "board",
+    "accolade",
+    "marks",
+    "core_pool",
+    "long_pool",
+    "short_pool",
+    "flare_pool",
+    "core_deck",
+    "core_discard",
+    "long_bag",
+    "short_bag",
+    "limbo",
+    "flare_deck",
+    "flare_bottom",
+    "laurel_deck",
+    "god_deck",
+    "sb_deck",
+    "sb_discard",
+    "starters_out",
+    "star_rays",
+    "pending",
+)
+_NESTED_LISTS = ("cores", "rays", "flares", "used", "laurels", "god_hand")
+
+
 class StarlightState(State):
     """One position of Starlight."""
 
@@ -158,20 +192,13 @@ class StarlightState(State):
     # ================================================================== copying
     def clone(self) -> StarlightState:
         c = StarlightState.__new__(StarlightState)
-        c.game = self.game
-        c.history = list(self.history)
-        d = self.__dict__
         cd = c.__dict__
-        for k, v in d.items():
-            if k in ("game", "history"):
-                continue
-            if type(v) is list:
-                if v and type(v[0]) is list:
-                    cd[k] = [list(x) for x in v]
-                else:
-                    cd[k] = list(v)
-            else:
-                cd[k] = v
+        cd.update(self.__dict__)  # ints and bools are shared; every list is copied below
+        c.history = self.history.copy()
+        for k in _FLAT_LISTS:
+            cd[k] = cd[k].copy()
+        for k in _NESTED_LISTS:
+            cd[k] = [x.copy() for x in cd[k]]
         return c
 
     # ================================================================== helpers
@@ -365,64 +392,78 @@ class StarlightState(State):
         if p != self.turn:
             return []
         idx = self.game.act_index
+        ph = self.phase
+        if ph == GOD:
+            return [idx[(KEEP, gi, 0)] for gi in self.god_hand[p]]
+        if ph == MAIN:
+            return self._main_actions(p, True)
+        return self._sub_actions(p)
+
+    def _main_actions(self, p: int, launches: bool) -> list[Act]:
+        """Main-phase actions; ``launches=False`` skips the (costly) launch checks."""
+        idx = self.game.act_index
+        out: list[Act] = []
+        ap = self.ap
+        if self.pos[p] < 0:
+            return [idx[(PLACE, i, 0)] for i in range(7)]
+        if not self.first and (ap >= 1 or self.free_step):
+            out.append(idx[(STEP, 0, 0)])
+        if self.moved:
+            sp = self.space(p)
+            due = self.surcharge_due(p)
+            if sp == "cores":
+                if (
+                    self.cores_taken < self.cores_per_action(p)
+                    and len(self.cores[p]) < self.core_limit(p)
+                    and ap >= 1 + due
+                ):
+                    out.extend(idx[(CORE, c, 0)] for c in sorted(set(self.core_pool)))
+                if ap >= 1 + due and (self.core_pool or self.core_deck or self.core_discard):
+                    out.append(idx[(FLUSH, 0, 0)])
+            elif sp in ("long", "short"):
+                size = 0 if sp == "long" else 1
+                pool = self._pool(size)
+                free = self.power(p) == "free_ray" and not self.apollo_used
+                if ap >= (0 if free else 1) + due:
+                    out.extend(idx[(TAKE, size, c)] for c in sorted(set(pool)))
+                if ap >= 1 + due and (pool or sum(self._bag(size))):
+                    out.append(idx[(FLUSH, 0, 0)])
+            elif sp == "flares":
+                for i, f in enumerate(self.flare_pool):
+                    if f >= 0 and ap >= self.flare_cost(p, i) + due:
+                        out.append(idx[(FLARE, i, 0)])
+                if ap >= 1 + due and (
+                    any(f >= 0 for f in self.flare_pool) or self.flare_deck or self.flare_bottom
+                ):
+                    out.append(idx[(FLUSH, 0, 0)])
+            elif (
+                launches
+                and not self.launched_here
+                and ap >= 1 + due
+                and self.can_launch(p, self.launch_mask_here(p), False)
+            ):
+                out.append(idx[(LAUNCH, 0, 0)])
+        if (
+            launches
+            and self.last
+            and not self.final_done
+            and ap >= 1
+            and self.can_launch(p, self.all_mask(), True)
+        ):
+            out.append(idx[(FINAL, 0, 0)])
+        for f in self.flares[p]:
+            if self._boon_usable(p, f):
+                out.append(idx[(BOON, f, 0)])
+        out.append(idx[(END, 0, 0)])
+        return out
+
+    def _sub_actions(self, p: int) -> list[Act]:
+        """Actions inside a launch, a free take or a purchase of night points."""
+        idx = self.game.act_index
         t = self.t
         out: list[Act] = []
         ph = self.phase
         nc = len(t.colors)
-        if ph == GOD:
-            return [idx[(KEEP, gi, 0)] for gi in self.god_hand[p]]
-        if ph == MAIN:
-            ap = self.ap
-            if self.pos[p] < 0:
-                return [idx[(PLACE, i, 0)] for i in range(7)]
-            if not self.first and (ap >= 1 or self.free_step):
-                out.append(idx[(STEP, 0, 0)])
-            if self.moved:
-                sp = self.space(p)
-                due = self.surcharge_due(p)
-                if sp == "cores":
-                    if (
-                        self.cores_taken < self.cores_per_action(p)
-                        and len(self.cores[p]) < self.core_limit(p)
-                        and ap >= 1 + due
-                    ):
-                        out.extend(idx[(CORE, c, 0)] for c in sorted(set(self.core_pool)))
-                    if ap >= 1 + due and (self.core_pool or self.core_deck or self.core_discard):
-                        out.append(idx[(FLUSH, 0, 0)])
-                elif sp in ("long", "short"):
-                    size = 0 if sp == "long" else 1
-                    pool = self._pool(size)
-                    free = self.power(p) == "free_ray" and not self.apollo_used
-                    if ap >= (0 if free else 1) + due:
-                        out.extend(idx[(TAKE, size, c)] for c in sorted(set(pool)))
-                    if ap >= 1 + due and (pool or sum(self._bag(size))):
-                        out.append(idx[(FLUSH, 0, 0)])
-                elif sp == "flares":
-                    for i, f in enumerate(self.flare_pool):
-                        if f >= 0 and ap >= self.flare_cost(p, i) + due:
-                            out.append(idx[(FLARE, i, 0)])
-                    if ap >= 1 + due and (
-                        any(f >= 0 for f in self.flare_pool) or self.flare_deck or self.flare_bottom
-                    ):
-                        out.append(idx[(FLUSH, 0, 0)])
-                elif (
-                    not self.launched_here
-                    and ap >= 1 + due
-                    and self.can_launch(p, self.launch_mask_here(p), False)
-                ):
-                    out.append(idx[(LAUNCH, 0, 0)])
-            if (
-                self.last
-                and not self.final_done
-                and ap >= 1
-                and self.can_launch(p, self.all_mask(), True)
-            ):
-                out.append(idx[(FINAL, 0, 0)])
-            for f in self.flares[p]:
-                if self._boon_usable(p, f):
-                    out.append(idx[(BOON, f, 0)])
-            out.append(idx[(END, 0, 0)])
-            return out
         if ph == CHOOSE_STAR:
             return [
                 idx[(STAR, c, 0)]
@@ -493,7 +534,14 @@ class StarlightState(State):
         return bool(self.core_pool) and len(self.cores[p]) < self.core_limit(p)
 
     def is_legal(self, action: Any, player: int) -> bool:
-        return type(action) is Act and action in self.legal_actions(player)
+        if type(action) is not Act:
+            return False
+        if self.phase == MAIN and action.kind not in (LAUNCH, FINAL):
+            # Fast path: the launch checks cannot affect any other main-phase action.
+            if self.pending or player != self.turn:
+                return False
+            return action in self._main_actions(player, False)
+        return action in self.legal_actions(player)
 
     # ================================================================== explanations
     def explain_illegal(self, action: Any, player: int) -> tuple[str, str | None]:
