@@ -297,3 +297,40 @@ def test_SL_3_6_free_ray_can_be_skipped_and_core_limit_for_boon():
     s.flares[0] = [f3]
     assert "boon F3" not in texts(s)  # four Cores: a free Core is not possible
     settle(s)
+
+
+def take_flare(s, fid):
+    f = s.t.flare_ids.index(fid)
+    if f in s.flare_deck:
+        s.flare_deck.remove(f)
+    s.flare_pool = [-1 if x == f else x for x in s.flare_pool]
+    s.flares[0].append(f)
+    return f
+
+
+def test_SL_8_3_SL_9_4_refill_rays_applies_to_boon_rays():
+    from nightsky.core.game import CHANCE
+    from nightsky.games.starlight.state import P_REFILL
+
+    s = turn(new(2), 0, "cores", ap=1)
+    s.privs[0] |= P_REFILL
+    take_flare(s, "F5")  # boon: two free rays
+    do(s, "boon F5")
+    col = s.t.colors[s.short_pool[0]]
+    do(s, f"free short {col}")
+    assert s.current_players() == (CHANCE,)
+    settle(s)
+    assert s.phase == FREE_RAY and len(s.short_pool) == 5
+    do(s, f"free short {s.t.colors[s.short_pool[0]]}")
+    settle(s)
+    assert s.phase == MAIN and sum(s.rays[0]) == 2
+
+
+def test_SL_13_1_laurels_revealed_at_the_end():
+    import random
+
+    s = new(3)
+    s.phase = 9  # over
+    v = s.view(1)
+    assert v["seats"][0]["laurels"]
+    assert s.resample(1, random.Random(0)).view(1) == v

@@ -774,7 +774,8 @@ class StarlightState(State):
         if k == FREE:
             self._take_ray(p, a.a, a.b)
             self.free_left -= 1
-            if self.free_left <= 0 or not (self.long_pool or self.short_pool):
+            refilling = any(k in (D_LONG, D_SHORT) for k, _ in self.pending)
+            if self.free_left <= 0 or not (self.long_pool or self.short_pool or refilling):
                 self.phase = self.free_return
             return
         if k == SKIP:
@@ -785,6 +786,7 @@ class StarlightState(State):
             self.flares[p].remove(a.a)
             self.used[p].append(a.a)
             card = t.data.flares[a.a]
+            self._claim_accolades(p)  # a used Flare may meet a goal (SL-11.2)
             if card.boon == "ap":
                 self.ap += card.boon_value
             elif card.boon == "ray":
@@ -1281,6 +1283,8 @@ class StarlightState(State):
     def resample(self, player: int, rng: random.Random) -> StarlightState:
         """Redraw the Laurels and unchosen God cards ``player`` has not seen."""
         c = self.clone()
+        if self.phase == OVER:
+            return c  # every Laurel is revealed at the end
         n = self.game.num_players
         others = [q for q in range(n) if q != player]
         pool = list(c.laurel_deck)
