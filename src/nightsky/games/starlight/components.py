@@ -258,7 +258,8 @@ class StarlightComponents(BaseModel):
                 if c not in names:
                     raise ValueError(f"launch space {space} shows unknown constellation {c!r}")
         colors = set(self.rays.colors)
-        for card in [*self.cores, *self.starters]:
+        cards: list[CoreCard | StarterCore] = [*self.cores, *self.starters]
+        for card in cards:
             bad = set(card.colors) - colors
             if bad:
                 raise ValueError(f"{card.id} uses unknown ray colour {sorted(bad)[0]!r}")
@@ -390,7 +391,7 @@ def compile_tables(data: StarlightComponents) -> Tables:
     for c in data.cores:
         if c.aspect not in aspects:
             aspects.append(c.aspect)
-    cards = [*data.cores, *data.starters]
+    cards: list[CoreCard | StarterCore] = [*data.cores, *data.starters]
     return Tables(
         data=data,
         colors=colors,

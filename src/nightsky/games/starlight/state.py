@@ -8,9 +8,9 @@ only secrets are the Laurels (and the God cards dealt) of other players.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nightsky.core.game import CHANCE, State
+from nightsky.core.game import CHANCE, Action, State
 
 from .actions import (
     ATTACH,
@@ -45,6 +45,9 @@ from .actions import (
     Draw,
 )
 from .components import PRIVILEGES, SIZES
+
+if TYPE_CHECKING:
+    from .game import StarlightGame
 
 # Phases.
 SETUP, GOD, MAIN, CHOOSE_STAR, BUILD, BUYING, FREE_RAY, BOT, BETWEEN, OVER, FREE_CORE = range(11)
@@ -106,7 +109,9 @@ _NESTED_LISTS = ("cores", "rays", "flares", "used", "laurels", "god_hand")
 class StarlightState(State):
     """One position of Starlight."""
 
-    def __init__(self, game: Any, setup: bool = True) -> None:
+    game: StarlightGame
+
+    def __init__(self, game: StarlightGame, setup: bool = True) -> None:
         super().__init__(game)
         if not setup:
             return
@@ -263,7 +268,7 @@ class StarlightState(State):
 
     def eligible_slots(self, mask: int) -> list[int]:
         """Empty slots a star may go to in the constellations of ``mask`` (SL-7.4 to SL-7.6)."""
-        out = []
+        out: list[int] = []
         board = self.board
         t = self.t
         for ci, sl in enumerate(t.slots_of):
@@ -384,7 +389,7 @@ class StarlightState(State):
         return self.phase == OVER and not self.pending
 
     # ================================================================== legal actions
-    def legal_actions(self, player: int | None = None) -> list[Act]:
+    def legal_actions(self, player: int | None = None) -> list[Action]:
         cp = self.current_players()
         if not cp or cp[0] == CHANCE:
             return []
@@ -399,10 +404,10 @@ class StarlightState(State):
             return self._main_actions(p, True)
         return self._sub_actions(p)
 
-    def _main_actions(self, p: int, launches: bool) -> list[Act]:
+    def _main_actions(self, p: int, launches: bool) -> list[Action]:
         """Main-phase actions; ``launches=False`` skips the (costly) launch checks."""
         idx = self.game.act_index
-        out: list[Act] = []
+        out: list[Action] = []
         ap = self.ap
         if self.pos[p] < 0:
             return [idx[(PLACE, i, 0)] for i in range(7)]
@@ -457,11 +462,11 @@ class StarlightState(State):
         out.append(idx[(END, 0, 0)])
         return out
 
-    def _sub_actions(self, p: int) -> list[Act]:
+    def _sub_actions(self, p: int) -> list[Action]:
         """Actions inside a launch, a free take or a purchase of night points."""
         idx = self.game.act_index
         t = self.t
-        out: list[Act] = []
+        out: list[Action] = []
         ph = self.phase
         nc = len(t.colors)
         if ph == CHOOSE_STAR:
@@ -1086,7 +1091,7 @@ class StarlightState(State):
             self._refill_all()
 
     # ================================================================== chance
-    def chance_outcomes(self) -> list[tuple[Draw, float]] | None:
+    def chance_outcomes(self) -> list[tuple[Action, float]] | None:
         draws = self.game.draws
         if self.pending:
             kind, _ = self.pending[0]

@@ -12,6 +12,8 @@ import random
 
 from nightsky.core.game import CHANCE, Tutorial
 
+from .state import StarlightState
+
 TEXT = """Red has 5 action points: two steps (the first onto the Aquila/Hydrus Launch space,
 which Red passes by) reach Gain Long Rays, where three long rays cost the other 3. The pool is
 refilled only when Red's turn is over (three draws). Yellow starts on Gain Short Rays with 2
@@ -46,12 +48,13 @@ STEPS: tuple[tuple[int, str], ...] = (
 )
 
 
-def build():  # noqa: ANN201 - returns a StarlightState
+def build() -> StarlightState:
     """The position at the start of Red's turn."""
     from nightsky import load_game
 
     g = load_game("starlight", players=3)
     s = g.new_initial_state()
+    assert isinstance(s, StarlightState)
     rng = random.Random(2024)
     while s.current_players() == (CHANCE,):
         s.apply(s.sample_chance(rng), CHANCE)
