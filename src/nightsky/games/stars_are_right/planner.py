@@ -21,9 +21,9 @@ from nightsky.agents.simple import GreedyAgent
 from nightsky.core.game import Action
 
 from . import matcher
-from .actions import END, Flip, Push, Summon, Swap
+from .actions import Flip, Push, Summon, Swap
 from .components import LESSER, MINION
-from .state import INVOKE, MINION_PHASES, MOVE, OVER, POWERS, SUMMON, StarsAreRightState
+from .state import INVOKE, MOVE, OVER, POWERS, SUMMON, StarsAreRightState
 
 ROW_MASKS = [0b11111 << (5 * r) for r in range(5)]
 COL_MASKS = [sum(1 << (r * 5 + c) for r in range(5)) for c in range(5)]
@@ -322,8 +322,6 @@ class PlannerAgent:
                 self._plan = list(plan.actions[1:])
                 return _pick(legal, plan.actions[0])
             self._plan = []
-        if state.phase in MINION_PHASES and END in legal and state.phase != INVOKE:
-            pass
         return self._fallback.choose(state, player, rng)
 
 
@@ -338,4 +336,3 @@ def _pick(legal: list[Action], want: Action) -> Action:
 
 
 __all__ = ["PlannerAgent", "evaluate", "plan_turn", "summon_options", "waste_plan"]
-_ = SUMMON
