@@ -327,8 +327,12 @@ class StarsAreRightState(State):
                 return (f"that power needs a {sym} symbol to change", "TSAR-4.1")
             return None
         if isinstance(a, Push | Swap | Flip):
-            if ph not in (POWERS, MOVE):
+            if ph == INVOKE:
                 return ("stars move only with symbols gained by an invocation", "TSAR-3.3")
+            rule = "TSAR-5.2" if isinstance(a, Push) else (
+                "TSAR-5.3" if isinstance(a, Swap) else "TSAR-5.4")
+            if ph not in (POWERS, MOVE):
+                return ("no symbol left to move the stars with", rule)
             if isinstance(a, Push):
                 if not self.symbols[0]:
                     return ("no Push symbol left", "TSAR-5.2")
