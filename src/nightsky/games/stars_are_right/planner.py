@@ -182,13 +182,13 @@ def plan_turn(state: StarsAreRightState, p: int, depth: int = 2,
     """The best summoning reachable this turn from the start of ``p``'s turn, or None."""
     g = state.game
     best: Plan | None = None
-    cache: dict[tuple[int, ...], list] = {}
+    cache: dict[tuple[int, ...], list] = {}  # (sky, hand) -> summonings
     nodes = 0
 
     def consider(st: StarsAreRightState, prefix: list[Action], exclude: int,
                  remaining: tuple[int, int, int]) -> None:
         nonlocal best
-        key = tuple(st.pos_tile) + tuple(st.pos_side)
+        key = (*st.pos_tile, *st.pos_side, -1, *st.hands[p])
         opts = cache.get(key)
         if opts is None:
             opts = summon_options(st, p)
