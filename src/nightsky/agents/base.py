@@ -6,6 +6,7 @@ state only through ``view``/``resample`` unless their spec says ``cheat=true``.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -87,7 +88,5 @@ def _load_builtin() -> None:
     # Importing registers; kept lazy so `nightsky.agents.base` has no import cycle.
     import nightsky.agents.simple  # noqa: F401
 
-    try:
+    with contextlib.suppress(ImportError):  # search agents are optional
         import nightsky.agents.search  # noqa: F401
-    except ImportError:  # search agents arrive with their own issue
-        pass

@@ -37,8 +37,10 @@ class GreedyAgent:
         actions = state.legal_actions(player)
         if len(actions) == 1:
             return actions[0]
-        base = state if self.cheat or not state.game.info.hidden_information else state.resample(
-            player, rng
+        base = (
+            state
+            if self.cheat or not state.game.info.hidden_information
+            else state.resample(player, rng)
         )
         best: list[Action] = []
         best_value = float("-inf")

@@ -83,7 +83,8 @@ class Option:
             ) from None
         if self.choices is not None and v not in self.choices:
             raise OptionError(
-                f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}; got {v!r}"
+                f"option {self.name!r} must be one of "
+                f"{', '.join(map(str, self.choices))}; got {v!r}"
             )
         if self.minimum is not None and v < self.minimum:
             raise OptionError(f"option {self.name!r} must be at least {self.minimum}; got {v!r}")
@@ -187,7 +188,7 @@ class Game(ABC):
         self.options: dict[str, Any] = resolved
         self.validate_options()
 
-    def validate_options(self) -> None:
+    def validate_options(self) -> None:  # noqa: B027 - an optional hook
         """Hook: check option combinations (raise OptionError). Called at the end of __init__."""
 
     @property
@@ -468,7 +469,9 @@ class State(ABC):
         return {"label": self.describe_action(action, player), "targets": []}
 
     def observation(self, player: int) -> list[float]:
-        """Fixed-size numeric observation of what ``player`` may know (``game.observation_size``)."""
+        """Fixed-size numeric observation of what ``player`` may know.
+
+        Its length is ``game.observation_size``."""
         raise NotImplementedError(f"{self.game.info.id} defines no observation tensor yet")
 
     def __repr__(self) -> str:

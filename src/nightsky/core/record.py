@@ -93,11 +93,12 @@ def replay(data: Any, *, check_result: bool = True, upto: int | None = None) -> 
     if check_result and upto is None and rec.result is not None:
         if not state.is_terminal():
             raise RecordError("record claims a result but its history does not finish the game")
-        got = {"scores": state.scores(), "winners": state.winners()}
-        if [float(x) for x in got["scores"]] != [float(x) for x in rec.result.scores] or sorted(
-            got["winners"]
+        scores, winners = state.scores(), state.winners()
+        if [float(x) for x in scores] != [float(x) for x in rec.result.scores] or sorted(
+            winners
         ) != sorted(rec.result.winners):
             raise RecordError(
-                f"replayed result {got} differs from the recorded {rec.result.model_dump()}"
+                f"replayed result (scores {scores}, winners {winners}) differs from the "
+                f"recorded {rec.result.model_dump()}"
             )
     return state

@@ -1,1 +1,1 @@
-"""One package per game; each exports ``GAME`` (its ``Game`` subclass) and is found automatically."""
+"""One package per game; each exports ``GAME`` (its ``Game`` subclass), found automatically."""

@@ -1,0 +1,72 @@
+"""The typer application object and helpers shared by the command modules."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from nightsky.core.errors import GameError, OptionError
+from nightsky.core.game import Game
+from nightsky.core.registry import game_class, load_game
+
+app = typer.Typer(
+    name="nightsky",
+    help="Five star-themed tabletop games played exactly by their rulebooks.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print a clear error to stderr and exit non-zero."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``["k=v", ...]`` to a dict; values stay strings (the game's Option coerces them)."""
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            fail(f"--option expects KEY=VALUE, got {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def build_game(game_id: str, players: int | None, options: list[str] | None) -> Game:
+    params = parse_options(options)
+    if "players" in params:
+        fail("give the player count with --players, not --option players=")
+    try:
+        game_class(game_id)
+        return load_game(game_id, players=players, **params)
+    except GameError as exc:
+        fail(str(exc))
+
+
+def split_agents(text: str, seats: int) -> list[str]:
+    # Specs may contain commas inside (mcts:iterations=5,c=1.4); a part with no ':' or '=' that
+    # follows a part with ':' starts a new agent only when it has no '='.
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    specs: list[str] = []
+    for part in parts:
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    if len(specs) == 1 and seats > 1:
+        specs = specs * seats
+    if len(specs) != seats:
+        raise OptionError(f"expected {seats} agent specs (one per seat), got {len(specs)}: {specs}")
+    return specs
+
+
+def stdout_is_tty() -> bool:
+    return sys.stdout.isatty()

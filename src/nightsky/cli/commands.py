@@ -1,0 +1,384 @@
+"""The core commands: games, rules, play, replay, simulate, bench."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from nightsky.agents.base import make_agent
+from nightsky.cli.app import app, build_game, console, fail, split_agents
+from nightsky.core.errors import GameError, OptionError
+from nightsky.core.game import CHANCE, Game, State
+from nightsky.core.record import replay as replay_record
+from nightsky.core.record import save_record
+from nightsky.core.registry import game_class, game_ids
+from nightsky.sim.runner import GameResult, MatchSpec, run_matches
+from nightsky.sim.stats import summarize
+
+OptionFlag = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="Game parameter KEY=VALUE (repeatable)."),
+]
+
+
+@app.command()
+def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the registered games with their player counts and options."""
+    infos = [game_class(g).info.describe() for g in game_ids()]
+    if as_json:
+        print(json.dumps(infos, indent=2))
+        return
+    table = Table(title="nightsky games")
+    table.add_column("id", style="bold cyan")
+    table.add_column("title")
+    table.add_column("players", justify="center")
+    table.add_column("options")
+    for info in infos:
+        opts = ", ".join(f"{o['name']}={o['default']}" for o in info["options"]) or "-"
+        table.add_row(
+            info["id"], info["title"], f"{info['min_players']}-{info['max_players']}", opts
+        )
+    console.print(table)
+
+
+def _rules_text(game_id: str) -> str:
+    cls = game_class(game_id)
+    pkg = cls.__module__.rsplit(".", 1)[0]
+    try:
+        return resources.files(pkg).joinpath("rules.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        fail(f"{game_id} has no rule catalogue yet")
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="Game id.")]) -> None:
+    """Print the rule catalogue of GAME (every rule id with its paraphrase and rulings)."""
+    try:
+        text = _rules_text(game)
+    except GameError as exc:
+        fail(str(exc))
+    console.print(Markdown(text))
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A nightsky-record/1 JSON file.")],
+    show: Annotated[bool, typer.Option(help="Draw the final position.")] = False,
+) -> None:
+    """Re-apply a saved game through the rules and check its recorded result."""
+    try:
+        state = replay_record(file)
+    except GameError as exc:
+        fail(str(exc), code=1)
+    if show:
+        console.print(state.render(None))
+    result = "finished" if state.is_terminal() else "in progress"
+    console.print(
+        f"[green]ok[/]: {len(state.history)} actions replayed, game {result}"
+        + (f"; scores {state.scores()}, winners {state.winners()}" if state.is_terminal() else "")
+    )
+
+
+# ---------------------------------------------------------------------------- play
+def _seat_agents(game: Game, seats: str | None) -> list[str]:
+    n = game.num_players
+    if seats is None:
+        return ["human"] + ["greedy"] * (n - 1)
+    try:
+        return split_agents(seats, n)
+    except OptionError as exc:
+        fail(str(exc))
+
+
+def _prompt_action(state: State, seat: int) -> Any:
+    actions = state.legal_actions(seat)
+    table = Table(show_header=False, box=None, pad_edge=False)
+    for i, a in enumerate(actions, start=1):
+        table.add_row(f"[bold]{i:>3}[/]", str(a), state.describe_action(a, seat)
+                      if state.describe_action(a, seat) != str(a) else "")
+    console.print(table)
+    while True:
+        text = typer.prompt(f"seat {seat}: number or notation (? to redraw, q to quit)")
+        text = text.strip()
+        if text in {"q", "quit", "exit"}:
+            raise typer.Exit(0)
+        if text == "?":
+            console.print(state.render(seat))
+            console.print(table)
+            continue
+        if text.isdigit() and 1 <= int(text) <= len(actions):
+            return actions[int(text) - 1]
+        try:
+            action = state.game.parse_action(text)
+        except GameError as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        if action not in actions:
+            reason, rule = state.explain_illegal(action, seat)
+            console.print(f"[red]illegal:[/] {reason}" + (f" [{rule}]" if rule else ""))
+            continue
+        return action
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game id.")],
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seats: Annotated[
+        str | None, typer.Option(help="Comma list, one per seat: human or an agent spec.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for chance and bots.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Save the game record here.")] = None,
+    option: OptionFlag = None,
+    tutorial: Annotated[str | None, typer.Option(help="Start from a rulebook example.")] = None,
+) -> None:
+    """Play GAME in the terminal against bots (or hot-seat with several humans)."""
+    g = build_game(game, players, option)
+    specs = _seat_agents(g, seats)
+    seed = seed if seed is not None else random.randrange(1 << 30)
+    try:
+        agents = [None if s == "human" else make_agent(s) for s in specs]
+        state = g.tutorial(tutorial).build() if tutorial else g.new_initial_state()
+    except GameError as exc:
+        fail(str(exc))
+    chance_rng = random.Random(f"{seed}:chance")
+    rngs = [random.Random(f"{seed}:seat{p}") for p in range(g.num_seats)]
+    humans = [p for p, s in enumerate(specs) if s == "human"]
+    viewer = humans[0] if len(humans) == 1 else None
+    console.print(Panel(f"{g.info.title}: seats {', '.join(specs)} (seed {seed})", style="cyan"))
+    shown = -1
+    while not state.is_terminal():
+        players_now = state.current_players()
+        seat = players_now[0]
+        if seat == CHANCE:
+            state.apply(state.sample_chance(chance_rng), CHANCE)
+            continue
+        agent = agents[seat] if seat < len(agents) else None
+        if agent is None:
+            if len(state.history) != shown:
+                console.print(state.render(seat))
+                shown = len(state.history)
+            state.apply(_prompt_action(state, seat), seat)
+        else:
+            action = agent.choose(state, seat, rngs[seat])
+            state.apply(action, seat)
+            console.print(f"[dim]seat {seat} ({specs[seat]}):[/] "
+                          f"{g.redact_action(seat, action, viewer)}")
+    console.print(state.render(None))
+    table = Table(title="Final score")
+    table.add_column("seat")
+    keys = sorted({k for b in state.score_breakdown() for k in b if k != "total"})
+    for k in keys:
+        table.add_column(k, justify="right")
+    table.add_column("total", justify="right", style="bold")
+    winners = state.winners()
+    for p, b in enumerate(state.score_breakdown()):
+        name = specs[p] if p < len(specs) else "game"
+        label = f"{p} {name}" + (" *" if p in winners else "")
+        table.add_row(label, *[f"{b.get(k, 0):g}" for k in keys], f"{b['total']:g}")
+    console.print(table)
+    if record:
+        save_record(state, record)
+        console.print(f"record saved to {record}")
+
+
+# ---------------------------------------------------------------------------- simulate
+def seat_names(g: Game, specs: list[str]) -> list[str]:
+    """Agent names for every seat, game-driven seats (Starbots) labelled by the game."""
+    return specs + [f"auto{p}" for p in range(len(specs), g.num_seats)]
+
+
+def run_with_progress(
+    spec: MatchSpec, n: int, workers: int, quiet: bool, engine: str = "local", **kw: Any
+) -> tuple[list[GameResult], float]:
+    results: list[GameResult] = []
+    start = time.perf_counter()
+    if engine == "ray":
+        from nightsky.sim.engines import run_matches_ray  # type: ignore[import-not-found]
+
+        iterator = run_matches_ray(spec, n, workers=workers, **kw)
+    else:
+        iterator = run_matches(spec, n, workers=workers)
+    with Progress(
+        TextColumn("[bold blue]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console if not quiet else None,
+        disable=quiet,
+        transient=False,
+    ) as progress:
+        task = progress.add_task(spec.game_id, total=n)
+        for r in iterator:
+            results.append(r)
+            progress.advance(task)
+    return sorted(results, key=lambda r: r.index), time.perf_counter() - start
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="Game id.")],
+    agents: Annotated[str, typer.Option(help="Comma list of agent specs, one per seat.")],
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    games_: Annotated[int, typer.Option("--games", help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
+    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    out: Annotated[Path | None, typer.Option(help="Write summary, records and plots here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    option: OptionFlag = None,
+) -> None:
+    """Play many games between agents and summarise who wins, scores and game length."""
+    g = build_game(game, players, option)
+    try:
+        specs = split_agents(agents, g.num_players)
+        for s in specs:
+            make_agent(s)
+    except GameError as exc:
+        fail(str(exc))
+    if games_ < 1:
+        fail("--games must be at least 1")
+    spec = MatchSpec(g.info.id, g.params, tuple(specs), seed, keep_record=out is not None)
+    try:
+        results, seconds = run_with_progress(spec, games_, max(1, workers), quiet=as_json)
+    except GameError as exc:
+        fail(str(exc), code=1)
+    summary = summarize(
+        results, game_id=g.info.id, players=g.num_players, agents=seat_names(g, specs),
+        seconds=seconds,
+    )
+    if out is not None:
+        write_outputs(out, summary, results, seat_names(g, specs))
+    if as_json:
+        print(json.dumps(summary))
+        return
+    print_summary(summary)
+    if out is not None:
+        console.print(f"wrote {out}/summary.json, records/ and plots")
+
+
+def write_outputs(
+    out: Path, summary: dict[str, Any], results: list[GameResult], names: list[str]
+) -> None:
+    from nightsky.sim.plots import game_length, score_distribution
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    rec_dir = out / "records"
+    rec_dir.mkdir(exist_ok=True)
+    for r in results:
+        if r.record is not None:
+            (rec_dir / f"game-{r.index:05d}.json").write_text(json.dumps(r.record) + "\n")
+    score_distribution(results, names, out / "scores.png")
+    game_length(results, out / "length.png")
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    table = Table(title=f"{summary['game']}: {summary['games']} games")
+    table.add_column("seat")
+    table.add_column("agent")
+    table.add_column("win share", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("mean score", justify="right")
+    for p, name in enumerate(summary["agents"]):
+        lo, hi = summary["win_ci95"][p]
+        table.add_row(
+            str(p), name, f"{summary['wins'][p]:.3f}", f"{lo:.3f}-{hi:.3f}",
+            f"{summary['mean_scores'][p]:.2f}",
+        )
+    console.print(table)
+    console.print(
+        f"mean actions per game {summary['mean_actions']:.1f}; "
+        f"{summary['games_per_second']} games/s"
+    )
+
+
+# ---------------------------------------------------------------------------- bench
+def bench_random_playouts(g: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
+    """Random-playout throughput: every chance outcome and player action counts as an action."""
+    rng = random.Random(seed)
+    games_done = actions = 0
+    samples: list[State] = []
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = g.new_initial_state()
+        while True:
+            players = state.current_players()
+            if not players:
+                break
+            seat = players[0]
+            if seat == CHANCE:
+                state.step(state.sample_chance(rng), CHANCE)
+            else:
+                if len(samples) < 200 and rng.random() < 0.05:
+                    samples.append(state.clone())
+                state.step(rng.choice(state.legal_actions(seat)), seat)
+            actions += 1
+        games_done += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    samples = samples or [g.new_initial_state()]
+
+    def per_call(fn: Any) -> float:
+        reps = max(1, 2000 // len(samples))
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            for s in samples:
+                fn(s)
+        return (time.perf_counter() - t0) / (reps * len(samples)) * 1e6
+
+    def legal(s: State) -> Any:
+        p = s.current_players()
+        return s.legal_actions(p[0]) if p and p[0] != CHANCE else None
+
+    return {
+        "game": g.info.id,
+        "players": g.num_players,
+        "params": g.params,
+        "seconds": round(elapsed, 3),
+        "games": games_done,
+        "games_per_second": round(games_done / elapsed, 2),
+        "actions_per_second": round(actions / elapsed, 1),
+        "clone_us": round(per_call(lambda s: s.clone()), 2),
+        "legal_actions_us": round(per_call(legal), 2),
+    }
+
+
+BENCH_EXTRAS: list[Any] = []
+"""Callables ``(game, seconds) -> dict`` adding figures to ``nightsky bench`` (agents, planners)."""
+
+
+@app.command()
+def bench(
+    game: Annotated[str, typer.Argument(help="Game id.")],
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seconds: Annotated[float, typer.Option(help="How long to run the playouts.")] = 3.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    option: OptionFlag = None,
+) -> None:
+    """Measure random-playout speed of GAME (one core)."""
+    g = build_game(game, players, option)
+    result = bench_random_playouts(g, seconds)
+    for extra in BENCH_EXTRAS:
+        result.update(extra(g, seconds))
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table(title=f"bench {g.info.id} ({g.num_players} players)")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for k, v in result.items():
+        if k not in {"game", "players", "params"}:
+            table.add_row(k, f"{v}")
+    console.print(table)

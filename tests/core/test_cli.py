@@ -1,0 +1,124 @@
+"""The CLI's stable flags and error handling, run in-process on the toy game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from nightsky.cli import _load_commands, app
+
+_load_commands()
+runner = CliRunner()
+
+
+def test_games_json_lists_registered_games() -> None:
+    out = runner.invoke(app, ["games", "--json"])
+    assert out.exit_code == 0
+    ids = [g["id"] for g in json.loads(out.stdout)]
+    assert "toy-secret-sum" in ids
+
+
+def test_simulate_json_has_the_stable_keys(tmp_path: Path) -> None:
+    out = runner.invoke(
+        app,
+        [
+            "simulate",
+            "toy-secret-sum",
+            "--players",
+            "2",
+            "--agents",
+            "greedy,random",
+            "--games",
+            "40",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.stdout)
+    assert set(summary) >= {
+        "game",
+        "players",
+        "games",
+        "agents",
+        "wins",
+        "mean_scores",
+        "mean_actions",
+        "games_per_second",
+    }
+    assert summary["games"] == 40 and abs(sum(summary["wins"]) - 1) < 1e-9
+
+
+def test_simulate_same_seed_same_summary_across_workers(tmp_path: Path) -> None:
+    args = [
+        "simulate",
+        "toy-secret-sum",
+        "--players",
+        "3",
+        "--agents",
+        "random",
+        "--games",
+        "30",
+        "--seed",
+        "5",
+        "--json",
+    ]
+    one = json.loads(runner.invoke(app, args).stdout)
+    two = json.loads(runner.invoke(app, [*args, "--workers", "2"]).stdout)
+    for key in ("wins", "mean_scores", "mean_actions"):
+        assert one[key] == two[key]
+
+
+def test_simulate_out_writes_summary_records_and_plots(tmp_path: Path) -> None:
+    out = runner.invoke(
+        app,
+        [
+            "simulate",
+            "toy-secret-sum",
+            "--agents",
+            "random,random",
+            "--games",
+            "5",
+            "--out",
+            str(tmp_path / "run"),
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    run = tmp_path / "run"
+    assert (run / "summary.json").exists()
+    assert len(list((run / "records").glob("*.json"))) == 5
+    assert (run / "scores.png").stat().st_size > 1000
+    assert (run / "length.png").stat().st_size > 1000
+    rec = next((run / "records").glob("*.json"))
+    ok = runner.invoke(app, ["replay", str(rec)])
+    assert ok.exit_code == 0 and "ok" in ok.output
+
+
+def test_bad_option_and_bad_agent_get_clear_errors() -> None:
+    out = runner.invoke(
+        app, ["simulate", "toy-secret-sum", "--agents", "random", "--option", "colour=red"]
+    )
+    assert out.exit_code == 2 and "no option 'colour'" in out.output
+    out = runner.invoke(app, ["simulate", "toy-secret-sum", "--agents", "wizard"])
+    assert out.exit_code == 2 and "unknown agent" in out.output
+    out = runner.invoke(app, ["simulate", "no-such-game", "--agents", "random"])
+    assert out.exit_code == 2 and "unknown game" in out.output
+    out = runner.invoke(app, ["simulate", "toy-secret-sum", "--agents", "random", "-o", "oops"])
+    assert out.exit_code == 2 and "KEY=VALUE" in out.output
+
+
+def test_replay_refuses_a_broken_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "nightsky-record/1"}')
+    out = runner.invoke(app, ["replay", str(bad)])
+    assert out.exit_code == 1 and "malformed record" in out.output
+
+
+def test_bench_json_reports_throughput() -> None:
+    out = runner.invoke(app, ["bench", "toy-secret-sum", "--seconds", "0.2", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["actions_per_second"] > 0 and data["clone_us"] > 0

@@ -1,0 +1,178 @@
+"""A tiny game with chance and hidden cards, used to test the shared machinery on its own.
+
+"Secret Sum": a deck of the cards 1..8. Each seat is dealt two hidden cards (one chance draw per
+card). Then, for two rounds, each seat in turn either keeps (``keep``) or discards one of its
+cards face up (``swap0`` / ``swap1``) and draws the top card (a chance draw). Score: the sum of the
+hand. Tie-breaker: the higher single card. Everything a seat has seen stays consistent under
+``resample``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from nightsky.core.game import CHANCE, Action, Game, GameInfo, Option, State
+
+DECK = tuple(range(1, 9))
+
+
+class Draw(int):
+    """A chance outcome: the card drawn."""
+
+    def __str__(self) -> str:
+        return f"draw{int(self)}"
+
+
+class ToyState(State):
+    game: ToyGame
+
+    def __init__(self, game: ToyGame) -> None:
+        super().__init__(game)
+        n = game.num_players
+        self.deck: list[int] = list(DECK)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.discards: list[int] = []
+        self.turn = 0  # index into the 2-round turn sequence
+        self.pending_draw_for: int | None = None
+
+    def clone(self) -> ToyState:
+        c = ToyState.__new__(ToyState)
+        c.game = self.game
+        c.history = list(self.history)
+        c.deck = list(self.deck)
+        c.hands = [list(h) for h in self.hands]
+        c.discards = list(self.discards)
+        c.turn = self.turn
+        c.pending_draw_for = self.pending_draw_for
+        return c
+
+    def _dealing(self) -> int | None:
+        for p, h in enumerate(self.hands):
+            if len(h) < 2:
+                return p
+        return None
+
+    def current_players(self) -> tuple[int, ...]:
+        if self._dealing() is not None or self.pending_draw_for is not None:
+            return (CHANCE,)
+        if self.turn >= 2 * self.game.num_players:
+            return ()
+        return (self.turn % self.game.num_players,)
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        seat = self._seat(player)
+        if seat not in self.current_players() or seat == CHANCE:
+            return []
+        return list(self.game.all_actions()) if self.deck else ["keep"]
+
+    def explain_illegal(self, action: Action, player: int) -> tuple[str, str | None]:
+        if action in self.game.all_actions():
+            return "a swap needs a card left in the deck", "TOY-2"
+        return f"{action!s} is not keep, swap0 or swap1", "TOY-1"
+
+    def chance_outcomes(self) -> list[tuple[Action, float]] | None:
+        if self.current_players() != (CHANCE,):
+            return None
+        return [(Draw(c), 1 / len(self.deck)) for c in self.deck]
+
+    def _apply(self, action: Action, player: int) -> None:
+        if player == CHANCE:
+            card = int(action)  # type: ignore[call-overload]
+            self.deck.remove(card)
+            dealt = self._dealing()
+            target = dealt if dealt is not None else self.pending_draw_for
+            assert target is not None
+            self.hands[target].append(card)
+            self.pending_draw_for = None
+            return
+        if action != "keep":
+            i = 0 if action == "swap0" else 1
+            self.discards.append(self.hands[player].pop(i))
+            self.pending_draw_for = player
+        self.turn += 1
+
+    def score_breakdown(self) -> list[dict[str, float]]:
+        return [{"cards": float(sum(h)), "total": float(sum(h))} for h in self.hands]
+
+    def tiebreakers(self, seat: int) -> tuple[float, ...]:
+        return (float(max(self.hands[seat], default=0)),)
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        return {
+            "game": self.game.info.id,
+            "viewer": player,
+            "current_players": list(self.current_players()),
+            "terminal": self.is_terminal(),
+            "scores": None,
+            "hands": [list(h) if p == player else len(h) for p, h in enumerate(self.hands)],
+            "discards": list(self.discards),
+            "deck": len(self.deck),
+            "turn": self.turn,
+        }
+
+    def resample(self, player: int, rng: random.Random) -> ToyState:
+        c = self.clone()
+        unseen = list(c.deck)
+        for p, h in enumerate(c.hands):
+            if p != player:
+                unseen.extend(h)
+        rng.shuffle(unseen)
+        for p, h in enumerate(c.hands):
+            if p != player:
+                c.hands[p] = [unseen.pop() for _ in h]
+        c.deck = sorted(unseen)
+        return c
+
+    def census(self) -> dict[str, list[str]]:
+        places: dict[str, list[str]] = {
+            "deck": [f"c{c}" for c in self.deck],
+            "discards": [f"c{c}" for c in self.discards],
+        }
+        for p, h in enumerate(self.hands):
+            places[f"hand{p}"] = [f"c{c}" for c in h]
+        return places
+
+    def evaluate(self, player: int) -> float:
+        return float(sum(self.hands[player]))
+
+    def observation(self, player: int) -> list[float]:
+        own = [0.0] * 8
+        for c in self.hands[player]:
+            own[c - 1] = 1.0
+        seen = [0.0] * 8
+        for c in self.discards:
+            seen[c - 1] = 1.0
+        return own + seen + [self.turn / (2 * self.game.num_players)]
+
+
+class ToyGame(Game):
+    info = GameInfo(
+        id="toy-secret-sum",
+        title="Secret Sum (test game)",
+        min_players=2,
+        max_players=3,
+        chance=True,
+        hidden_information=True,
+        simultaneous=False,
+        description="A tiny card game used by the test-suite.",
+        options=(Option("label", str, "", "A dummy option for option tests."),),
+    )
+
+    _actions: tuple[str, ...] = ("keep", "swap0", "swap1")
+
+    def new_initial_state(self) -> ToyState:
+        return ToyState(self)
+
+    def all_actions(self) -> Sequence[Action]:
+        return self._actions
+
+    def parse_chance(self, text: str) -> Action | None:
+        if text.startswith("draw") and text[4:].isdigit() and int(text[4:]) in DECK:
+            return Draw(int(text[4:]))
+        return None
+
+    @property
+    def observation_size(self) -> int:
+        return 17
