@@ -77,8 +77,8 @@ def build_actions(cards: Cards, players: int) -> list[Act]:
             out += [Act(kind, p, t, text=f"{word} {nm[p]} at {nm[t]}") for t in cards.stars]
         for m in cards.moons:
             out += [Act(kind, m, t, text=f"{word} {nm[m]} on {nm[t]}") for t in cards.planets]
-            if not cards.needs_host[m]:
-                out += [Act(kind, m, t, text=f"{word} {nm[m]} at {nm[t]}") for t in cards.stars]
+            # Every moon gets "at <star>" so a hosted moon's attempt is refused by name (SF-6.5).
+            out += [Act(kind, m, t, text=f"{word} {nm[m]} at {nm[t]}") for t in cards.stars]
     out.append(Act(WORMHOLE, text="wormhole"))
     out += [Act(STEAL, e, text=f"steal {nm[e]}") for e in cards.elements]
     out.append(Act(STOP, text="stop"))
