@@ -117,18 +117,23 @@ def _score_pos(**kw):
     return position(game(3), decks=EMPTY, **kw)
 
 
-def test_SF_18_1_to_18_5_body_points_bonuses_pile_elements() -> None:
+@pytest.mark.parametrize(
+    ("key", "want"),
+    [
+        pytest.param("bodies", 5 + 3 + 4, id="SF-18.1-body-points"),
+        pytest.param("system_bonus", 3, id="SF-18.2-aldebaran-1-planet-2-moons"),
+        pytest.param("moon_bonus", 4, id="SF-18.3-zephyr-3-moons"),
+        pytest.param("star_fire", 2, id="SF-18.4-pile"),
+        pytest.param("elements", 2, id="SF-18.5-cards-left"),
+    ],
+)
+def test_score_parts(key: str, want: int) -> None:
     s = _score_pos(
         systems={0: [(["S7"], [("P6", ["M1", "M2", "M3"])], ["M6"])]},
         piles={0: ["gamma1", "divine1"]},
         nursery={0: ["H5", "C1"]},
     )
-    row = s.score_breakdown()[0]
-    assert row["bodies"] == 5 + 3 + 4  # SF-18.1
-    assert row["system_bonus"] == 3  # SF-18.2 Aldebaran: 1 planet, 2 moons
-    assert row["moon_bonus"] == 4  # SF-18.3 Zephyr with 3 moons
-    assert row["star_fire"] == 2  # SF-18.4
-    assert row["elements"] == 2  # SF-18.5
+    assert s.score_breakdown()[0][key] == want
 
 
 @pytest.mark.parametrize("rid", ["SF-18.2", "SF-18.3"])
@@ -138,7 +143,15 @@ def test_bonus_not_met_scores_nothing(rid: str) -> None:
     assert row["system_bonus"] == 0 and row["moon_bonus"] == 0
 
 
-def test_SF_18_6_to_18_8_end_bonuses() -> None:
+@pytest.mark.parametrize(
+    ("key", "want"),
+    [
+        pytest.param("largest_system", [3, 0, 0], id="SF-18.6-largest-system"),
+        pytest.param("most_systems", [0, 3, 0], id="SF-18.7-most-systems"),
+        pytest.param("largest_nebula", [0, 0, 3], id="SF-18.8-largest-nebula"),
+    ],
+)
+def test_end_bonuses(key: str, want: list[int]) -> None:
     s = _score_pos(
         systems={
             0: [(["S1"], [("P1", []), ("P2", [])], [])],  # largest system: 3 bodies
@@ -147,10 +160,7 @@ def test_SF_18_6_to_18_8_end_bonuses() -> None:
         },
         nursery={2: ["H5", "He5"], 1: ["C1", "C2", "C3"]},  # nebula: 4 units vs 3
     )
-    rows = s.score_breakdown()
-    assert [r["largest_system"] for r in rows] == [3, 0, 0]
-    assert [r["most_systems"] for r in rows] == [0, 3, 0]
-    assert [r["largest_nebula"] for r in rows] == [0, 0, 3]
+    assert [r[key] for r in s.score_breakdown()] == want
 
 
 def test_SF_18_9_tied_bonuses_full_or_split_and_none_at_zero() -> None:
@@ -163,14 +173,16 @@ def test_SF_18_9_tied_bonuses_full_or_split_and_none_at_zero() -> None:
 
 
 def test_SF_18_10_tiebreaker_most_built_bodies_then_shared() -> None:
-    s = position(game(2), systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S6"], [], ["M6", "M7"])]},
+    s = position(game(2),
+                 systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S6"], [], ["M6", "M7"])]},
                  nursery={0: ["H5"]}, piles={1: ["gamma1", "gamma2", "gamma3"]},
                  decks={0: [], 1: ["P2"], 2: []})
     act(s, "draw bodies")
     deal(s, "P2")
     assert s.is_terminal() and s.scores() == [15, 15]
     assert s.winners() == [1]  # 3 built bodies beat 2
-    s = position(game(2), systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S2"], [("P2", [])], [])]},
+    s = position(game(2),
+                 systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S2"], [("P2", [])], [])]},
                  decks={0: [], 1: ["P3"], 2: []})
     act(s, "draw bodies")
     deal(s, "P3")

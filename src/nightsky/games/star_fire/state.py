@@ -48,6 +48,8 @@ from nightsky.games.star_fire.components import (
     SF_KINDS,
     STAR,
     STARFIRE,
+)
+from nightsky.games.star_fire.components import (
     WILD as WILD_EL,
 )
 
@@ -235,7 +237,9 @@ class StarFireState(State):
         return -1
 
     # ------------------------------------------------------------------ payment (SF-5)
-    def payment(self, seat: int, cost: tuple[int, int, int, int]) -> tuple[list[int], list[int]] | None:
+    def payment(
+        self, seat: int, cost: tuple[int, int, int, int]
+    ) -> tuple[list[int], list[int]] | None:
         """SF-5.5 ruling: the automatic payment. Returns (cards spent, credit after) or None.
 
         Credit left this turn by split double cards pays first (SF-5.3); then each element's own
@@ -364,7 +368,6 @@ class StarFireState(State):
 
     def _gamma_targets(self) -> list[tuple[int, int]]:
         """(body, action cost) for every lowest-value body of every system (SF-10)."""
-        C = self.C
         out: list[tuple[int, int]] = []
         for seat in range(self.n):
             for stars, planets, loose in self.systems[seat]:

@@ -12,12 +12,16 @@ if TYPE_CHECKING:
     from nightsky.games.star_fire.state import StarFireState
 
 
+SystemSpec = tuple[list[str], list[tuple[str, list[str]]], list[str]]
+"""(stars, [(planet, moons)], loose moons), by card notation."""
+
+
 def position(
     game: Any,
     *,
     hands: dict[int, list[str]] | None = None,
     nursery: dict[int, list[str]] | None = None,
-    systems: dict[int, list[tuple[list[str], list[tuple[str, list[str]]], list[str]]]] | None = None,
+    systems: dict[int, list[SystemSpec]] | None = None,
     piles: dict[int, list[str]] | None = None,
     seat: int = 0,
     decks: dict[int, list[str]] | None = None,
