@@ -334,3 +334,41 @@ def test_SL_13_1_laurels_revealed_at_the_end():
     v = s.view(1)
     assert v["seats"][0]["laurels"]
     assert s.resample(1, random.Random(0)).view(1) == v
+
+
+@pytest.mark.parametrize(
+    ("fid", "expected"),
+    [
+        ("F1", 3),  # flat 3
+        ("F4", 1 * 3),  # per star: two before plus this one
+        ("F8", 2 * 2),  # per constellation: aquila and draco
+        ("F11", 1 * 2),  # per Aspect: cornucopia before, crown now
+        ("F14", 2 * 2),  # per magnitude: 4 before, 2 now
+        ("F16", 1 * 2),  # this star's magnitude
+        ("F18", 1 * 2),  # per used Flare, itself included
+    ],
+    ids=lambda x: f"SL-9.3-{x}",
+)
+def test_SL_9_3_flare_formulas(fid, expected):
+    s = ready("C7", long_red=2)  # C7: crown, red/white
+    s.board[slot(s, "draco 1")] = 0
+    s.board[slot(s, "draco 2")] = 0
+    s.aspects[0] = 1  # cornucopia
+    s.mags[0] = 1 << 2  # magnitude 4
+    s.used[0] = [s.t.flare_ids.index("F24")]
+    take_flare(s, fid)
+    do(s, "step", "launch", "star C7", f"use {fid}", "attach long red", "attach long red")
+    do(s, "to aquila 1")
+    assert s.np[0] == 4 + expected
+
+
+def test_SL_2_4_again_after_a_full_circle():
+    s = turn(new(2), 0, "short", ap=12)
+    s.pos[1] = s.t.rondel.index("cores")
+    do(s, "step", f"core {s.t.core_ids[s.core_pool[0]]}")
+    assert s.ap == 9  # Core plus surcharge
+    for _ in range(7):
+        do(s, "step")
+    assert s.space(0) == "cores" and s.ap == 2
+    do(s, f"core {s.t.core_ids[s.core_pool[0]]}")
+    assert s.ap == 0  # a new action: the surcharge is due again

@@ -61,8 +61,10 @@ def playout(s, rng, check=True, limit=20000):
                 q = rng.randrange(g.num_players)
                 v = s.view(q)
                 json.dumps(v)
-                assert s.resample(q, rng).view(q) == v
+                r = s.resample(q, rng)
+                assert r.view(q) == v
                 assert len(s.observation(q)) == g.observation_size
+                assert r.observation(q) == s.observation(q), "observations hold no secrets"
         s.apply(rng.choice(legal), p)
         assert s.ap >= 0
         assert all(a >= b for a, b in zip(s.np, last_np, strict=True))
