@@ -644,9 +644,10 @@ class StarlightState(State):
             due = self.surcharge_due(p)
             if k == CORE:
                 if len(self.cores[p]) >= self.core_limit(p):
-                    return "you may keep at most 4 Cores", "SL-3.7"
+                    return f"you may keep at most {self.core_limit(p)} Cores", "SL-3.7"
                 if self.cores_taken >= self.cores_per_action(p):
-                    return "take at most 2 Cores in one Gain Cores action", "SL-3.1"
+                    n = self.cores_per_action(p)
+                    return f"take at most {n} Cores in one Gain Cores action", "SL-3.1"
                 if action.a not in self.core_pool:
                     return "that Core is not in the pool", "SL-3.1"
                 if self.ap < 1 + due:

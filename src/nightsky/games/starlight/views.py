@@ -29,6 +29,7 @@ from .actions import (
     CORE,
     FINAL,
     FLARE,
+    FLUSH,
     FREE,
     KEEP,
     LAUNCH,
@@ -330,4 +331,8 @@ def action_ui(s: Any, a: Act, p: int) -> dict[str, Any]:
         targets = [f"slot:{t.constellations[sl.constellation]}:{sl.n}"]
     elif k == KEEP:
         targets = [f"hand:god:{t.god_ids[a.a]}"]
+    elif k == FLUSH:
+        targets = [f"pool:{s.space(p)}:flush"]
+    else:  # end, buy, done, skip, to nowhere: buttons
+        targets = [f"button:{a.text.replace(' ', '-')}"]
     return {"label": describe_action(s, a, p), "targets": targets}
