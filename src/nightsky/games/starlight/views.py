@@ -293,8 +293,33 @@ def describe_action(s: Any, a: Act, p: int) -> str:
         pr = f", {PRIVILEGES[sl.privilege]}" if sl.privilege >= 0 else ""
         return f"{a.text} ({SIZES[sl.size]}, {sl.np} night points{pr})"
     if k == FLARE:
-        return f"buy Flare {t.flare_ids[s.flare_pool[a.a]]} for {s.flare_cost(p, a.a)} AP"
+        f = s.flare_pool[a.a]
+        return f"buy Flare {t.flare_ids[f]} ({_flare(t, f)}) for {s.flare_cost(p, a.a)} AP"
+    if k in (USE, BOON):
+        return f"{a.text} ({_flare(t, a.a)})"
+    if k == KEEP:
+        god = t.data.gods[a.a]
+        return f"keep {god.name}, {god.title}: {god.why}"
     return a.text
+
+
+NP_TEXT = {
+    "flat": "{} night points",
+    "per_star": "{} per launched star",
+    "per_constellation": "{} per constellation with your stars",
+    "per_privilege": "{} per privilege",
+    "per_aspect": "{} per Aspect recorded",
+    "per_magnitude": "{} per magnitude recorded",
+    "magnitude": "{} x the star's magnitude",
+    "per_flare": "{} per used Flare",
+}
+BOON_TEXT = {"ap": "+{} action points", "ray": "{} free ray(s)", "core": "{} free Core"}
+
+
+def _flare(t: Any, f: int) -> str:
+    card = t.data.flares[f]
+    np_part = NP_TEXT[card.np].format(card.np_value)
+    return f"launch: {np_part} / boon: {BOON_TEXT[card.boon].format(card.boon_value)}"
 
 
 def _plan(t: Any, c: int) -> str:
