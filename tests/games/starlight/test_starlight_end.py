@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from starlight_helpers import do, give_rays, new, settle, texts, turn
 
 from nightsky import load_game
 from nightsky.core.errors import IllegalActionError
 from nightsky.games.starlight.state import OVER
+from tests.games.starlight.starlight_helpers import do, give_rays, new, settle, texts, turn
 
 
 def test_SL_12_1_SL_12_2_daybreak_then_one_more_round_with_final_launch():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from starlight_helpers import do, give_core, give_rays, new, settle, texts, turn
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.games.starlight.state import (
@@ -16,6 +15,15 @@ from nightsky.games.starlight.state import (
     P_ALPHA,
     P_BUY,
     P_LAUREL,
+)
+from tests.games.starlight.starlight_helpers import (
+    do,
+    give_core,
+    give_rays,
+    new,
+    settle,
+    texts,
+    turn,
 )
 
 

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import random
 
-from starlight_helpers import do, give_core, give_rays, new, settle, texts, turn
-
 from nightsky import load_game
 from nightsky.core.game import CHANCE
 from nightsky.games.starlight.state import BOT, MAIN
+from tests.games.starlight.starlight_helpers import (
+    do,
+    give_core,
+    give_rays,
+    new,
+    settle,
+    texts,
+    turn,
+)
 
 
 def to_bot_turn(**opts):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from starlight_helpers import do, give_core, new, settle, texts, turn
 
 from nightsky import load_game
 from nightsky.core.errors import IllegalActionError, OptionError
 from nightsky.core.game import CHANCE
 from nightsky.games.starlight.state import FREE_RAY, GOD, MAIN, P_AP, P_CORE_RAY, P_REFILL
+from tests.games.starlight.starlight_helpers import do, give_core, new, settle, texts, turn
 
 
 def set_core_pool(s, ids):
