@@ -123,8 +123,7 @@ class ShootingStarGame(Game):
             blast.append(tuple(row))
         self.blast = tuple(blast)
         self.place_rows = tuple(
-            tuple(Place(k, c, c % w + 1, c // w + 1) for c in range(self.ncells))
-            for k in range(9)
+            tuple(Place(k, c, c % w + 1, c // w + 1) for c in range(self.ncells)) for k in range(9)
         )
 
     # ------------------------------------------------------------------ actions

@@ -195,15 +195,16 @@ class ShootingStarState(State):
     def explain_illegal(self, action: Action, player: int) -> tuple[str, str | None]:
         if type(action) is Place:
             if self.phase != PH_PLACE:
-                return f"{action} is not possible now: no Destruction cards are placed in the "\
-                    f"{PHASE_NAMES[self.phase]} phase", "SS-3.1"
+                return (
+                    f"{action} is not possible now: no Destruction cards are placed in the "
+                    f"{PHASE_NAMES[self.phase]} phase",
+                    "SS-3.1",
+                )
             g = self.g
             if not 0 <= action.cell < g.ncells or g.place_rows[action.card][action.cell] != action:
                 return f"{action} names no space of this Star Sector", "SS-2.3"
             if not self.hands[player] >> action.card & 1:
-                return (
-                    f"{CARD_KEYS[action.card]} is no longer in seat {player}'s hand", "SS-3.3"
-                )
+                return (f"{CARD_KEYS[action.card]} is no longer in seat {player}'s hand", "SS-3.3")
             if self.lvl[action.cell] == 0:
                 return f"there is no planet at {g.cell_name(action.cell)} to place on", "SS-3.3"
             return (
@@ -240,7 +241,7 @@ class ShootingStarState(State):
     def sample_chance(self, rng: random.Random) -> Action:
         g = self.g
         ph = self.phase
-        if ph == PH_GRID or ph == PH_DEAL:
+        if ph in (PH_GRID, PH_DEAL):
             stack = self._sample_stack(rng)
             if ph == PH_DEAL:
                 k = len(stack) // g.num_players
@@ -281,9 +282,7 @@ class ShootingStarState(State):
         while True:
             rng.shuffle(stack)
             darks = [c for c, p in enumerate(stack) if kind[p] == DARK]
-            if len(darks) < 2 or not any(
-                nb in darks for c in darks for nb in neigh[c]
-            ):
+            if len(darks) < 2 or not any(nb in darks for c in darks for nb in neigh[c]):
                 break
         bits = rng.getrandbits(len(stack))
         cells = []
@@ -353,31 +352,30 @@ class ShootingStarState(State):
 
     # ------------------------------------------------------------------ applying
     def _apply(self, action: Action, player: int) -> None:
-        t = type(action)
-        if t is Place:
-            self._place(action[0], action[1], player)
-        elif t is Build:
+        if type(action) is Place:  # the hot path: an exact type check is the cheapest
+            self._place(action[0], action[1], player)  # type: ignore[index]
+        elif isinstance(action, Build):
             self._build(action, player)
-        elif t is Discard:
+        elif isinstance(action, Discard):
             self.phands[player].remove(action.planet)
             self.box.append(action.planet)
             self._next_builder()
-        elif t is GridDeal:
+        elif isinstance(action, GridDeal):
             for c, (p, lv) in enumerate(action.cells):
                 self.pl[c] = p
                 self.lvl[c] = lv
             self.alive = list(range(self.g.ncells))
             self.phase = PH_DECK
-        elif t is PlanetDeal:
+        elif isinstance(action, PlanetDeal):
             self.phands = [list(h) for h in action.hands]
             self.phase = PH_DECK
-        elif t is DeckOrder:
+        elif isinstance(action, DeckOrder):
             self.deck = list(reversed(action.cards))
             g = self.g
             used = set(self.pl) | {p for h in self.phands for p in h} | set(action.cards)
             self.box = [p for p in range(len(g.p_kind)) if p not in used]
             self.phase = PH_MISSIONS
-        elif t is MissionDeal:
+        elif isinstance(action, MissionDeal):
             self.missions = list(action.seats)
             self.phase = PH_BUILD if self.g.personalized else PH_PLACE
             self.actor = self.invader
@@ -534,9 +532,7 @@ class ShootingStarState(State):
         m = g.missions[mission]
         if m.kind == "destroy":
             mine = CARD_BASE + seat * 9
-            got = sum(
-                1 for c in self.debris[seat] if c >= CARD_BASE and not mine <= c < mine + 9
-            )
+            got = sum(1 for c in self.debris[seat] if c >= CARD_BASE and not mine <= c < mine + 9)
             return m.value if got >= m.count else 0
         planets = self.captured_planets(seat)
         if m.kind == "named":  # SS-13.2/13.3: copies count once
@@ -565,9 +561,11 @@ class ShootingStarState(State):
         for s in range(n):
             cards = len(self.conq[s])
             moons = self.moons(s)
-            missions = sum(self.mission_points(s, m) for m in self.missions[s]) if len(
-                self.missions
-            ) > s else 0
+            missions = (
+                sum(self.mission_points(s, m) for m in self.missions[s])
+                if len(self.missions) > s
+                else 0
+            )
             bonus = 3 if most > 0 and len(self.debris[s]) == most else 0  # SS-12.4
             out.append(
                 {
@@ -671,14 +669,17 @@ class ShootingStarState(State):
             where = g.cell_name(action.cell)
             p = self.pl[action.cell]
             what = (
-                "a Dark Planet" if self.lvl[action.cell] == DARK_LEVEL
+                "a Dark Planet"
+                if self.lvl[action.cell] == DARK_LEVEL
                 else f"{g.planet_label(p)} (Level {self.lvl[action.cell]})"
             )
             card = g.cards[action.card]
-            return f"{action}: {card.title} ({CARD_KEYS[action.card]}) face down on {what} at {where}"
+            key = CARD_KEYS[action.card]
+            return f"{action}: {card.title} ({key}) face down on {what} at {where}"
         if type(action) is Build:
             side = "Dark Planet" if action.level == DARK_LEVEL else f"Level {action.level} up"
-            return f"{action}: {g.planet_label(action.planet)} ({side}) at {g.cell_name(action.cell)}"
+            where = g.cell_name(action.cell)
+            return f"{action}: {g.planet_label(action.planet)} ({side}) at {where}"
         if type(action) is Discard:
             return f"{action}: {g.planet_label(action.planet)} fits nowhere; back to the box"
         return str(action)
