@@ -27,6 +27,7 @@ def check(s, rng: random.Random) -> None:
     assert len(items) == len(set(items)) == 110  # SS-1.1: every card in exactly one place
     if s.phase == PH_PLACE:
         assert len([c for c in s.cov if c >= 0]) == len(s.placed)
+        assert s.free_cells() == [c for c in s.alive if s.cov[c] < 0]
         for c in s.alive:  # SS-9.1: no planet ever stays isolated
             assert any(s.lvl[nb] for nb in g.neigh[c]) or len(s.alive) == 1
             if s.lvl[c] == DARK_LEVEL:  # SS-2.4 / SS-14.5

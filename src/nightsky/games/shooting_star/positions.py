@@ -68,6 +68,7 @@ def build_position(
         state.pl[c] = p
         state.lvl[c] = lv
     state.alive = [c for c in range(g.ncells) if state.lvl[c]]
+    state.free = state.alive.copy()
     top_first = [p for p in g.minors if p not in used] if deck is None else reserved
     used |= set(top_first)
     state.deck = list(reversed(top_first))

@@ -67,6 +67,7 @@ class ShootingStarState(State):
         self.pl = [-1] * nc
         self.cov = [-1] * nc
         self.alive: list[int] = []  # cells holding a planet, ascending
+        self.free: list[int] = []  # of those, the ones without a card (placement phase)
         self.hands = [FULL_HAND] * n
         self.placed: list[tuple[int, int, int]] = []  # (seat, card, cell) this turn, in order
         self.conq: list[list[int]] = [[] for _ in range(n)]
@@ -90,6 +91,7 @@ class ShootingStarState(State):
         s.pl = self.pl.copy()
         s.cov = self.cov.copy()
         s.alive = self.alive.copy()
+        s.free = self.free.copy()
         s.hands = self.hands.copy()
         s.placed = self.placed.copy()
         s.conq = [x.copy() for x in self.conq]
@@ -120,8 +122,7 @@ class ShootingStarState(State):
     # ------------------------------------------------------------------ legal actions
     def free_cells(self) -> list[int]:
         """Planets without a Destruction card on them (SS-3.3)."""
-        cov = self.cov
-        return [c for c in self.alive if cov[c] < 0]
+        return self.free.copy()
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         if player is None:
@@ -129,7 +130,7 @@ class ShootingStarState(State):
         if player != self.actor or self.phase < PH_BUILD or self.phase == PH_OVER:
             return []
         if self.phase == PH_PLACE:
-            free = self.free_cells()
+            free = self.free
             rows = self.g.place_rows
             cards = BITS[self.hands[player]]
             if len(free) == 1:
@@ -365,6 +366,7 @@ class ShootingStarState(State):
                 self.pl[c] = p
                 self.lvl[c] = lv
             self.alive = list(range(self.g.ncells))
+            self.free = self.alive.copy()
             self.phase = PH_DECK
         elif isinstance(action, PlanetDeal):
             self.phands = [list(h) for h in action.hands]
@@ -402,11 +404,13 @@ class ShootingStarState(State):
             self.actor = s
         else:
             self.phase = PH_PLACE  # SS-14.8
+            self.free = self.alive.copy()
             self.actor = self.invader
 
     def _place(self, card: int, cell: int, seat: int) -> None:
         self.hands[seat] &= ~(1 << card)
         self.cov[cell] = seat * 9 + card
+        self.free.remove(cell)
         self.placed.append((seat, card, cell))
         n = self.g.num_players
         if len(self.placed) < n:
@@ -508,6 +512,7 @@ class ShootingStarState(State):
                 cov[cell] = -1
                 debris[seat].append(CARD_BASE + seat * 9 + SHIELD)
         self.placed = []
+        self.free = self.alive.copy()  # every card has left the table
         self.turn += 1
         self.invader = (inv + 1) % n  # SS-10.1
         self.actor = self.invader
