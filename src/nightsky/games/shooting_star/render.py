@@ -80,6 +80,8 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
         lines.append(f"   conquest ({len(state.conq[s])}): {conq}")
         lines.append(f"   space debris: {len(state.debris[s])} cards")
     lines.append(f"replacement deck: {len(state.deck)} cards")
+    if viewer is not None and state.phase != PH_OVER:
+        lines.append("blasts: " + "; ".join(card_reach(state, k) for k in range(9)))
     if state.events:
         told = "; ".join(describe_event(state, e) for e in state.events)
         lines.append(f"last resolution: {told}")
@@ -109,3 +111,17 @@ def describe_event(state: ShootingStarState, e: tuple) -> str:
     if kind == "isolated":
         return f"seat {e[1]} takes isolated {g.planet_label(e[2])}"
     return str(e)
+
+
+def _direction(dc: int, dr: int) -> str:
+    if dc == dr == 0:
+        return "own"
+    return "N" * -dr + "S" * dr + "W" * -dc + "E" * dc  # a negative count gives ""
+
+
+def card_reach(state: ShootingStarState, card: int) -> str:
+    """``P6 Twin Lance W E``: what a card blasts, as compass steps from its planet."""
+    c = state.g.cards[card]
+    if not c.blast:
+        return f"{CARD_KEYS[card]} {c.title} (no weapon)"
+    return f"{CARD_KEYS[card]} {c.title} " + " ".join(_direction(dc, dr) for dc, dr in c.blast)

@@ -680,13 +680,13 @@ class ShootingStarState(State):
             )
             card = g.cards[action.card]
             key = CARD_KEYS[action.card]
-            return f"{action}: {card.title} ({key}) face down on {what} at {where}"
+            return f"{card.title} ({key}) face down on {what} at {where}"
         if type(action) is Build:
             side = "Dark Planet" if action.level == DARK_LEVEL else f"Level {action.level} up"
             where = g.cell_name(action.cell)
-            return f"{action}: {g.planet_label(action.planet)} ({side}) at {where}"
+            return f"{g.planet_label(action.planet)} ({side}) at {where}"
         if type(action) is Discard:
-            return f"{action}: {g.planet_label(action.planet)} fits nowhere; back to the box"
+            return f"{g.planet_label(action.planet)} fits nowhere: back to the box"
         return str(action)
 
     def action_ui(self, action: Action, player: int) -> dict[str, Any]:
