@@ -1,0 +1,6 @@
+"""The Stars Are Right (2-4 players): rearrange the sky to summon the Great Old Ones."""
+
+from . import planner  # noqa: F401  (registers the ``tsar-planner`` agent)
+from .game import StarsAreRightGame as GAME
+
+__all__ = ["GAME"]

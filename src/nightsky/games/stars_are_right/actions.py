@@ -1,0 +1,200 @@
+"""The actions of The Stars Are Right and their notation.
+
+A turn is a sequence of these small actions in the rulebook's order (TSAR-2.1). Cells are named
+like a chess board: columns ``a``..``e`` left to right, rows ``1``..``5`` top to bottom, so
+``c2`` is row 2, column 3 (position ``(2-1)*5 + 2 = 7``). Every action carries its notation as
+``text`` (built once per game), and compares by its meaningful fields only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+COLS = "abcde"
+
+
+def cell_name(pos: int) -> str:
+    """Position 0..24 -> ``a1``..``e5``."""
+    return f"{COLS[pos % 5]}{pos // 5 + 1}"
+
+
+def cell_pos(name: str) -> int:
+    """``a1``..``e5`` -> position 0..24 (ValueError otherwise)."""
+    name = name.strip().lower()
+    if len(name) != 2 or name[0] not in COLS or name[1] not in "12345":
+        raise ValueError(f"not a cell: {name!r}")
+    return (int(name[1]) - 1) * 5 + COLS.index(name[0])
+
+
+def tile_target(pos: int) -> str:
+    """The board element id of a sky position for clients: ``tile-<row>-<col>`` (0-based)."""
+    return f"tile-{pos // 5}-{pos % 5}"
+
+
+@dataclass(frozen=True, slots=True)
+class Invoke:
+    """Step 1: discard a hand card to gain its invocation symbols."""
+
+    card: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """Step 2: use the power of a summoned creature on one of the gained symbols."""
+
+    card: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    """Push symbol: move row/column ``index`` by one step ``delta`` (+1 right/down, -1 left/up)."""
+
+    column: bool
+    index: int
+    delta: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def path(self) -> list[int]:
+        """Positions of the line, in the order the tiles move along."""
+        if self.column:
+            line = [r * 5 + self.index for r in range(5)]
+        else:
+            line = [self.index * 5 + c for c in range(5)]
+        return line
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Swap symbol: exchange two orthogonally adjacent tiles (a < b)."""
+
+    a: int
+    b: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Flip symbol: turn the tile at ``pos`` over."""
+
+    pos: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Summon:
+    """Step 4: summon ``card`` from the hand, ignoring the bonus stars of ``bonus`` servitors.
+
+    ``tiles`` (one tuple of positions per constellation) says where the constellations are. It
+    does not change what the summoning does, so it is not part of the action's identity: the
+    legal list offers one placement per choice, a player may name any other valid one, and an
+    action without tiles lets the rules pick the first placement (TSAR-6.7).
+    """
+
+    card: int
+    bonus: tuple[int, ...]
+    text: str = field(compare=False)
+    tiles: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+
+    def __str__(self) -> str:
+        if not self.tiles:
+            return self.text
+        return self.text + " @ " + "; ".join(",".join(map(cell_name, t)) for t in self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Step 5: discard a card from the hand."""
+
+    card: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """Discard one of your creatures after gaining a seventh (TSAR-6.8)."""
+
+    card: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Gug/Tindaloo: discard ``minion`` to trade your ``give`` for an opponent's ``take``."""
+
+    minion: int
+    give: int
+    take: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Dhole: discard ``minion`` to take the top card of the deck (``from_deck``) or discards."""
+
+    minion: int
+    from_deck: bool
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """Stop acting: go on to the draw (step 6) that ends the turn."""
+
+    def __str__(self) -> str:
+        return "end"
+
+
+# ---------------------------------------------------------------- chance outcomes
+@dataclass(frozen=True, slots=True)
+class PlaceTile:
+    """Set-up chance: the next sky position gets a tile of kind ``kind`` showing ``side``."""
+
+    kind: int
+    side: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Chance: the card drawn from the (shuffled) deck."""
+
+    card: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+END = End()

@@ -1,0 +1,338 @@
+"""Bots for The Stars Are Right: the heuristic ``evaluate`` (used by ``greedy``) and the
+``tsar-planner`` agent, which searches the invocations, powers and symbol moves of its turn for
+the best summoning.
+
+Both only look at a determinization of their own seat (``state.resample(player, rng)``): the sky,
+the creatures in play, the discard pile and their own hand are public to them, nothing else.
+
+The planner's search is exact within its depth: every invocation (or none), every set of powers
+that can be applied in some order, every sequence of up to ``depth`` symbol moves (2 by default),
+and the remaining symbols spent where they cannot spoil the summoning (a pair of the same symbol
+undoes itself; a single push/swap/flip goes on a line/pair/tile away from the constellations).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from nightsky.agents.base import register_agent
+from nightsky.agents.simple import GreedyAgent
+from nightsky.core.game import Action
+
+from . import matcher
+from .actions import Flip, Push, Summon, Swap
+from .components import LESSER, MINION
+from .state import INVOKE, MOVE, OVER, POWERS, SUMMON, StarsAreRightState
+
+ROW_MASKS = [0b11111 << (5 * r) for r in range(5)]
+COL_MASKS = [sum(1 << (r * 5 + c) for r in range(5)) for c in range(5)]
+
+
+def waste_plan(
+    state: StarsAreRightState, counts: Iterable[int], used: int
+) -> list[Action] | None:
+    """Moves that spend ``counts`` (P, S, F) without touching the tiles in ``used``, or None."""
+    g = state.game
+    p, s, f = counts
+    out: list[Action] = []
+    if p:
+        line = None
+        for i in range(5):
+            if not ROW_MASKS[i] & used:
+                line = (False, i)
+                break
+            if not COL_MASKS[i] & used:
+                line = (True, i)
+                break
+        if p % 2:
+            if line is None:
+                return None
+            out.append(g.push_index[(line[0], line[1], 1)])
+            p -= 1
+        col, i = line if line is not None else (False, 0)
+        for _ in range(p // 2):
+            out.append(g.push_index[(col, i, 1)])
+            out.append(g.push_index[(col, i, -1)])
+    if s:
+        pair = None
+        for a in g.swap_actions:
+            if not (used >> a.a) & 1 and not (used >> a.b) & 1:
+                pair = a
+                break
+        if s % 2:
+            if pair is None:
+                return None
+            out.append(pair)
+            s -= 1
+        out.extend([pair or g.swap_actions[0]] * s)
+    if f:
+        free = next((pos for pos in range(25) if not (used >> pos) & 1), None)
+        if f % 2:
+            if free is None:
+                return None
+            out.append(g.flip_actions[free])
+            f -= 1
+        out.extend([g.flip_actions[free if free is not None else 0]] * f)
+    return out
+
+
+def summon_options(
+    state: StarsAreRightState, p: int, exclude: int = -1
+) -> list[tuple[int, int, tuple[int, ...], list[int]]]:
+    """(vp, card, bonus, placement masks) of every summoning ``p`` could make in this sky."""
+    g = state.game
+    out = []
+    for card in state.hands[p]:
+        if card == exclude:
+            continue
+        for bonus in state.bonus_options(p, card):
+            pl = state.summon_placement(card, bonus)
+            if pl is not None:
+                out.append((g.cards[card].vp, card, bonus, pl))
+    return out
+
+
+def _option_value(state: StarsAreRightState, opt: tuple[int, int, tuple[int, ...], list[int]]
+                  ) -> float:
+    vp, card, bonus, _ = opt
+    cards = state.game.cards
+    lost = sum(cards[s].vp for s in bonus if cards[s].kind == LESSER)
+    return vp - lost - 0.01 * len(bonus)
+
+
+def evaluate(state: StarsAreRightState, p: int) -> float:
+    """Heuristic value of ``state`` for seat ``p`` (what ``greedy`` maximises one ply ahead)."""
+    n = len(state.hands)
+    if state.phase == OVER:
+        best = max(state.vp(q) for q in range(n))
+        mine = state.vp(p)
+        return 1000.0 if mine == best else -1000.0 + mine
+    cards = state.game.cards
+    vp = state.vp(p)
+    opp = max((state.vp(q) for q in range(n) if q != p), default=0)
+    v = 10.0 * vp - 5.0 * opp
+    # Powers and minions in play are worth something beyond their VP.
+    v += 0.4 * sum(1 for c in state.creatures[p] if cards[c].kind != MINION)
+    v += 0.2 * sum(1 for c in state.creatures[p] if cards[c].kind == MINION)
+    if state.current == p and not state.summoned and state.phase in (INVOKE, POWERS, MOVE,
+                                                                      SUMMON):
+        best = 0.0
+        for opt in summon_options(state, p):
+            val = _option_value(state, opt)
+            if val > best:
+                used = 0
+                for m in opt[3]:
+                    used |= m
+                if waste_plan(state, state.symbols, used) is not None:
+                    best = val
+        v += 8.0 * best
+    # How close each hand card is: the share of its stars the sky shows at all.
+    masks = state.masks()
+    close = 0.0
+    for card in state.hands[p]:
+        _, need = state.game.shapes_for(card)
+        total = sum(k for _, k in need)
+        have = sum(min(k, masks[f].bit_count()) for f, k in need)
+        close = max(close, cards[card].vp * have / total if total else 0.0)
+    v += 0.3 * close + 0.05 * len(state.hands[p])
+    return v
+
+
+# ---------------------------------------------------------------------- the planner
+class Plan:
+    """A found summoning: the actions to take, in order, and its value."""
+
+    __slots__ = ("actions", "value")
+
+    def __init__(self, actions: list[Action], value: float) -> None:
+        self.actions = actions
+        self.value = value
+
+
+def _power_sets(state: StarsAreRightState, p: int, symbols: tuple[int, int, int]
+                ) -> dict[tuple[int, int, int], list[int]]:
+    """Each reachable symbol multiset -> one order of powers reaching it."""
+    cards = state.game.cards
+    powers = [c for c in sorted(state.creatures[p])
+              if cards[c].kind != MINION and c not in state.used]
+    found: dict[tuple[int, int, int], list[int]] = {symbols: []}
+
+    def rec(sym: tuple[int, int, int], left: list[int], order: list[int]) -> None:
+        for c in left:
+            cc = cards[c]
+            if sym[cc.power_from]:
+                nxt = list(sym)
+                nxt[cc.power_from] -= 1
+                for i in range(3):
+                    nxt[i] += cc.power_to[i]
+                t = (nxt[0], nxt[1], nxt[2])
+                o = [*order, c]
+                if t not in found:
+                    found[t] = o
+                rec(t, [x for x in left if x != c], o)
+
+    if len(powers) <= 6:
+        rec(symbols, powers, [])
+    return found
+
+
+def plan_turn(state: StarsAreRightState, p: int, depth: int = 2,
+              node_budget: int = 60000) -> Plan | None:
+    """The best summoning reachable this turn from the start of ``p``'s turn, or None."""
+    g = state.game
+    best: Plan | None = None
+    cache: dict[tuple[int, ...], list] = {}  # (sky, hand) -> summonings
+    nodes = 0
+
+    def consider(st: StarsAreRightState, prefix: list[Action], exclude: int,
+                 remaining: tuple[int, int, int]) -> None:
+        nonlocal best
+        key = (*st.pos_tile, *st.pos_side, -1, *st.hands[p])
+        opts = cache.get(key)
+        if opts is None:
+            opts = summon_options(st, p)
+            cache[key] = opts
+        for opt in opts:
+            if opt[1] == exclude:
+                continue
+            val = _option_value(st, opt)
+            if best is not None and val <= best.value:
+                continue
+            used = 0
+            for m in opt[3]:
+                used |= m
+            waste = waste_plan(st, remaining, used)
+            if waste is None:
+                continue
+            tiles = tuple(tuple(matcher.cells_of(t)) for t in opt[3])
+            base = g.summon_action[(opt[1], opt[2])]
+            act = Summon(opt[1], opt[2], base.text, tiles)
+            best = Plan([*prefix, *waste, act], val)
+
+    if state.phase == INVOKE:
+        consider(state, [], -1, (0, 0, 0))
+        invocations = list(state.hands[p])
+    elif state.phase in (POWERS, MOVE):
+        invocations = [None]
+    else:
+        consider(state, [], -1, (0, 0, 0))
+        return best
+    for inv in invocations:
+        if inv is None:
+            root = state
+            prefix0: list[Action] = []
+            exclude = -1
+        else:
+            root = state.clone()
+            act = g.invoke_action[inv]
+            root.step(act, p)
+            prefix0 = [act]
+            exclude = inv
+        sym0 = (root.symbols[0], root.symbols[1], root.symbols[2])
+        sets = _power_sets(root, p, sym0) if root.phase == POWERS else {sym0: []}
+        for final, order in sets.items():
+            prefix = prefix0 + [g.power_action[c] for c in order]
+            # Breadth-first over move sequences, deduplicated by sky.
+            frontier: list[tuple[StarsAreRightState, list[Action], tuple[int, int, int]]] = []
+            start = root.clone()
+            start.symbols = list(final)
+            frontier.append((start, [], final))
+            seen = {tuple(start.pos_tile) + tuple(start.pos_side)}
+            consider(start, prefix, exclude, final)
+            for _ in range(min(depth, sum(final))):
+                nxt = []
+                for st, moves, rem in frontier:
+                    for kind, acts in ((0, g.push_actions), (1, g.swap_actions),
+                                       (2, g.flip_actions)):
+                        if not rem[kind]:
+                            continue
+                        for a in acts:
+                            child = st.clone()
+                            _move(child, a)
+                            key = tuple(child.pos_tile) + tuple(child.pos_side)
+                            if key in seen:
+                                continue
+                            seen.add(key)
+                            r = list(rem)
+                            r[kind] -= 1
+                            r2 = (r[0], r[1], r[2])
+                            nodes += 1
+                            consider(child, prefix + [*moves, a], exclude, r2)
+                            nxt.append((child, [*moves, a], r2))
+                            if nodes > node_budget:
+                                return best
+                frontier = nxt
+    return best
+
+
+def _move(st: StarsAreRightState, a: Action) -> None:
+    """Apply a symbol move to a scratch state without the turn bookkeeping."""
+    if isinstance(a, Push):
+        t, s = st.pos_tile, st.pos_side
+        line = a.path()
+        vt = [t[i] for i in line]
+        vs = [s[i] for i in line]
+        for k, pos in enumerate(line):
+            t[pos] = vt[(k - a.delta) % 5]
+            s[pos] = vs[(k - a.delta) % 5]
+    elif isinstance(a, Swap):
+        t, s = st.pos_tile, st.pos_side
+        t[a.a], t[a.b] = t[a.b], t[a.a]
+        s[a.a], s[a.b] = s[a.b], s[a.a]
+    else:
+        assert isinstance(a, Flip)
+        st.pos_side[a.pos] ^= 1
+    st._masks = None
+
+
+@register_agent("tsar-planner")
+class PlannerAgent:
+    """Plans its whole turn for the best summoning; one-ply ``evaluate`` otherwise.
+
+    Options: ``depth`` (symbol moves searched exhaustively, default 2), ``budget`` (search
+    nodes per plan), ``cheat`` (plan on the true state instead of a determinization).
+    """
+
+    name = "tsar-planner"
+
+    def __init__(self, depth: int = 2, budget: int = 60000, cheat: bool = False) -> None:
+        self.depth = int(depth)
+        self.budget = int(budget)
+        self.cheat = cheat
+        self._plan: list[Action] = []
+        self._key: tuple[int, int] | None = None
+        self._fallback = GreedyAgent(cheat=cheat)
+
+    def choose(self, state: StarsAreRightState, player: int, rng: random.Random) -> Action:
+        if getattr(state.game, "info", None) is None or state.game.info.id != "stars-are-right":
+            return self._fallback.choose(state, player, rng)
+        key = (state.turn, player)
+        legal = state.legal_actions(player)
+        if self._key == key and self._plan:
+            nxt = self._plan[0]
+            if nxt in legal:
+                self._plan.pop(0)
+                return _pick(legal, nxt)
+        if state.phase in (INVOKE, POWERS, MOVE, SUMMON) and not state.summoned:
+            base = state if self.cheat else state.resample(player, rng)
+            plan = plan_turn(base, player, self.depth, self.budget)
+            self._key = key
+            if plan is not None and plan.actions and plan.actions[0] in legal:
+                self._plan = list(plan.actions[1:])
+                return _pick(legal, plan.actions[0])
+            self._plan = []
+        return self._fallback.choose(state, player, rng)
+
+
+def _pick(legal: list[Action], want: Action) -> Action:
+    """The planned action as it should be played (a summon keeps the planned tiles)."""
+    if isinstance(want, Summon):
+        return want
+    for a in legal:
+        if a == want:
+            return a
+    return want  # pragma: no cover
+
+
+__all__ = ["PlannerAgent", "evaluate", "plan_turn", "summon_options", "waste_plan"]

@@ -1,0 +1,786 @@
+"""The rules of The Stars Are Right (rule ids TSAR-x.y refer to ``rules.md``)."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from nightsky.core.game import CHANCE, Action, State
+
+from . import matcher
+from .actions import (
+    END,
+    Discard,
+    Draw,
+    End,
+    Exchange,
+    Flip,
+    Invoke,
+    PlaceTile,
+    Power,
+    Push,
+    Release,
+    Summon,
+    Swap,
+    Take,
+    cell_name,
+)
+from .components import FACES, GOO, GREATER, LESSER, MINION, SYMBOLS
+
+if TYPE_CHECKING:
+    from .game import StarsAreRightGame
+
+SETUP, DEAL, INVOKE, POWERS, MOVE, SUMMON, DISCARD, OVERFLOW, DRAW, TAKE, OVER = range(11)
+PHASE_NAMES = (
+    "setup", "deal", "invoke", "powers", "move", "summon", "discard", "overflow", "draw",
+    "take", "over",
+)
+# Phases in which a discard-Minion may be used (TSAR-9.7).
+MINION_PHASES = (INVOKE, POWERS, MOVE, SUMMON, DISCARD)
+HAND_SIZE = 5
+MAX_CREATURES = 6
+GOAL = 10
+MAX_BONUS = 3
+
+
+class StarsAreRightState(State):
+    """One position. Lists of ints only, so ``clone`` is a handful of list copies."""
+
+    game: StarsAreRightGame
+
+    def __init__(self, game: StarsAreRightGame) -> None:
+        super().__init__(game)
+        n = game.num_players
+        self.pos_tile = [-1] * 25  # tile id at each sky position
+        self.pos_side = [0] * 25  # 0 front, 1 back, of the tile at each position
+        self.kinds_left = [k[2] for k in game.comps.tiles]  # tiles not yet laid (set-up)
+        self.placed = 0
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.known: list[list[int]] = [[] for _ in range(n)]  # hand cards everyone has seen
+        self.creatures: list[list[int]] = [[] for _ in range(n)]
+        self.deck: list[int] = list(range(len(game.comps.cards)))  # kept sorted: order is hidden
+        self.discard: list[int] = []  # bottom .. top
+        self.current = 0
+        self.phase = SETUP
+        self.symbols = [0, 0, 0]
+        self.invoked = -1
+        self.resolving = -1  # a Dhole waiting for its card
+        self.return_phase = INVOKE
+        self.used: list[int] = []  # creatures whose power was used this turn
+        self.discards_done = 0
+        self.summoned = False
+        self.reshuffles = 0
+        self.turn = 0
+        self.end_reason = ""
+        self.last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
+        self._masks: list[int] | None = None
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> StarsAreRightState:
+        s = object.__new__(StarsAreRightState)
+        s.game = self.game
+        s.history = list(self.history)
+        s.pos_tile = self.pos_tile[:]
+        s.pos_side = self.pos_side[:]
+        s.kinds_left = self.kinds_left[:]
+        s.placed = self.placed
+        s.hands = [h[:] for h in self.hands]
+        s.known = [h[:] for h in self.known]
+        s.creatures = [h[:] for h in self.creatures]
+        s.deck = self.deck[:]
+        s.discard = self.discard[:]
+        s.current = self.current
+        s.phase = self.phase
+        s.symbols = self.symbols[:]
+        s.invoked = self.invoked
+        s.resolving = self.resolving
+        s.return_phase = self.return_phase
+        s.used = self.used[:]
+        s.discards_done = self.discards_done
+        s.summoned = self.summoned
+        s.reshuffles = self.reshuffles
+        s.turn = self.turn
+        s.end_reason = self.end_reason
+        s.last_summon = self.last_summon
+        s._masks = self._masks
+        return s
+
+    # ------------------------------------------------------------------ sky helpers
+    def faces(self) -> list[int]:
+        """Face shown at each of the 25 positions (-1 before set-up lays it)."""
+        tf = self.game.tile_faces
+        return [
+            tf[t][s] if t >= 0 else -1 for t, s in zip(self.pos_tile, self.pos_side, strict=True)
+        ]
+
+    def masks(self) -> list[int]:
+        """Per face, the bitmask of positions showing it (cached until the sky moves)."""
+        m = self._masks
+        if m is None:
+            m = [0] * len(FACES)
+            tf = self.game.tile_faces
+            for pos in range(25):
+                t = self.pos_tile[pos]
+                if t >= 0:
+                    m[tf[t][self.pos_side[pos]]] |= 1 << pos
+            self._masks = m
+        return m
+
+    # ------------------------------------------------------------------ whose turn
+    def current_players(self) -> tuple[int, ...]:
+        ph = self.phase
+        if ph == OVER:
+            return ()
+        if ph in (SETUP, DEAL, DRAW, TAKE):
+            return (CHANCE,)
+        return (self.current,)
+
+    def vp(self, p: int) -> int:
+        """Victory points of seat ``p``: the VP of the creatures it controls (TSAR-10.1)."""
+        cards = self.game.cards
+        return sum(cards[c].vp for c in self.creatures[p])
+
+    def hand_limit(self, p: int) -> int:
+        """Five cards, six while controlling a Ghast (TSAR-8.2, TSAR-9.5)."""
+        cards = self.game.cards
+        if any(cards[c].minion == "hand-six" for c in self.creatures[p]):
+            return HAND_SIZE + 1
+        return HAND_SIZE
+
+    def discard_limit(self, p: int) -> int:
+        """One discard in step 5, two while controlling a Ghoul (TSAR-8.1, TSAR-9.6)."""
+        cards = self.game.cards
+        if any(cards[c].minion == "discard-two" for c in self.creatures[p]):
+            return 2
+        return 1
+
+    # ------------------------------------------------------------------ summoning
+    def bonus_options(self, p: int, card: int) -> list[tuple[int, ...]]:
+        """Sets of servitors ``p`` may use for their bonus stars when summoning ``card``.
+
+        Only for a Great Old One, only its own Servitors, at most three, each ignoring a star
+        the card still shows (TSAR-7.1, TSAR-7.2, TSAR-7.4). The empty set comes first.
+        """
+        g = self.game
+        c = g.cards[card]
+        if c.kind != GOO:
+            return [()]
+        mine = [s for s in sorted(self.creatures[p]) if g.cards[s].ruler == c.name
+                and g.cards[s].kind in (GREATER, LESSER)]
+        if not mine:
+            return [()]
+        out: list[tuple[int, ...]] = [()]
+        from itertools import combinations
+
+        for k in range(1, min(MAX_BONUS, len(mine)) + 1):
+            for combo in combinations(mine, k):
+                if g.ignorable(card, tuple(g.cards[s].bonus for s in combo)):
+                    out.append(combo)
+        return out
+
+    def summon_placement(self, card: int, bonus: tuple[int, ...]) -> list[int] | None:
+        """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored)."""
+        g = self.game
+        faces = tuple(g.cards[s].bonus for s in bonus)
+        shapes, need = g.shapes_for(card, faces)
+        m = self.masks()
+        for f, n in need:
+            if m[f].bit_count() < n:
+                return None
+        return matcher.find(shapes, m)
+
+    def summons(self, p: int) -> list[Summon]:
+        """Every legal summoning of ``p`` now, each with the first placement found."""
+        g = self.game
+        out = []
+        for card in self.hands[p]:
+            for bonus in self.bonus_options(p, card):
+                pl = self.summon_placement(card, bonus)
+                if pl is not None:
+                    base = g.summon_action[(card, bonus)]
+                    tiles = tuple(tuple(matcher.cells_of(t)) for t in pl)
+                    out.append(Summon(card, bonus, base.text, tiles))
+        return out
+
+    def _tiles_ok(self, a: Summon) -> bool:
+        g = self.game
+        faces = tuple(g.cards[s].bonus for s in a.bonus)
+        shapes, _ = g.shapes_for(a.card, faces)
+        if len(a.tiles) != len(shapes):
+            return False
+        m = self.masks()
+        taken = 0
+        for cons, cells in zip(shapes, a.tiles, strict=True):
+            tm = 0
+            for pos in cells:
+                if not 0 <= pos < 25 or tm >> pos & 1:
+                    return False
+                tm |= 1 << pos
+            if tm & taken or tm not in matcher.placements(cons, m):
+                return False
+            taken |= tm
+        return True
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        p = self._seat(player)
+        if p == CHANCE:
+            return [o for o, _ in self.chance_outcomes() or []]
+        if p != self.current or self.phase in (SETUP, DEAL, DRAW, TAKE, OVER):
+            return []
+        g = self.game
+        ph = self.phase
+        out: list[Action] = []
+        if ph == OVERFLOW:
+            return [g.release_action[c] for c in sorted(self.creatures[p])]
+        if ph == INVOKE:
+            out.extend(g.invoke_action[c] for c in self.hands[p])
+        if ph == POWERS:
+            cards = g.cards
+            for c in sorted(self.creatures[p]):
+                cc = cards[c]
+                if cc.kind != MINION and c not in self.used and self.symbols[cc.power_from]:
+                    out.append(g.power_action[c])
+        if ph in (POWERS, MOVE):
+            if self.symbols[0]:
+                out.extend(g.push_actions)
+            if self.symbols[1]:
+                out.extend(g.swap_actions)
+            if self.symbols[2]:
+                out.extend(g.flip_actions)
+        if ph in (INVOKE, SUMMON):
+            out.extend(self.summons(p))
+        if ph in (INVOKE, SUMMON, DISCARD) and self.discards_done < self.discard_limit(p):
+            out.extend(g.discard_action[c] for c in self.hands[p])
+        if ph in MINION_PHASES:
+            out.extend(self._minion_actions(p))
+        if ph in (INVOKE, SUMMON, DISCARD):
+            out.append(END)
+        return out
+
+    def _minion_actions(self, p: int) -> list[Action]:
+        g = self.game
+        cards = g.cards
+        out: list[Action] = []
+        for m in sorted(self.creatures[p]):
+            power = cards[m].minion
+            if power in ("exchange-lesser", "exchange-greater"):
+                kind = LESSER if power == "exchange-lesser" else GREATER
+                gives = [c for c in sorted(self.creatures[p])
+                         if cards[c].kind == kind and c not in self.used]
+                if not gives:
+                    continue
+                takes = sorted(c for q in range(len(self.hands)) if q != p
+                               for c in self.creatures[q] if cards[c].kind == kind)
+                for give in gives:
+                    for take in takes:
+                        out.append(g.exchange_action[(m, give, take)])
+            elif power == "take-card":
+                if self._deck_available():
+                    out.append(g.take_action[(m, True)])
+                if self.discard:
+                    out.append(g.take_action[(m, False)])
+        return out
+
+    def _deck_available(self) -> bool:
+        return bool(self.deck) or (
+            bool(self.discard) and self.reshuffles < self.game.options["reshuffles"]
+        )
+
+    def is_legal(self, action: Action, player: int) -> bool:
+        return self._why_illegal(action, player) is None
+
+    def explain_illegal(self, action: Action, player: int) -> tuple[str, str | None]:
+        why = self._why_illegal(action, player)
+        if why is None:  # pragma: no cover - only called for illegal actions
+            return f"{action!s} is legal", None
+        return why
+
+    def _why_illegal(self, a: Action, p: int) -> tuple[str, str | None] | None:  # noqa: C901
+        """None when legal, else (reason, rule id). The fast path of ``is_legal``."""
+        g = self.game
+        ph = self.phase
+        if p != self.current or ph in (SETUP, DEAL, DRAW, TAKE, OVER):
+            return "it is not this seat's turn to act", "TSAR-2.2"
+        cards = g.cards
+        if ph == OVERFLOW and not isinstance(a, Release):
+            return ("with a seventh creature you must first discard one of them", "TSAR-6.8")
+        if ph == MOVE and not isinstance(a, Push | Swap | Flip | Exchange | Take):
+            return ("every gained symbol must be spent on the sky first", "TSAR-5.1")
+        if isinstance(a, Invoke):
+            if ph != INVOKE:
+                return ("an invocation comes first in the turn, and only one", "TSAR-3.1")
+            if a.card not in self.hands[p]:
+                return (f"{a.text[7:]} is not in your hand to invoke", "TSAR-3.1")
+            return None
+        if isinstance(a, Power):
+            if ph not in (POWERS,):
+                if ph == INVOKE:
+                    return ("powers change the symbols of an invocation: invoke first", "TSAR-3.3")
+                return ("powers come after the invocation and before moving stars", "TSAR-4.3")
+            if a.card not in self.creatures[p] or cards[a.card].kind == MINION:
+                return ("only a summoned creature's symbol power can be used", "TSAR-4.1")
+            if a.card in self.used:
+                return ("each creature's power works once a turn", "TSAR-4.2")
+            if not self.symbols[cards[a.card].power_from]:
+                sym = SYMBOLS[cards[a.card].power_from]
+                return (f"that power needs a {sym} symbol to change", "TSAR-4.1")
+            return None
+        if isinstance(a, Push | Swap | Flip):
+            if ph == INVOKE:
+                return ("stars move only with symbols gained by an invocation", "TSAR-3.3")
+            rule = "TSAR-5.2" if isinstance(a, Push) else (
+                "TSAR-5.3" if isinstance(a, Swap) else "TSAR-5.4")
+            if ph not in (POWERS, MOVE):
+                return ("no symbol left to move the stars with", rule)
+            if isinstance(a, Push):
+                if not self.symbols[0]:
+                    return ("no Push symbol left", "TSAR-5.2")
+                if g.push_index.get((a.column, a.index, a.delta)) is None:
+                    return ("a push moves a whole row or column by one", "TSAR-5.2")
+            elif isinstance(a, Swap):
+                if not self.symbols[1]:
+                    return ("no Swap symbol left", "TSAR-5.3")
+                if (a.a, a.b) not in g.swap_index:
+                    return ("only orthogonally adjacent tiles swap, never across edges",
+                            "TSAR-5.3")
+            else:
+                if not self.symbols[2]:
+                    return ("no Flip symbol left", "TSAR-5.4")
+                if not 0 <= a.pos < 25:
+                    return ("flip a tile of the sky", "TSAR-5.4")
+            return None
+        if isinstance(a, Summon):
+            if ph not in (INVOKE, SUMMON):
+                if self.summoned:
+                    return ("only one creature may be summoned a turn", "TSAR-6.1")
+                return ("summoning comes before the discard step", "TSAR-2.1")
+            if a.card not in self.hands[p]:
+                return ("you summon creatures from your own hand", "TSAR-6.1")
+            if a.bonus not in self.bonus_options(p, a.card):
+                return ("bonus stars come from your own Servitors of this Great Old One, at most "
+                        "three, each on a star the card shows", "TSAR-7.2")
+            if a.tiles:
+                if not self._tiles_ok(a):
+                    return ("those tiles do not show the creature's constellations on separate "
+                            "tiles", "TSAR-6.2")
+                return None
+            if self.summon_placement(a.card, a.bonus) is None:
+                return ("the stars are not right: the constellations are not all in the sky",
+                        "TSAR-6.2")
+            return None
+        if isinstance(a, Discard):
+            if ph not in (INVOKE, SUMMON, DISCARD):
+                return ("discarding is step 5", "TSAR-2.1")
+            if a.card not in self.hands[p]:
+                return ("you can only discard a card from your hand", "TSAR-8.1")
+            if self.discards_done >= self.discard_limit(p):
+                return ("one discard a turn (two with a Ghoul)", "TSAR-8.1")
+            return None
+        if isinstance(a, Release):
+            if ph != OVERFLOW:
+                return ("creatures are discarded only on gaining a seventh", "TSAR-6.8")
+            if a.card not in self.creatures[p]:
+                return ("discard one of your own creatures", "TSAR-6.8")
+            return None
+        if isinstance(a, Exchange | Take):
+            if ph not in MINION_PHASES:
+                return ("Minion powers are used during your own turn", "TSAR-9.7")
+            if a.minion not in self.creatures[p]:
+                return ("a Minion's power needs the Minion summoned in front of you", "TSAR-9.1")
+            power = cards[a.minion].minion
+            if isinstance(a, Take):
+                if power != "take-card":
+                    return ("only a Dhole takes a card", "TSAR-9.4")
+                if a.from_deck and not self._deck_available():
+                    return ("the draw deck is empty", "TSAR-9.4")
+                if not a.from_deck and not self.discard:
+                    return ("the discard pile is empty", "TSAR-9.4")
+                return None
+            rule = "TSAR-9.2" if power == "exchange-lesser" else "TSAR-9.3"
+            if power not in ("exchange-lesser", "exchange-greater"):
+                return ("only a Gug or a Tindaloo exchanges creatures", "TSAR-9.2")
+            kind = LESSER if power == "exchange-lesser" else GREATER
+            if a.give not in self.creatures[p] or cards[a.give].kind != kind:
+                return ("give one of your own Servitors of the Minion's kind", rule)
+            if a.give in self.used:
+                return ("a creature whose power you used this turn cannot be given away",
+                        "TSAR-4.4")
+            owner = self.owner(a.take)
+            if owner is None or owner == p or cards[a.take].kind != kind:
+                return ("take an opponent's Servitor of the Minion's kind", rule)
+            return None
+        if isinstance(a, End):
+            if ph not in (INVOKE, SUMMON, DISCARD):
+                return ("every gained symbol must be spent on the sky first", "TSAR-5.1")
+            return None
+        return (f"{a!s} is not an action of this game", None)
+
+    def owner(self, card: int) -> int | None:
+        """The seat controlling a summoned ``card``, or None."""
+        for q, cs in enumerate(self.creatures):
+            if card in cs:
+                return q
+        return None
+
+    # ------------------------------------------------------------------ chance
+    def chance_outcomes(self) -> list[tuple[Action, float]] | None:
+        g = self.game
+        if self.phase == SETUP:
+            left = 25 - self.placed
+            out: list[tuple[Action, float]] = []
+            for k, n in enumerate(self.kinds_left):
+                if n:
+                    for side in (0, 1):
+                        out.append((g.place_action[(k, side)], n / left / 2))
+            return out
+        if self.phase in (DEAL, DRAW, TAKE):
+            pr = 1.0 / len(self.deck)
+            return [(g.draw_action[c], pr) for c in self.deck]
+        return []
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        if self.phase in (DEAL, DRAW, TAKE):
+            return self.game.draw_action[self.deck[rng.randrange(len(self.deck))]]
+        return super().sample_chance(rng)
+
+    def is_legal_chance(self, outcome: Action) -> bool:
+        if self.phase == SETUP:
+            return isinstance(outcome, PlaceTile) and self.kinds_left[outcome.kind] > 0 and (
+                outcome.side in (0, 1))
+        if self.phase in (DEAL, DRAW, TAKE):
+            return isinstance(outcome, Draw) and outcome.card in self.deck
+        return False
+
+    # ------------------------------------------------------------------ applying
+    def _apply(self, a: Action, p: int) -> None:  # noqa: C901
+        g = self.game
+        if p == CHANCE:
+            if isinstance(a, PlaceTile):
+                tid = g.tile_first[a.kind] + g.comps.tiles[a.kind][2] - self.kinds_left[a.kind]
+                self.kinds_left[a.kind] -= 1
+                self.pos_tile[self.placed] = tid
+                self.pos_side[self.placed] = a.side
+                self.placed += 1
+                self._masks = None
+                if self.placed == 25:
+                    self.phase = DEAL
+                return
+            assert isinstance(a, Draw)
+            self.deck.remove(a.card)
+            if self.phase == DEAL:
+                dealt = sum(len(h) for h in self.hands)
+                seat = dealt % len(self.hands)
+                _insort(self.hands[seat], a.card)
+                if dealt + 1 == HAND_SIZE * len(self.hands):
+                    self.phase = INVOKE
+            elif self.phase == TAKE:
+                _insort(self.hands[self.current], a.card)
+                self.discard.append(self.resolving)
+                self.resolving = -1
+                self.phase = self.return_phase
+            else:
+                _insort(self.hands[self.current], a.card)
+                self._continue_draw()
+            return
+        cards = g.cards
+        if isinstance(a, Push | Swap | Flip):
+            if isinstance(a, Push):
+                line = a.path()
+                t = self.pos_tile
+                s = self.pos_side
+                vt = [t[i] for i in line]
+                vs = [s[i] for i in line]
+                d = a.delta
+                for k, pos in enumerate(line):
+                    t[pos] = vt[(k - d) % 5]
+                    s[pos] = vs[(k - d) % 5]
+                self.symbols[0] -= 1
+            elif isinstance(a, Swap):
+                t, s = self.pos_tile, self.pos_side
+                t[a.a], t[a.b] = t[a.b], t[a.a]
+                s[a.a], s[a.b] = s[a.b], s[a.a]
+                self.symbols[1] -= 1
+            else:
+                self.pos_side[a.pos] ^= 1
+                self.symbols[2] -= 1
+            self._masks = None
+            if self.symbols[0] or self.symbols[1] or self.symbols[2]:
+                self.phase = MOVE
+            else:
+                self.discard.append(self.invoked)
+                self.invoked = -1
+                self.phase = SUMMON
+            return
+        if isinstance(a, Invoke):
+            self._from_hand(p, a.card)
+            self.invoked = a.card
+            self.symbols = list(cards[a.card].invocation)
+            self.phase = POWERS
+            return
+        if isinstance(a, Power):
+            c = cards[a.card]
+            self.symbols[c.power_from] -= 1
+            for i in range(3):
+                self.symbols[i] += c.power_to[i]
+            self.used.append(a.card)
+            return
+        if isinstance(a, Summon):
+            self._summon(p, a)
+            return
+        if isinstance(a, Discard):
+            self._from_hand(p, a.card)
+            self.discard.append(a.card)
+            self.discards_done += 1
+            if self.discards_done >= self.discard_limit(p) or not self.hands[p]:
+                self._begin_draw()
+            else:
+                self.phase = DISCARD
+            return
+        if isinstance(a, Release):
+            self.creatures[p].remove(a.card)
+            self.discard.append(a.card)
+            self._after_summon()
+            return
+        if isinstance(a, Exchange):
+            q = self.owner(a.take)
+            assert q is not None
+            self.creatures[p].remove(a.minion)
+            self.discard.append(a.minion)
+            self.creatures[p].remove(a.give)
+            self.creatures[q].remove(a.take)
+            self.creatures[p].append(a.take)
+            self.creatures[q].append(a.give)
+            self._check_goal()
+            return
+        if isinstance(a, Take):
+            self.creatures[p].remove(a.minion)
+            if a.from_deck:
+                if not self.deck:
+                    self._reshuffle()
+                self.resolving = a.minion
+                self.return_phase = self.phase
+                self.phase = TAKE
+            else:
+                card = self.discard.pop()
+                _insort(self.hands[p], card)
+                self.known[p].append(card)
+                self.discard.append(a.minion)
+            return
+        if isinstance(a, End):
+            self._begin_draw()
+            return
+        raise AssertionError(f"unhandled action {a!r}")  # pragma: no cover
+
+    def _from_hand(self, p: int, card: int) -> None:
+        self.hands[p].remove(card)
+        if card in self.known[p]:
+            self.known[p].remove(card)
+
+    def _summon(self, p: int, a: Summon) -> None:
+        g = self.game
+        tiles = a.tiles
+        if not tiles:
+            pl = self.summon_placement(a.card, a.bonus)
+            assert pl is not None
+            tiles = tuple(tuple(matcher.cells_of(t)) for t in pl)
+        self._from_hand(p, a.card)
+        for s in a.bonus:
+            if g.cards[s].kind == LESSER:  # TSAR-7.3: Lesser Servitors pay with their life
+                self.creatures[p].remove(s)
+                self.discard.append(s)
+        self.creatures[p].append(a.card)
+        self.summoned = True
+        self.last_summon = (p, a.card, a.bonus, tiles)
+        if len(self.creatures[p]) > MAX_CREATURES:
+            self.phase = OVERFLOW
+        else:
+            self._after_summon()
+
+    def _after_summon(self) -> None:
+        if self._check_goal():
+            return
+        self.phase = DISCARD
+        p = self.current
+        if self.discards_done >= self.discard_limit(p) or not self.hands[p]:
+            self.phase = DISCARD  # only "end" (or a Minion) remains
+
+    def _check_goal(self) -> bool:
+        """TSAR-10.2: the game ends as soon as a seat reaches the goal."""
+        for q in range(len(self.hands)):
+            if self.vp(q) >= GOAL:
+                self.phase = OVER
+                self.end_reason = "goal"
+                return True
+        return False
+
+    def _reshuffle(self) -> None:
+        """TSAR-8.3: the discard pile becomes the new face-down deck."""
+        self.deck = sorted(self.discard)
+        self.discard = []
+        self.reshuffles += 1
+
+    def _begin_draw(self) -> None:
+        self.phase = DRAW
+        self._continue_draw()
+
+    def _continue_draw(self) -> None:
+        p = self.current
+        if len(self.hands[p]) < self.hand_limit(p):
+            if self.deck:
+                return
+            if self.discard:
+                if self.reshuffles < self.game.options["reshuffles"]:
+                    self._reshuffle()
+                    return
+                self.phase = OVER  # TSAR-8.4: the deck ran out once too often
+                self.end_reason = "deck"
+                return
+            # TSAR-8.5: nothing left to draw.
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        n = len(self.hands)
+        self.turn += 1
+        if self.turn >= self.game.options["max_rounds"] * n:
+            self.phase = OVER  # TSAR-10.3
+            self.end_reason = "rounds"
+            return
+        self.current = (self.current + 1) % n
+        self.phase = INVOKE
+        self.symbols = [0, 0, 0]
+        self.used = []
+        self.discards_done = 0
+        self.summoned = False
+
+    # ------------------------------------------------------------------ results
+    def score_breakdown(self) -> list[dict[str, float]]:
+        cards = self.game.cards
+        out = []
+        for p in range(len(self.hands)):
+            d: dict[str, float] = {"creatures": float(len(self.creatures[p]))}
+            for kind, name in ((GOO, "great_old_ones"), (GREATER, "greater_servitors"),
+                               (LESSER, "lesser_servitors")):
+                d[name] = float(sum(cards[c].vp for c in self.creatures[p]
+                                    if cards[c].kind == kind))
+            d["total"] = float(self.vp(p))
+            out.append(d)
+        return out
+
+    def evaluate(self, player: int) -> float:
+        from .planner import evaluate
+
+        return evaluate(self, player)
+
+    # ------------------------------------------------------------------ views
+    def _codes(self, cs: list[int]) -> list[str]:
+        cards = self.game.cards
+        return [cards[c].id for c in cs]
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        g = self.game
+        faces = self.faces()
+        tf = g.tile_faces
+        backs = [tf[t][1 - s] if t >= 0 else -1
+                 for t, s in zip(self.pos_tile, self.pos_side, strict=True)]
+        n = len(self.hands)
+        v: dict[str, Any] = {
+            "game": g.info.id,
+            "viewer": player,
+            "current_players": list(self.current_players()),
+            "terminal": self.phase == OVER,
+            "scores": [self.vp(q) for q in range(n)],
+            "phase": PHASE_NAMES[self.phase],
+            "current": self.current,
+            "turn": self.turn,
+            "sky": [[FACES[f] if f >= 0 else None for f in faces[r * 5:r * 5 + 5]]
+                    for r in range(5)],
+            "sky_backs": [[FACES[f] if f >= 0 else None for f in backs[r * 5:r * 5 + 5]]
+                          for r in range(5)],
+            "symbols": {s: self.symbols[i] for i, s in enumerate(SYMBOLS)},
+            "invoked": g.cards[self.invoked].id if self.invoked >= 0 else None,
+            "resolving": g.cards[self.resolving].id if self.resolving >= 0 else None,
+            "powers_used": self._codes(self.used),
+            "discards_this_turn": self.discards_done,
+            "summoned_this_turn": self.summoned,
+            "creatures": [self._codes(c) for c in self.creatures],
+            "hand_sizes": [len(h) for h in self.hands],
+            "known_in_hands": [sorted(self._codes(k)) for k in self.known],
+            "hand": self._codes(self.hands[player]) if player is not None else None,
+            "deck_size": len(self.deck),
+            "discard": self._codes(self.discard),
+            "reshuffles": self.reshuffles,
+            "end_reason": self.end_reason or None,
+            "last_summon": None,
+        }
+        if self.last_summon is not None:
+            q, c, bonus, tiles = self.last_summon
+            v["last_summon"] = {
+                "seat": q, "card": g.cards[c].id, "bonus": self._codes(list(bonus)),
+                "tiles": [[cell_name(t) for t in cons] for cons in tiles],
+            }
+        return v
+
+    def resample(self, player: int, rng: random.Random) -> StarsAreRightState:
+        """Redraw the unseen cards: other seats' hands (except cards seen entering them) and
+        the deck, keeping every hand size."""
+        s = self.clone()
+        pool = list(s.deck)
+        for q in range(len(s.hands)):
+            if q != player:
+                hidden = [c for c in s.hands[q] if c not in s.known[q]]
+                pool.extend(hidden)
+        rng.shuffle(pool)
+        k = 0
+        for q in range(len(s.hands)):
+            if q != player:
+                m = len(s.hands[q]) - len(s.known[q])
+                s.hands[q] = sorted(s.known[q] + pool[k:k + m])
+                k += m
+        s.deck = sorted(pool[k:])
+        return s
+
+    def census(self) -> dict[str, list[str]]:
+        cards = self.game.cards
+        out: dict[str, list[str]] = {
+            "deck": [cards[c].id for c in self.deck],
+            "discard": [cards[c].id for c in self.discard],
+            "invoked": [cards[self.invoked].id] if self.invoked >= 0 else [],
+            "resolving": [cards[self.resolving].id] if self.resolving >= 0 else [],
+        }
+        for q in range(len(self.hands)):
+            out[f"hand-{q}"] = [cards[c].id for c in self.hands[q]]
+            out[f"creatures-{q}"] = [cards[c].id for c in self.creatures[q]]
+        out["sky"] = [f"tile-{t}" for t in self.pos_tile if t >= 0]
+        laid = set(self.pos_tile)
+        out["tile-bag"] = [f"tile-{t}" for t in range(25) if t not in laid]
+        return out
+
+    # ------------------------------------------------------------------ presentation
+    def render(self, viewer: int | None = None) -> str:
+        from .render import render
+
+        return render(self, viewer)
+
+    def describe_action(self, action: Action, player: int) -> str:
+        from .render import describe
+
+        return describe(self, action, player)
+
+    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
+        from .render import action_ui
+
+        return action_ui(self, action, player)
+
+    def observation(self, player: int) -> list[float]:
+        from .render import observation
+
+        return observation(self, player)
+
+
+def _insort(hand: list[int], card: int) -> None:
+    """Hands are kept sorted so that a position has one canonical form."""
+    i = 0
+    while i < len(hand) and hand[i] < card:
+        i += 1
+    hand.insert(i, card)
