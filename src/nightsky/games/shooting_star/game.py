@@ -142,6 +142,14 @@ class ShootingStarGame(Game):
         return out
 
     @cached_property
+    def build_rows(self) -> dict[tuple[int, int], tuple[Build, ...]]:
+        """(planet, level) -> the Build actions indexed by cell (Personalized variant)."""
+        rows: dict[tuple[int, int], list[Build]] = {}
+        for (p, lv, _c), action in self.build_table.items():  # built cell by cell, in order
+            rows.setdefault((p, lv), []).append(action)
+        return {k: tuple(v) for k, v in rows.items()}
+
+    @cached_property
     def discards(self) -> tuple[Discard, ...]:
         return tuple(Discard(p, code) for p, code in enumerate(self.p_code))
 

@@ -143,32 +143,35 @@ class ShootingStarState(State):
             return out
         return self._build_actions(player)
 
-    def _build_spots(self, dark: bool) -> list[int]:
-        """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6)."""
+    def _build_spots(self) -> tuple[list[int], list[int]]:
+        """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6):
+        (for any planet, for a Dark Planet)."""
         lvl = self.lvl
         if not self.alive:
-            return [CENTRE]
+            return [CENTRE], [CENTRE]
         neigh = self.g.neigh
-        spots = set()
-        for c in self.alive:
-            for nb in neigh[c]:
-                if not lvl[nb]:
-                    spots.add(nb)
-        if dark:
-            spots = {c for c in spots if all(lvl[nb] != DARK_LEVEL for nb in neigh[c])}
-        return sorted(spots)
+        spots = {nb for c in self.alive for nb in neigh[c] if not lvl[nb]}
+        plain = sorted(spots)
+        dark = [c for c in plain if all(lvl[nb] != DARK_LEVEL for nb in neigh[c])]
+        return plain, dark
 
     def _build_actions(self, player: int) -> list[Action]:
         g = self.g
-        table = g.build_table
+        rows = g.build_rows
         out: list[Action] = []
-        spots = {False: self._build_spots(False), True: self._build_spots(True)}
+        plain, dark = self._build_spots()
+        get_plain = itemgetter(*plain) if len(plain) > 1 else None
         for p in sorted(self.phands[player]):
             kind = g.p_kind[p]
             levels = (1, 2) if kind == MINOR else (3, 4) if kind == MAJOR else (DARK_LEVEL,)
             for lv in levels:
-                for c in spots[kind == DARK]:
-                    out.append(table[(p, lv, c)])
+                row = rows[(p, lv)]
+                if kind == DARK:
+                    out.extend(row[c] for c in dark)
+                elif get_plain is None:
+                    out.extend(row[c] for c in plain)
+                else:
+                    out.extend(get_plain(row))
         if not out:  # ruling SS-14.7: nothing fits anywhere, so one planet goes back to the box
             out = [g.discards[p] for p in sorted(self.phands[player])]
         return out
