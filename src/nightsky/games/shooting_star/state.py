@@ -614,7 +614,7 @@ class ShootingStarState(State):
             if len(self.missions) > seat
             else 0
         )
-        # debris counts toward the 3-point bonus; a level-3 planet is half-way to a capture
+        # every Space Debris card is a step toward the 3-point bonus of SS-12.4
         return cards + moons + missions + 0.25 * len(self.debris[seat])
 
     # ------------------------------------------------------------------ hidden information
