@@ -1,12 +1,15 @@
-"""Plain-text drawing of the Sky Board and the player mats (``State.render``)."""
+"""Plain-text drawing of the Sky Board and the player mats (``State.render``), <= 100 columns."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .components import PRIVILEGES
-
 SIZE_MARK = ("s", "M", "A")  # small, medium, alpha (large)
+PRIV_MARK = ("BN", "+A", "RR", "L3", "CR", "AS")  # in the order of PRIVILEGES
+LEGEND = (
+    "  slot: n, * target, size s/M/A(lpha), night points, privilege, owner; privileges:\n"
+    "  BN buy night points, +A +1 AP, RR refill rays, L3 laurels+3, CR core+ray, AS alpha star"
+)
 
 
 def _who(s: Any, q: int) -> str:
@@ -18,34 +21,41 @@ def render_state(s: Any, viewer: int | None = None) -> str:
     v = s.view(viewer)
     lines: list[str] = []
     lines.append(
-        f"Starlight - round {s.round}, phase {v['phase']}, seat to act: {v['current_players']}"
+        f"Starlight - round {s.round}, phase {v['phase']}, to act: {v['current_players']}"
         + (f", daybreak came in round {s.daybreak_round}" if s.daybreak_round else "")
     )
-    # The rondel, clockwise, with the markers on each space.
     cells = []
     for i, sp in enumerate(t.rondel):
         here = [_who(s, q) for q in range(len(s.pos)) if s.pos[q] == i]
         label = sp
         if sp.startswith("launch"):
-            label += "(" + "/".join(t.constellations[c] for c in t.launch_shows[sp]) + ")"
-        cells.append(f"{label}[{' '.join(here)}]")
-    lines.append("Rondel: " + " -> ".join(cells) + " -> (back to start)")
-    lines.append("Sky Board (slot: size night-points privilege *target, links; owner):")
+            label += " " + "/".join(t.constellations[c] for c in t.launch_shows[sp])
+        cells.append(f"{label} [{' '.join(here)}]")
+    lines.append("Rondel, clockwise: " + " > ".join(cells[:4]) + " >")
+    lines.append("                   " + " > ".join(cells[4:]) + " > back to " + t.rondel[0])
+    lines.append("Sky Board")
+    lines.append(LEGEND)
     for ci, name in enumerate(t.constellations):
-        parts = []
+        links = sorted(
+            {
+                (min(t.slots[i].n, t.slots[j].n), max(t.slots[i].n, t.slots[j].n))
+                for i in t.slots_of[ci]
+                for j in t.slots[i].links
+            }
+        )
+        lines.append(f"  {name} (lines {' '.join(f'{a}-{b}' for a, b in links)})")
+        row = []
         for i in t.slots_of[ci]:
             sl = t.slots[i]
             own = s.board[i]
-            pr = PRIVILEGES[sl.privilege] if sl.privilege >= 0 else "-"
-            tgt = "*" if sl.target else ""
+            pr = PRIV_MARK[sl.privilege] if sl.privilege >= 0 else "--"
             occ = _who(s, own) if own >= 0 else "."
-            links = ",".join(str(t.slots[j].n) for j in sl.links)
-            parts.append(f"{sl.n}{tgt}:{SIZE_MARK[sl.size]}{sl.np} {pr} >{links} [{occ}]")
-        lines.append(f"  {name:7} " + " | ".join(parts))
-    lines.append(
-        f"Pools: Cores {v['core_pool']}  Long {v['long_pool']}  Short {v['short_pool']}  "
-        f"Flares (1-4 AP) {v['flare_pool']}"
-    )
+            tgt = "*" if sl.target else " "
+            row.append(f"{sl.n}{tgt}{SIZE_MARK[sl.size]}{sl.np:>2} {pr} {occ:<2}")
+        lines.append("    " + " ".join(row))
+    lines.append(f"Core pool {v['core_pool']}   Flare pool (1-4 AP) {v['flare_pool']}")
+    lines.append(f"Long rays {v['long_pool']}")
+    lines.append(f"Short rays {v['short_pool']}")
     lines.append(
         f"Decks: Cores {v['core_deck']} (discards {len(v['core_discard'])}), "
         f"Flares {v['flare_deck']}, Starbot {v['starbot_deck']}"
@@ -53,11 +63,12 @@ def render_state(s: Any, viewer: int | None = None) -> str:
     acc = []
     for a in t.data.accolades:
         o = s.accolade[a.index - 1]
-        acc.append(f"#{a.index} {a.kind}>={a.value} ({a.dp}dp): {_who(s, o) if o >= 0 else 'open'}")
-    lines.append("Accolades: " + "; ".join(acc))
+        acc.append(f"#{a.index} {a.kind}>={a.value} {a.dp}dp {_who(s, o) if o >= 0 else 'open'}")
+    lines.append("Accolades: " + " | ".join(acc[:3]))
+    lines.append("           " + " | ".join(acc[3:]))
     for d in v["seats"]:
         q = d["seat"]
-        head = f"{_who(s, q)} {'(Starbot)' if d['starbot'] else ''} on {d['space']}: "
+        head = f"{_who(s, q)}{' (Starbot)' if d['starbot'] else ''} on {d['space']}: "
         head += f"{d['night_points']} night points, {d['stars']} stars"
         lines.append(head)
         if d["starbot"]:
@@ -69,10 +80,10 @@ def render_state(s: Any, viewer: int | None = None) -> str:
             + (f", god {d['god']}" if d["god"] else "")
         )
         lines.append(
-            f"    cores {d['cores']}, rays {d['rays'] or '{}'}, flares {d['flares']}, "
-            f"used {len(d['used_flares'])}"
+            f"    cores {d['cores']}, flares {d['flares']}, used {len(d['used_flares'])}"
             + (f", laurels {d['laurels']}" if "laurels" in d else f", {d['laurel_count']} laurels")
         )
+        lines.append(f"    rays {d['rays'] or '-'}")
     if v["star"]:
         lines.append(f"Star being launched: {v['star']}")
     if s.turn >= 0 and not s.is_bot(s.turn) and s.phase not in (8, 9):
