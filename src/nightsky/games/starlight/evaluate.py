@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 AP_VALUE = 0.45
+SAVED_VALUE = 0.4
 READY_CORE = 5.5
 LAUNCHING = 8.0
 RAY = 0.6
@@ -19,12 +20,17 @@ PRIVILEGE = 1.5
 
 
 def _launch_distance(s: Any, p: int) -> int:
-    """Steps from the seat's marker to the nearest Launch space ahead (0: on one, unused)."""
+    """Steps from the seat's marker to the nearest Launch space where it could launch.
+
+    0 only when the seat has moved this turn onto a Launch space it has not launched from:
+    a marker that has not moved cannot act where it stands (SL-2.2).
+    """
     rondel = s.t.rondel
     pos = s.pos[p]
     if pos < 0:
         return 3
-    if rondel[pos].startswith("launch") and not (s.turn == p and s.launched_here):
+    mine = s.turn == p and s.phase != 8  # between turns the marker waits for the next turn
+    if rondel[pos].startswith("launch") and mine and s.moved and not s.launched_here:
         return 0
     for d in range(1, 8):
         if rondel[(pos + d) % 7].startswith("launch"):
@@ -77,7 +83,8 @@ def potential(s: Any, p: int) -> float:
         val += LAUNCHING - READY_CORE
     val += FLARE * len(s.flares[p])
     ap = s.ap if mine else 0
-    val += AP_VALUE * min(ap, 6) + AP_VALUE * s.saved[p]
+    # Saved points are worth a little less than points in hand, so idling is not free.
+    val += AP_VALUE * min(ap, 6) + SAVED_VALUE * s.saved[p]
     if ready and not launching:
         val += (1.5, 0.9, 0.3, 0.0)[min(_launch_distance(s, p), 3)]
     return val
