@@ -45,3 +45,25 @@ def test_SL_14_8_greedy_wins_less_against_harder_starbots():
     print("greedy win rate vs two Starbots:", rates)
     assert rates["easy"] > rates["expert"]
     assert rates["easy"] >= rates["medium"] >= rates["hard"] - 0.1
+
+
+def test_greedy_beats_random_and_does_not_idle():
+    from tests.games.starlight.starlight_helpers import give_rays, new, turn
+
+    for seed in range(2):
+        g = load_game("starlight", players=2)
+        s = g.new_initial_state()
+        rng = random.Random(seed)
+        agents = [make_agent("greedy"), make_agent("random")]
+        while not s.is_terminal():
+            cp = s.current_players()
+            if cp == (CHANCE,):
+                s.step(s.sample_chance(rng), CHANCE)
+            else:
+                s.step(agents[cp[0]].choose(s, cp[0], rng), cp[0])
+        assert s.winners() == [0]
+    # A ready star on a Launch space at the start of the turn: step on, do not idle.
+    s = turn(new(2), 0, "launch1", ap=5)
+    give_rays(s, 0, short_red=2)
+    choice = make_agent("greedy").choose(s, 0, random.Random(0))
+    assert str(choice) == "step"

@@ -6,7 +6,8 @@ Laurels of other players, and God cards dealt to others before they choose (and 
 
 Observation tensor (``observation(p)``), floats in this order, for the fixed maximum of 5 seats:
   seat block x5 (relative to p: p first): present, is-Starbot, rondel one-hot (8: -1..6),
-    night points/100, saved AP/10, stars/10, privileges (6 bits), magnitudes (6 bits),
+    night points/100, saved AP/10, stars/10, constellations with stars/6, privileges (6 bits),
+    magnitudes (6 bits),
     aspects (6 bits), cores held/5, rays held (2 x colours, /10), face-up Flares/10,
     used Flares/10;
   own: AP/10, phase one-hot (11), first/last/moved/opened flags (4), own Laurels
@@ -228,7 +229,7 @@ def observation(s: Any, p: int) -> list[float]:
         r = [0.0] * 8
         r[s.pos[q] + 1] = 1.0
         out += r
-        out += [s.np[q] / 100, s.saved[q] / 10, s.stars_of(q) / 10, 0.0]
+        out += [s.np[q] / 100, s.saved[q] / 10, s.stars_of(q) / 10, s.constellations_of(q) / 6]
         out += [float(s.privs[q] >> i & 1) for i in range(6)]
         out += [float(s.mags[q] >> i & 1) for i in range(6)]
         out += [float(s.aspects[q] >> i & 1) for i in range(6)]
