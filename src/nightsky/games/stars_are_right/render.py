@@ -30,8 +30,20 @@ from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import Action
 
-from .actions import Discard, Exchange, Flip, Invoke, Power, Push, Release, Summon, Swap, Take
-from .actions import cell_name, tile_target
+from .actions import (
+    Discard,
+    Exchange,
+    Flip,
+    Invoke,
+    Power,
+    Push,
+    Release,
+    Summon,
+    Swap,
+    Take,
+    cell_name,
+    tile_target,
+)
 from .components import FACE_NAMES, FACES, SYMBOLS
 
 if TYPE_CHECKING:

@@ -72,7 +72,9 @@ class StarsAreRightState(State):
         self.reshuffles = 0
         self.turn = 0
         self.end_reason = ""
-        self.last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
+        # (seat, card, bonus servitors, tiles per constellation) of the last summoning
+        self.last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
+        self.last_summon = None
         self._masks: list[int] | None = None
 
     # ------------------------------------------------------------------ copying
