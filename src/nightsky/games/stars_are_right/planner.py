@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from nightsky.agents.base import register_agent
 from nightsky.agents.simple import GreedyAgent
-from nightsky.core.game import Action
+from nightsky.core.game import Action, State
 
 from . import matcher
 from .actions import Flip, Push, Summon, Swap
@@ -105,9 +105,9 @@ def evaluate(state: StarsAreRightState, p: int) -> float:
     """Heuristic value of ``state`` for seat ``p`` (what ``greedy`` maximises one ply ahead)."""
     n = len(state.hands)
     if state.phase == OVER:
-        best = max(state.vp(q) for q in range(n))
+        top = max(state.vp(q) for q in range(n))
         mine = state.vp(p)
-        return 1000.0 if mine == best else -1000.0 + mine
+        return 1000.0 if mine == top else -1000.0 + mine
     cards = state.game.cards
     vp = state.vp(p)
     opp = max((state.vp(q) for q in range(n) if q != p), default=0)
@@ -212,7 +212,7 @@ def plan_turn(state: StarsAreRightState, p: int, depth: int = 2,
 
     if state.phase == INVOKE:
         consider(state, [], -1, (0, 0, 0))
-        invocations = list(state.hands[p])
+        invocations: list[int | None] = list(state.hands[p])
     elif state.phase in (POWERS, MOVE):
         invocations = [None]
     else:
@@ -304,8 +304,8 @@ class PlannerAgent:
         self._key: tuple[int, int] | None = None
         self._fallback = GreedyAgent(cheat=cheat)
 
-    def choose(self, state: StarsAreRightState, player: int, rng: random.Random) -> Action:
-        if getattr(state.game, "info", None) is None or state.game.info.id != "stars-are-right":
+    def choose(self, state: State, player: int, rng: random.Random) -> Action:
+        if not isinstance(state, StarsAreRightState):
             return self._fallback.choose(state, player, rng)
         key = (state.turn, player)
         legal = state.legal_actions(player)
