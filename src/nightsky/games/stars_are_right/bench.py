@@ -40,9 +40,9 @@ def bench_extra(game: Game, seconds: float) -> dict[str, Any]:
     skies = []
     for _ in range(200):
         s = game.new_initial_state()
+        assert isinstance(s, StarsAreRightState)
         while s.phase == 0:
             s.step(s.sample_chance(rng), CHANCE)
-        assert isinstance(s, StarsAreRightState)
         skies.append(s.masks())
     check_all(game, skies[0])  # fill the shape cache
     times = []
@@ -73,7 +73,8 @@ def bench_extra(game: Game, seconds: float) -> dict[str, Any]:
         "matcher_all_creatures_us_median": round(statistics.median(times), 1),
         "matcher_all_creatures_us_max": round(max(times), 1),
         "planner_decisions": len(decisions),
-        "planner_ms_per_decision_mean": round(statistics.fmean(decisions), 2) if decisions else None,
+        "planner_ms_per_decision_mean": (
+            round(statistics.fmean(decisions), 2) if decisions else None),
         "planner_ms_per_decision_max": round(max(decisions), 2) if decisions else None,
     }
 
