@@ -21,7 +21,8 @@ def test_render_shows_sky_and_only_own_hand() -> None:
         assert g.cards[c].id in text
     other = s.render(1)
     hidden = [g.cards[c].id for c in s.hands[0] if c not in s.hands[1]]
-    assert not any(f"hand     {h}" in other for h in hidden)
+    assert not any(f"hand {h}" in other for h in hidden)
+    assert max(len(line) for line in lines) <= 80
     assert text.isascii()  # readable in a plain terminal
 
 
