@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.columns import Columns
 from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -100,21 +101,38 @@ def _seat_agents(game: Game, seats: str | None) -> list[str]:
         fail(str(exc))
 
 
+def _action_menu(state: State, seat: int, actions: list[Any]) -> Any:
+    """Many actions: numbered notations in columns; few: one line each with its description."""
+    if len(actions) <= 20:
+        table = Table(show_header=False, box=None, pad_edge=False)
+        for i, a in enumerate(actions, start=1):
+            text = state.describe_action(a, seat)
+            table.add_row(f"[bold]{i:>3}[/]", str(a), text if text != str(a) else "")
+        return table
+    return Columns(
+        [f"[bold]{i:>3}[/] {a}" for i, a in enumerate(actions, start=1)],
+        equal=True, column_first=True, padding=(0, 2),
+    )
+
+
 def _prompt_action(state: State, seat: int) -> Any:
     actions = state.legal_actions(seat)
-    table = Table(show_header=False, box=None, pad_edge=False)
-    for i, a in enumerate(actions, start=1):
-        table.add_row(f"[bold]{i:>3}[/]", str(a), state.describe_action(a, seat)
-                      if state.describe_action(a, seat) != str(a) else "")
-    console.print(table)
+    menu = _action_menu(state, seat, actions)
+    console.print(menu)
     while True:
-        text = typer.prompt(f"seat {seat}: number or notation (? to redraw, q to quit)")
-        text = text.strip()
+        text = typer.prompt(
+            f"seat {seat}: number or notation (d N describes N, ? redraws, q quits)"
+        ).strip()
         if text in {"q", "quit", "exit"}:
             raise typer.Exit(0)
         if text == "?":
             console.print(state.render(seat))
-            console.print(table)
+            console.print(menu)
+            continue
+        if text.startswith("d ") and text[2:].strip().isdigit():
+            k = int(text[2:].strip())
+            if 1 <= k <= len(actions):
+                console.print(state.describe_action(actions[k - 1], seat))
             continue
         if text.isdigit() and 1 <= int(text) <= len(actions):
             return actions[int(text) - 1]

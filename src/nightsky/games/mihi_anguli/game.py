@@ -1,0 +1,101 @@
+"""The Mihi Anguli game: options, the action id space, chance notation, tutorials."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
+from nightsky.games.mihi_anguli import board as B
+from nightsky.games.mihi_anguli.actions import Move, Roll, parse_roll
+from nightsky.games.mihi_anguli.components import load_sheet
+from nightsky.games.mihi_anguli.state import MihiAnguliState
+
+
+class MihiAnguliGame(Game):
+    """Mihi Anguli for 1-4 players (solo ranks; multiplayer turns are simultaneous)."""
+
+    info = GameInfo(
+        id="mihi-anguli",
+        title="Mihi Anguli",
+        min_players=1,
+        max_players=4,
+        chance=True,
+        hidden_information=False,
+        simultaneous=True,
+        description=(
+            "Roll-and-write: map a patch of sky in five weeks, buying abilities and supporters "
+            "with experience, stars and squares."
+        ),
+        options=(
+            Option("components", str, "", "path of a sheet TOML replacing the designed sheet"),
+        ),
+        default_players=1,
+    )
+
+    def __init__(self, players: int | str | None = None, **params: Any) -> None:
+        super().__init__(players, **params)
+        self.compiled = B.compile_sheet(load_sheet(self.options["components"] or None))
+        self._rolls: dict[tuple, Roll] = {}
+        self.act: dict[tuple[str, int, int], Move] = {m_key(m): m for m in self.all_actions()}
+
+    def new_initial_state(self) -> MihiAnguliState:
+        return MihiAnguliState(self)
+
+    def roll(self, dice: tuple) -> Roll:
+        r = self._rolls.get(dice)
+        if r is None:
+            r = self._rolls[dice] = Roll(dice)
+        return r
+
+    @cached_property
+    def _actions(self) -> list[Move]:
+        out: list[Move] = [
+            Move("go", text="advance"),
+            Move("mentor", text="MENTOR"),
+            *[Move("promote", w, text=f"PROMOTER W{w}") for w in range(1, 6)],
+            Move("claim", 0, text="claim points"),
+            Move("claim", 1, text="claim map"),
+            Move("done", text="done"),
+            Move("end", text="end turn"),
+        ]
+        out += [Move("fill", it.index, text=f"fill {it.label}") for it in self.compiled.items]
+        out += [Move("at", q, text=f"at {B.point_name(q)}") for q in range(B.NPTS)]
+        dice = range(1, 7)
+        pairs = [(a, b) for a in dice for b in dice if a <= b]
+        out += [Move("pos1", x, y, text=f"POS1 {x} {y}") for x in dice for y in dice]
+        out += [Move("pos2", d, text=f"POS2 {d}") for d in dice]
+        out += [Move("pos3", d, text=f"POS3 {d}") for d in dice]
+        out += [Move("pos4", a, b, text=f"POS4 {a} {b}") for a, b in pairs]
+        out += [Move("plot1", d, k, text=f"PLOT1 {d} r{k}") for d in dice
+                for k, _r, _c in B.LAYOUTS[d]]
+        out += [Move("plot2", d, text=f"PLOT2 {d}") for d in dice]
+        out += [Move("plot3", d, text=f"PLOT3 {d}") for d in dice]
+        out += [Move("plot4", a, b, text=f"PLOT4 {a} {b}") for a, b in pairs]
+        out += [Move("plot5", a, b, text=f"PLOT5 {a} {b}") for a, b in pairs]
+        out += [Move("rec", d, w, text=f"REC {d} W{w}") for d in dice for w in range(1, 6)]
+        out += [Move("opt", d, text=f"OPT {d}") for d in dice]
+        out += [Move("study", d, text=f"STUDY {d}") for d in dice]
+        return out
+
+    def all_actions(self) -> list[Action]:
+        return self._actions  # type: ignore[return-value]
+
+    def parse_chance(self, text: str) -> Action | None:
+        r = parse_roll(text, self.num_players)
+        return None if r is None else self.roll(r.dice)
+
+    @property
+    def observation_size(self) -> int:
+        from nightsky.games.mihi_anguli.render import observation_size
+
+        return observation_size(self)
+
+    def tutorials(self) -> list[Tutorial]:
+        from nightsky.games.mihi_anguli.tutorials import tutorials
+
+        return tutorials(self)
+
+
+def m_key(m: Move) -> tuple[str, int, int]:
+    return (m.kind, m.a, m.b)

@@ -1,0 +1,211 @@
+"""Text drawing of both sheets, action labels/targets for clients, and the observation vector.
+
+Star map legend: ``o`` empty major, ``O`` filled major, ``.`` empty minor, ``+`` filled minor,
+``*`` empty star, ``#`` filled star; ``%`` between four points marks a filled square.
+
+Observation (``observation(p)``, length ``game.observation_size``), seat ``p`` first then the
+others in seat order; per seat: 169 filled points, 144 filled squares, one bit per sheet item,
+29 acquired groups, week (one-hot 1..6), day (one-hot Saturday*, Sunday..Saturday), phase
+(one-hot 6), pending choice (one-hot 7), remaining dice counts per value (6, /3), lowest die
+(/6), 14 used-this-turn bits, positioned major (one-hot 36 + none), experience (/20), stars and
+squares to spend (/10), claimed article points (5 bits), RESEARCHER-new bit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from nightsky.games.mihi_anguli import board as B
+from nightsky.games.mihi_anguli.actions import Move
+
+if TYPE_CHECKING:
+    from nightsky.games.mihi_anguli.game import MihiAnguliGame
+    from nightsky.games.mihi_anguli.state import MihiAnguliState, Seat
+
+
+def _map_lines(st: MihiAnguliState, s: Seat) -> list[str]:
+    star = st.c.star_mask
+    head = "     " + "".join(
+        (str((i + 1) // 2) if i % 2 == 1 else " ") + " " for i in range(B.N)
+    )
+    lines = [head.rstrip()]
+    for r in range(B.N):
+        label = f"{(r + 1) // 2:>3}  " if r % 2 == 1 else "     "
+        row = []
+        for col in range(B.N):
+            q = B.pidx(col, r)
+            filled = s.pts >> q & 1
+            if B.is_major(q):
+                ch = "O" if filled else "o"
+            elif star >> q & 1:
+                ch = "#" if filled else "*"
+            else:
+                ch = "+" if filled else "."
+            if q == s.pos:
+                ch = "@"
+            row.append(ch)
+            if col < B.N - 1:
+                row.append(" ")
+        lines.append(label + "".join(row))
+        if r < B.N - 1:
+            between = []
+            for col in range(B.N):
+                between.append(" ")
+                if col < B.N - 1:
+                    between.append("%" if s.sq >> (r * 12 + col) & 1 else " ")
+            lines.append("     " + "".join(between).rstrip())
+    return lines
+
+
+def _items_lines(st: MihiAnguliState, s: Seat) -> list[str]:
+    c = st.c
+    out = []
+    for g in range(B.NGROUPS):
+        cells = []
+        for i in B_bits(c.group_mask[g]):
+            it = c.items[i]
+            code = it.kind + (str(it.value) if it.kind != "S" else "")
+            mark = "x" if s.items >> i & 1 else " "
+            cells.append(f"[{mark}]{code}")
+        name = c.group_names[g]
+        extra = ""
+        if g < 5:
+            w = g + 1
+            extra = f"  -> {c.article_points[g]} pts or 1 point"
+            if s.claimed >> g & 1:
+                extra += "  (points claimed)"
+            elif w < s.week:
+                extra += "  (closed)"
+        elif g >= B.G_AB0 and s.acq >> g & 1:
+            extra = "  ACQUIRED"
+        if g in (0, B.G_DAY0, B.G_AB0, B.G_SUP0):
+            out.append(["Articles", "Schedule wheel", "Abilities", "Supporters"][
+                (0, B.G_DAY0, B.G_AB0, B.G_SUP0).index(g)] + ":")
+        out.append(f"  {c.group_short[g]:<10} {name:<16} {' '.join(cells)}{extra}")
+    return out
+
+
+def B_bits(x: int) -> list[int]:
+    out = []
+    while x:
+        b = x & -x
+        out.append(b.bit_length() - 1)
+        x ^= b
+    return out
+
+
+def render(st: MihiAnguliState, viewer: int | None = None) -> str:
+    from nightsky.games.mihi_anguli.state import PHASE_NAMES, SUB_NAMES, rank_name
+
+    parts = []
+    scores = st.scores()
+    order = list(range(len(st.seats)))
+    if viewer is not None and 0 <= viewer < len(order):
+        order.remove(viewer)
+        order.insert(0, viewer)
+    for i in order:
+        s = st.seats[i]
+        day = "Saturday (MENTOR)" if s.day < 0 else B.DAY_SHORT[s.day]
+        head = (f"== Seat {i}: week {min(s.week, 6)}, day {day}, dice {list(s.dice) or '-'}, "
+                f"{PHASE_NAMES[s.phase]}")
+        if s.sub:
+            head += f" / {SUB_NAMES[s.sub]}"
+        if s.phase == 3 or s.sub == 6:
+            head += f", experience {s.xp}"
+        if s.pstar:
+            head += f", stars to spend {s.pstar}"
+        if s.psq:
+            head += f", squares to spend {s.psq}"
+        score = scores[i]
+        head += f"; score {score:g}"
+        if len(st.seats) == 1:
+            head += f" ({rank_name(score)})"
+        parts.append(head + " ==")
+        parts += _map_lines(st, s)
+        parts += _items_lines(st, s)
+    return "\n".join(parts)
+
+
+def describe(st: MihiAnguliState, action: Any, player: int) -> str:
+    if not isinstance(action, Move):
+        return str(action)
+    k = action.kind
+    if k == "fill":
+        it = st.c.items[action.a]
+        return f"fill {it.kind}{it.value if it.kind != 'S' else ''} item of " \
+               f"{st.c.group_names[it.group]} ({it.label})"
+    if k == "at":
+        return f"choose point {B.point_name(action.a)}"
+    if k == "plot1":
+        for kk, ring, centre in B.LAYOUTS[action.a]:
+            if kk == action.b:
+                grid = [["o" if centre else "."] * 1]
+                cells = ["."] * 8
+                for i in ring:
+                    cells[i] = "o"
+                grid = [cells[0:3], [cells[7], "o" if centre else ".", cells[3]],
+                        [cells[6], cells[5], cells[4]]]
+                pic = "/".join("".join(r) for r in grid)
+                return f"PLOTTING I with die {action.a}, layout {pic}"
+    return str(action)
+
+
+def action_ui(st: MihiAnguliState, action: Any, player: int) -> dict[str, Any]:
+    """Targets: ``p{seat}-pt-x,y`` (map points), ``p{seat}-item-LABEL``, ``p{seat}-ab-NAME``,
+    ``p{seat}-die-V`` (an ability die), ``p{seat}-end``."""
+    label = describe(st, action, player)
+    if not isinstance(action, Move):
+        return {"label": label, "targets": []}
+    pre = f"p{player}-"
+    k = action.kind
+    t: list[str]
+    if k == "fill":
+        t = [pre + "item-" + st.c.items[action.a].label]
+    elif k == "at":
+        t = [pre + "pt-" + B.point_name(action.a)]
+    elif k == "pos1":
+        t = [pre + "pt-" + B.point_name(B.major(action.a, action.b)), pre + "ab-POS1"]
+    elif k in ("go", "done", "end", "claim", "mentor"):
+        t = [pre + k + (str(action.a) if k == "claim" else "")]
+    elif k == "promote":
+        t = [pre + f"item-W{action.a}"]
+    else:
+        name = {"pos2": "POS2", "pos3": "POS3", "pos4": "POS4", "plot1": "PLOT1",
+                "plot2": "PLOT2", "plot3": "PLOT3", "plot4": "PLOT4", "plot5": "PLOT5",
+                "rec": "REC", "opt": "OPT", "study": "STUDY"}[k]
+        t = [pre + "ab-" + name, pre + f"die-{action.a}"]
+    return {"label": label, "targets": t}
+
+
+def _per_seat(game: MihiAnguliGame) -> int:
+    return (B.NPTS + B.NSQ + game.compiled.nitems + B.NGROUPS + 6 + 8 + 6 + 7 + 6 + 1 + 14
+            + 37 + 1 + 2 + 5 + 1)
+
+
+def observation_size(game: MihiAnguliGame) -> int:
+    return _per_seat(game) * game.num_players
+
+
+def observation(st: MihiAnguliState, player: int) -> list[float]:
+    out: list[float] = []
+    n = len(st.seats)
+    nitems = st.c.nitems
+    for i in [(player + j) % n for j in range(n)]:
+        s = st.seats[i]
+        out += [float(s.pts >> q & 1) for q in range(B.NPTS)]
+        out += [float(s.sq >> q & 1) for q in range(B.NSQ)]
+        out += [float(s.items >> q & 1) for q in range(nitems)]
+        out += [float(s.acq >> g & 1) for g in range(B.NGROUPS)]
+        out += [float(s.week == w) for w in range(1, 7)]
+        out += [float(s.day == d) for d in range(-1, 7)]
+        out += [float(s.phase == p) for p in range(6)]
+        out += [float(s.sub == p) for p in range(7)]
+        out += [s.dice.count(v) / 3 for v in range(1, 7)]
+        out.append(s.low / 6)
+        out += [float(s.used >> b & 1) for b in range(14)]
+        out += [float(s.pos == m) for m in B.MAJORS] + [float(s.pos < 0)]
+        out.append(s.xp / 20)
+        out += [s.pstar / 10, s.psq / 10]
+        out += [float(s.claimed >> w & 1) for w in range(5)]
+        out.append(float(s.res_new))
+    return out

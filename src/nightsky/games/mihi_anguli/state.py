@@ -1,0 +1,749 @@
+"""The rules of Mihi Anguli (rule ids MA-x.y refer to rules.md beside this file).
+
+Every seat has its own sheet and dice; the one chance node of a turn rolls all of them, then
+every seat still playing acts at once (simultaneous seats) until it ends its turn.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING, Any
+
+from nightsky.core.errors import IllegalActionError
+from nightsky.core.game import CHANCE, Action, State
+from nightsky.games.mihi_anguli import board as B
+from nightsky.games.mihi_anguli.actions import Move, Roll
+
+if TYPE_CHECKING:
+    from nightsky.games.mihi_anguli.game import MihiAnguliGame
+
+# Phases of a seat's turn.
+WAIT, START, REWARD, XP, ABIL, FINISHED = range(6)
+PHASE_NAMES = ("waiting", "roll-effects", "week-reward", "experience", "abilities", "finished")
+# Sub-choices that interrupt a phase until resolved.
+S_NONE, S_POS3, S_POS4, S_POINT, S_PLOT3, S_OPT, S_STUDY = range(7)
+SUB_NAMES = ("", "POSITIONING III target", "POSITIONING IV target", "point to fill",
+             "PLOTTING III points", "OPTIMIZING item", "STUDYING experience")
+MENTOR_USED = 1 << 12
+PROMOTER_USED = 1 << 13
+
+RANKS = (
+    (0, "Messier"), (10, "Ptolomy"), (20, "Brahe"), (25, "Copernicus"), (30, "Herschel"),
+    (35, "Kepler"), (40, "Hubble"), (45, "Hipparchus"), (50, "Galileo"),
+)
+
+
+def rank_name(score: float) -> str:
+    """The solo rank of a score (MA-9.2)."""
+    name = RANKS[0][1]
+    for low, n in RANKS:
+        if score >= low:
+            name = n
+    return name
+
+
+def _bits(x: int) -> list[int]:
+    out = []
+    while x:
+        b = x & -x
+        out.append(b.bit_length() - 1)
+        x ^= b
+    return out
+
+
+class Seat:
+    """One player's sheet and turn progress (small ints and bit masks, cheap to copy)."""
+
+    __slots__ = (
+        "pts", "sq", "items", "turn_items", "acq", "week", "day", "dice", "low", "used",
+        "phase", "sub", "aux", "pos", "xp", "pstar", "psq", "claimed", "res_new",
+    )
+
+    def __init__(self) -> None:
+        self.pts = 0  # filled points
+        self.sq = 0  # filled squares
+        self.items = 0  # filled items
+        self.turn_items = 0  # items filled this turn (their day effect waits, MA-4.3)
+        self.acq = 0  # acquired groups (abilities, supporters)
+        self.week = 1
+        self.day = 0  # 0 Sunday .. 6 Saturday; -1 = Saturday reached backwards by MENTOR
+        self.dice: tuple[int, ...] = ()
+        self.low = 0
+        self.used = 0  # abilities used this turn (+ MENTOR/PROMOTER flags)
+        self.phase = WAIT
+        self.sub = S_NONE
+        self.aux = 0
+        self.pos = -1  # positioned major point, -1 none
+        self.xp = 0
+        self.pstar = 0
+        self.psq = 0
+        self.claimed = 0  # weeks whose points reward was circled (bit w-1)
+        self.res_new = False  # RESEARCHER acquired this turn
+
+    def copy(self) -> Seat:
+        s = Seat.__new__(Seat)
+        for k in Seat.__slots__:
+            setattr(s, k, getattr(self, k))
+        return s
+
+    def key(self) -> tuple:
+        return tuple(getattr(self, k) for k in Seat.__slots__)
+
+
+class MihiAnguliState(State):
+    """A position: every seat's sheet plus whose turn it is."""
+
+    game: MihiAnguliGame
+
+    def __init__(self, game: MihiAnguliGame) -> None:
+        super().__init__(game)
+        self.c = game.compiled
+        self.seats = [Seat() for _ in range(game.num_players)]
+        self.turn = 0
+
+    # ------------------------------------------------------------------ whose turn
+    def current_players(self) -> tuple[int, ...]:
+        acting = tuple(i for i, s in enumerate(self.seats) if WAIT < s.phase < FINISHED)
+        if acting:
+            return acting
+        if any(s.phase == WAIT for s in self.seats):
+            return (CHANCE,)
+        return ()
+
+    # ------------------------------------------------------------------ chance
+    def chance_outcomes(self) -> list[tuple[Action, float]] | None:
+        live = [s.phase == WAIT for s in self.seats]
+        if sum(live) != 1:
+            return None  # 56^n joint outcomes: sampled instead
+        out = []
+        for combo in combinations_with_replacement(range(1, 7), 3):
+            perms = 6 if len(set(combo)) == 3 else (3 if len(set(combo)) == 2 else 1)
+            dice = tuple(combo if lv else None for lv in live)
+            out.append((self.game.roll(dice), perms / 216))
+        return out
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        dice = tuple(
+            tuple(sorted(rng.randint(1, 6) for _ in range(3))) if s.phase == WAIT else None
+            for s in self.seats
+        )
+        return self.game.roll(dice)  # type: ignore[arg-type]
+
+    def is_legal_chance(self, outcome: Action) -> bool:
+        if not isinstance(outcome, Roll) or len(outcome.dice) != len(self.seats):
+            return False
+        if self.current_players() != (CHANCE,):
+            return False
+        return all(
+            (d is None) == (s.phase != WAIT) for d, s in zip(outcome.dice, self.seats, strict=True)
+        )
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        p = self._seat(player)
+        if p == CHANCE:
+            outs = self.chance_outcomes()
+            return [o for o, _ in outs] if outs else []
+        if not 0 <= p < len(self.seats):
+            return []
+        s = self.seats[p]
+        if not WAIT < s.phase < FINISHED:
+            return []
+        return self._legal(s)
+
+    def _open(self, s: Seat) -> int:
+        """Unfilled items that may still be filled (articles close after their week, MA-6.2)."""
+        return self.c.all_mask & ~s.items & ~self.c.closed_before[s.week]
+
+    def _e_upto(self, s: Seat, xp: int) -> int:
+        m = 0
+        for v in range(1, min(xp, 9) + 1):
+            m |= self.c.e_by_value[v]
+        return m & self._open(s)
+
+    def _q_upto(self, s: Seat, n: int) -> int:
+        m = 0
+        for v in range(1, min(n, 9) + 1):
+            m |= self.c.q_by_value[v]
+        return m & self._open(s)
+
+    def _owns(self, s: Seat, code: int) -> bool:
+        if code in (B.POS1, B.PLOT1):
+            return True
+        return bool(s.acq >> B.G_OF_ABILITY[code] & 1)
+
+    def _free(self, s: Seat, code: int) -> bool:
+        return not s.used >> code & 1 and self._owns(s, code)
+
+    def _has(self, s: Seat, g: int) -> bool:
+        return bool(s.acq >> g & 1)
+
+    def _fills(self, s: Seat, mask: int) -> int:
+        return mask & ~s.pts
+
+    def _can_plot_after(self, s: Seat, rest: list[int]) -> bool:
+        if rest and (
+            self._free(s, B.PLOT1) or self._free(s, B.PLOT2) or self._free(s, B.PLOT3)
+        ):
+            return True
+        return len(rest) >= 2 and self._free(s, B.PLOT4)
+
+    def _coord_centre(self, s: Seat) -> bool:
+        return self._has(s, B.G_COORD)
+
+    def _plot1_mask(self, s: Seat, d: int, k: int) -> int:
+        for kk, ring, centre in B.LAYOUTS[d]:
+            if kk == k:
+                return B.layout_mask(s.pos, ring, centre or self._coord_centre(s))
+        return 0
+
+    def _plot2_mask(self, s: Seat, d: int) -> int:
+        mask = (1 << s.pos) if self._coord_centre(s) else 0
+        for kk, ring, centre in B.LAYOUTS[d]:
+            if kk in (0, 2):
+                mask |= B.layout_mask(s.pos, ring, centre)
+        return mask
+
+    def _empty_nonstar(self, s: Seat) -> int:
+        return ((1 << B.NPTS) - 1) & ~s.pts & ~self.c.star_mask
+
+    def _legal(self, s: Seat) -> list[Action]:
+        A = self.game.act
+        c = self.c
+        if s.sub:
+            return self._legal_sub(s)
+        if s.pstar:
+            return [A[("fill", i, 0)] for i in _bits(c.s_mask & self._open(s))]
+        if s.psq:
+            return [A[("fill", i, 0)] for i in _bits(self._q_upto(s, s.psq))]
+        ph = s.phase
+        if ph == START:
+            out = [A[("go", 0, 0)]]
+            if self._can_mentor(s):
+                out.append(A[("mentor", 0, 0)])
+            if self._can_promote(s):
+                out += [A[("promote", w, 0)] for w in self._open_articles(s)]
+            return out
+        if ph == REWARD:
+            out = [A[("claim", 0, 0)]]
+            if self._empty_nonstar(s):
+                out.append(A[("claim", 1, 0)])
+            return out
+        if ph == XP:
+            out = [A[("fill", i, 0)] for i in _bits(self._e_upto(s, s.xp))]
+            out.append(A[("done", 0, 0)])
+            return out
+        return self._legal_abilities(s)
+
+    def _open_articles(self, s: Seat) -> list[int]:
+        op = self._open(s)
+        return [w for w in range(1, 6) if w >= s.week and op & self.c.group_mask[w - 1]]
+
+    def _can_mentor(self, s: Seat) -> bool:
+        return self._has(s, B.G_MENTOR) and not s.used & MENTOR_USED and s.low >= 3
+
+    def _can_promote(self, s: Seat) -> bool:
+        return (
+            self._has(s, B.G_PROMOTER) and not s.used & PROMOTER_USED and s.low == 1
+            and bool(self._open_articles(s))
+        )
+
+    def _legal_sub(self, s: Seat) -> list[Action]:
+        A = self.game.act
+        sub = s.sub
+        if sub == S_POS3:
+            d = s.aux
+            return [A[("at", m, 0)] for m in self._pos3_targets(s, d)]
+        if sub == S_POS4:
+            return [A[("at", m, 0)] for m in B.MAJORS if B.BLOCK[m] & ~s.pts]
+        if sub == S_POINT:
+            return [A[("at", q, 0)] for q in _bits(self._empty_nonstar(s))]
+        if sub == S_PLOT3:
+            return [A[("at", q, 0)] for q in B.ring_points(s.pos) if not s.pts >> q & 1]
+        if sub == S_OPT:
+            m = (self.c.s_mask | self.c.q_by_value[1]) & self._open(s)
+            return [A[("fill", i, 0)] for i in _bits(m)]
+        # S_STUDY
+        out = [A[("fill", i, 0)] for i in _bits(self._e_upto(s, s.xp))]
+        out.append(A[("done", 0, 0)])
+        return out
+
+    def _pos3_targets(self, s: Seat, d: int) -> list[int]:
+        out = []
+        for m in B.MAJORS:
+            x, y = (m % B.N + 1) // 2, (m // B.N + 1) // 2
+            if (x == d or y == d) and B.BLOCK[m] & ~s.pts:
+                out.append(m)
+        return out
+
+    def _legal_abilities(self, s: Seat) -> list[Action]:
+        A = self.game.act
+        dice = s.dice
+        uniq = sorted(set(dice))
+        pairs = sorted({(dice[i], dice[j]) for i in range(len(dice))
+                        for j in range(i + 1, len(dice))})
+        out: list[Action] = []
+        if s.pos < 0:
+            if self._free(s, B.POS1):
+                for a, b in pairs:
+                    rest = list(dice)
+                    rest.remove(a)
+                    rest.remove(b)
+                    if not self._can_plot_after(s, rest):
+                        continue
+                    for x, y in {(a, b), (b, a)}:
+                        if B.BLOCK[B.major(x, y)] & ~s.pts:
+                            out.append(A[("pos1", x, y)])
+            for code, kind in ((B.POS2, "pos2"), (B.POS3, "pos3")):
+                if not self._free(s, code):
+                    continue
+                for d in uniq:
+                    rest = list(dice)
+                    rest.remove(d)
+                    if not self._can_plot_after(s, rest):
+                        continue
+                    if code == B.POS2:
+                        ok = bool(B.BLOCK[B.major(d, d)] & ~s.pts)
+                    else:
+                        ok = bool(self._pos3_targets(s, d))
+                    if ok:
+                        out.append(A[(kind, d, 0)])
+            if self._free(s, B.POS4):
+                for a, b in pairs:
+                    rest = list(dice)
+                    rest.remove(a)
+                    rest.remove(b)
+                    if self._can_plot_after(s, rest) and any(
+                        B.BLOCK[m] & ~s.pts for m in B.MAJORS
+                    ):
+                        out.append(A[("pos4", a, b)])
+        else:
+            if self._free(s, B.PLOT1):
+                math = self._has(s, B.G_MATH)
+                for d in uniq:
+                    for k, _ring, _c in B.LAYOUTS[d]:
+                        if k % 2 and not math:
+                            continue
+                        if self._fills(s, self._plot1_mask(s, d, k)):
+                            out.append(A[("plot1", d, k)])
+            if self._free(s, B.PLOT2):
+                out += [A[("plot2", d, 0)] for d in uniq if self._fills(s, self._plot2_mask(s, d))]
+            if self._free(s, B.PLOT3) and B.BLOCK[s.pos] & ~s.pts:
+                ring_or_centre = B.RINGMASK[s.pos] | (
+                    (1 << s.pos) if self._coord_centre(s) else 0
+                )
+                if ring_or_centre & ~s.pts:
+                    out += [A[("plot3", d, 0)] for d in uniq]
+            if self._free(s, B.PLOT4) and B.BLOCK[s.pos] & ~s.pts:
+                out += [A[("plot4", a, b)] for a, b in pairs]
+        if self._free(s, B.PLOT5) and self._empty_nonstar(s):
+            out += [A[("plot5", a, b)] for a, b in pairs]
+        if self._free(s, B.REC):
+            arts = self._open_articles(s)
+            out += [A[("rec", d, w)] for d in uniq for w in arts]
+        if self._free(s, B.OPT) and (self.c.s_mask | self.c.q_by_value[1]) & self._open(s):
+            out += [A[("opt", d, 0)] for d in uniq]
+        if self._free(s, B.STUDY):
+            out += [A[("study", d, 0)] for d in uniq if self._e_upto(s, d)]
+        out.append(A[("end", 0, 0)])
+        return out
+
+    # ------------------------------------------------------------------ validation
+    def is_legal(self, action: Action, player: int) -> bool:
+        if not isinstance(action, Move) or not 0 <= player < len(self.seats):
+            return False
+        s = self.seats[player]
+        if not WAIT < s.phase < FINISHED:
+            return False
+        return action in self._legal(s)
+
+    def explain_illegal(self, action: Action, player: int) -> tuple[str, str | None]:
+        if not isinstance(action, Move):
+            return f"{action!s} is not a Mihi Anguli action", None
+        s = self.seats[player]
+        k = action.kind
+        if s.phase in (WAIT, FINISHED):
+            return f"seat {player} has ended its turn and waits for the others", "MA-10.2"
+        if s.sub:
+            return (f"{action} is not a choice now: first finish the {SUB_NAMES[s.sub]}",
+                    "MA-7.1" if s.sub in (S_POS3, S_POS4, S_PLOT3) else "MA-5.2")
+        if s.pstar:
+            return f"{action} is not allowed: a filled star must be spent on a star item first", \
+                "MA-6.4"
+        if s.psq:
+            return (f"{action} is not allowed: the completed squares must be spent on square "
+                    f"items worth at most {s.psq} first", "MA-6.5")
+        if s.phase == START:
+            return (f"{action} is not allowed before the schedule advances "
+                    "(only PROMOTER, MENTOR or advance)", "MA-3.1")
+        if s.phase == REWARD:
+            return f"{action} is not allowed: choose the week's reward first", "MA-3.4"
+        if s.phase == XP:
+            if k == "fill":
+                return (f"{action}: only an open experience item worth at most {s.xp} may be "
+                        "filled now", "MA-4.4")
+            return f"{action} is not allowed while spending experience (say done)", "MA-2.1"
+        # abilities phase
+        code = {"pos1": B.POS1, "pos2": B.POS2, "pos3": B.POS3, "pos4": B.POS4,
+                "plot1": B.PLOT1, "plot2": B.PLOT2, "plot3": B.PLOT3, "plot4": B.PLOT4,
+                "plot5": B.PLOT5, "rec": B.REC, "opt": B.OPT, "study": B.STUDY}.get(k)
+        if code is None:
+            return f"{action} is not an ability use; use abilities or end the turn", "MA-5.1"
+        if not self._owns(s, code):
+            return f"{action}: that ability has not been acquired", "MA-6.7"
+        if s.used >> code & 1:
+            return f"{action}: each ability is used at most once a turn", "MA-5.3"
+        need = [action.a, action.b] if k in ("pos1", "pos4", "plot4", "plot5") else [action.a]
+        rest = list(s.dice)
+        for d in need:
+            if d not in rest:
+                return f"{action}: no unused ability die shows {d}", "MA-5.2"
+            rest.remove(d)
+        if k.startswith("pos") and s.pos >= 0:
+            return f"{action}: a positioned point is waiting for its plotting ability", "MA-7.1"
+        if k in ("plot1", "plot2", "plot3", "plot4") and s.pos < 0:
+            return f"{action}: plotting needs a positioning ability first", "MA-7.1"
+        if k == "plot1" and action.b % 2 and not self._has(s, B.G_MATH):
+            return f"{action}: 45-degree turns of the die need MATHEMATICIAN", "MA-8.4"
+        if k.startswith("pos"):
+            return (f"{action}: the point must have an empty point around it and a plotting "
+                    "ability and die must remain", "MA-7.0")
+        if k.startswith("plot"):
+            return f"{action}: that plot would fill no empty point", "MA-7.0"
+        if k == "rec":
+            return f"{action}: article W{action.b} is closed or already complete", "MA-7.11"
+        if k == "opt":
+            return f"{action}: no open star item or 1-squares item is left", "MA-7.12"
+        return f"{action}: no open experience item is affordable with {action.a}", "MA-7.13"
+
+    # ------------------------------------------------------------------ applying
+    def _apply(self, action: Action, player: int) -> None:
+        if player == CHANCE:
+            assert isinstance(action, Roll)
+            self._roll(action)
+            return
+        assert isinstance(action, Move)
+        s = self.seats[player]
+        k = action.kind
+        if s.sub:
+            self._apply_sub(s, action)
+        elif k == "fill":
+            self._fill_item(s, action.a)
+            if s.pstar:
+                s.pstar -= 1
+            elif s.psq:
+                s.psq -= self.c.items[action.a].value
+            else:  # experience (MA-4.4)
+                s.xp -= self.c.items[action.a].value
+        elif k == "go":
+            self._advance(s)
+        elif k == "mentor":  # MA-8.2
+            s.used |= MENTOR_USED
+            s.day -= 1
+        elif k == "promote":  # MA-8.1
+            s.used |= PROMOTER_USED
+            self._record(s, action.a)
+        elif k == "claim":  # MA-3.4
+            w = s.aux
+            s.aux = 0
+            self._enter_xp(s)
+            if action.a == 0:
+                s.claimed |= 1 << (w - 1)
+            else:
+                s.sub = S_POINT
+        elif k == "done":
+            s.phase = ABIL
+            s.xp = 0
+        elif k == "end":
+            s.pos = -1
+            s.phase = FINISHED if s.week >= 6 else WAIT  # MA-9.1
+        else:
+            self._use_ability(s, action)
+        self._settle(s)
+
+    def _roll(self, roll: Roll) -> None:
+        self.turn += 1
+        for s, d in zip(self.seats, roll.dice, strict=True):
+            if d is None:
+                continue
+            s.dice = d
+            s.low = d[0]
+            s.used = 0
+            s.turn_items = 0
+            s.res_new = False
+            s.pos = -1
+            s.phase = START
+            self._settle(s)
+
+    def _advance(self, s: Seat) -> None:
+        """MA-3.2/3.3: move the schedule die by the lowest die; a week ends on or past Sunday."""
+        d = s.day + s.low
+        if d >= 7:
+            w = s.week
+            s.day = d - 7
+            s.week += 1
+            if not self._open_before_close(s, w):
+                s.phase = REWARD
+                s.aux = w
+                return
+        else:
+            s.day = d
+        self._enter_xp(s)
+
+    def _open_before_close(self, s: Seat, w: int) -> int:
+        """Unfilled items of article ``w``: zero means the article is complete."""
+        return self.c.group_mask[w - 1] & ~s.items
+
+    def _enter_xp(self, s: Seat) -> None:
+        """MA-4.1..4.3: lowest die + day items filled before this turn (+ RESEARCHER)."""
+        gm = self.c.group_mask[B.G_DAY0 + s.day]
+        xp = s.low + (gm & s.items & ~s.turn_items).bit_count()
+        if self._has(s, B.G_RESEARCHER) and not s.res_new:
+            xp += 1
+        s.phase = XP
+        s.xp = xp
+
+    def _fill_item(self, s: Seat, i: int) -> None:
+        bit = 1 << i
+        s.items |= bit
+        s.turn_items |= bit
+        g = self.c.items[i].group
+        if g >= B.G_AB0 and self.c.group_mask[g] & ~s.items == 0:
+            s.acq |= 1 << g  # MA-6.7
+            if g == B.G_RESEARCHER:
+                s.res_new = True  # MA-8.3
+
+    def _record(self, s: Seat, w: int) -> None:
+        """Fill the leftmost unfilled item of article ``w`` (RECORDING, PROMOTER)."""
+        for i in self.c.first_article_item[w - 1]:
+            if not s.items >> i & 1:
+                self._fill_item(s, i)
+                return
+
+    def _fill_points(self, s: Seat, mask: int) -> None:
+        """Fill points; count stars to spend (MA-6.4) and completed squares (MA-6.5)."""
+        new = mask & ~s.pts
+        if not new:
+            return
+        s.pts |= new
+        s.pstar += (new & self.c.star_mask).bit_count()
+        pts = s.pts
+        for q in _bits(new):
+            for sq in B.SQ_OF_POINT[q]:
+                if not s.sq >> sq & 1 and B.SQ_CORNERS[sq] & ~pts == 0:
+                    s.sq |= 1 << sq
+                    s.psq += 1
+
+    def _apply_sub(self, s: Seat, a: Move) -> None:
+        sub = s.sub
+        if sub in (S_POS3, S_POS4):
+            s.pos = a.a
+            s.sub = S_NONE
+        elif sub == S_POINT:
+            s.sub = S_NONE
+            self._fill_points(s, 1 << a.a)
+        elif sub == S_PLOT3:
+            s.aux -= 1
+            self._fill_points(s, 1 << a.a)
+            if s.aux <= 0:
+                s.sub = S_NONE
+                s.pos = -1
+        elif sub == S_OPT:
+            self._fill_item(s, a.a)
+            s.sub = S_NONE
+        else:  # S_STUDY
+            if a.kind == "done":
+                s.sub = S_NONE
+                s.xp = 0
+            else:
+                s.xp -= self.c.items[a.a].value
+                self._fill_item(s, a.a)
+
+    def _use_ability(self, s: Seat, a: Move) -> None:
+        k = a.kind
+        dice = list(s.dice)
+        code = {"pos1": B.POS1, "pos2": B.POS2, "pos3": B.POS3, "pos4": B.POS4,
+                "plot1": B.PLOT1, "plot2": B.PLOT2, "plot3": B.PLOT3, "plot4": B.PLOT4,
+                "plot5": B.PLOT5, "rec": B.REC, "opt": B.OPT, "study": B.STUDY}[k]
+        s.used |= 1 << code
+        if k in ("pos1", "pos4", "plot4", "plot5"):
+            dice.remove(a.a)
+            dice.remove(a.b)
+        else:
+            dice.remove(a.a)
+        s.dice = tuple(dice)
+        if k == "pos1":
+            s.pos = B.major(a.a, a.b)
+        elif k == "pos2":
+            s.pos = B.major(a.a, a.a)
+        elif k == "pos3":
+            s.sub, s.aux = S_POS3, a.a
+        elif k == "pos4":
+            s.sub = S_POS4
+        elif k == "plot1":
+            m = self._plot1_mask(s, a.a, a.b)
+            s.pos = -1
+            self._fill_points(s, m)
+        elif k == "plot2":
+            m = self._plot2_mask(s, a.a)
+            s.pos = -1
+            self._fill_points(s, m)
+        elif k == "plot3":  # MA-7.8: die-value points of the ring, one at a time
+            centre = (1 << s.pos) if self._coord_centre(s) else 0
+            self._fill_points(s, centre)
+            empty = (B.RINGMASK[s.pos] & ~s.pts).bit_count()
+            s.aux = min(a.a, empty)
+            if s.aux > 0:
+                s.sub = S_PLOT3
+            else:
+                s.pos = -1
+        elif k == "plot4":
+            m = B.BLOCK[s.pos]
+            s.pos = -1
+            self._fill_points(s, m)
+        elif k == "plot5":
+            s.sub = S_POINT
+        elif k == "rec":
+            self._record(s, a.b)
+        elif k == "opt":
+            s.sub = S_OPT
+        else:  # study
+            s.sub = S_STUDY
+            s.xp = a.a
+
+    def _settle(self, s: Seat) -> None:
+        """Drop what cannot be paid, end steps that have nothing left, auto-advance."""
+        while True:
+            if s.sub == S_STUDY and not self._e_upto(s, s.xp):
+                s.sub = S_NONE
+                s.xp = 0
+            if s.sub:
+                return
+            if s.pstar and not self.c.s_mask & self._open(s):
+                s.pstar = 0  # MA-6.4 ruling: no star item left, the spend is lost
+            if s.pstar:
+                return
+            if s.psq and not self._q_upto(s, s.psq):
+                s.psq = 0  # MA-6.5 ruling: what cannot be paid is lost
+            if s.psq:
+                return
+            if s.phase == START and not self._can_mentor(s) and not self._can_promote(s):
+                self._advance(s)
+                continue
+            if s.phase == XP and not self._e_upto(s, s.xp):
+                s.phase = ABIL
+                s.xp = 0
+            return
+
+    # ------------------------------------------------------------------ scores
+    def _completed(self, s: Seat, g: int) -> bool:
+        return self.c.group_mask[g] & ~s.items == 0
+
+    def _breakdown(self, i: int) -> dict[str, float]:
+        s = self.seats[i]
+        c = self.c
+        region = B.largest_region(s.sq)
+        stars = (s.pts & c.star_mask).bit_count()
+        arts = sum(c.article_points[w] for w in range(5) if s.claimed >> w & 1)
+        pub = 0
+        if self._has(s, B.G_PUBLISHER):  # MA-8.6
+            pub = sum(1 for w in range(5) if self._completed(s, w))
+            pub += 3 * sum(1 for d in range(7) if self._completed(s, B.G_DAY0 + d))
+        head = 0
+        if self._has(s, B.G_HEADHUNTER):  # MA-8.7
+            head = (s.acq >> B.G_AB0).bit_count()
+        unique = 0
+        if len(self.seats) > 1:  # MA-10.4
+            for g in list(range(5)) + list(range(B.G_AB0, B.NGROUPS)):
+                done = [self._completed(t, g) for t in self.seats]
+                if done[i] and sum(done) == 1:
+                    unique += 1
+        total = region + stars + arts + pub + head + unique
+        return {"region": region, "stars": stars, "articles": arts, "publisher": pub,
+                "headhunter": head, "unique": unique, "total": total}
+
+    def score_breakdown(self) -> list[dict[str, float]]:
+        return [self._breakdown(i) for i in range(len(self.seats))]
+
+    def tiebreakers(self, seat: int) -> tuple[float, ...]:
+        return ((self.seats[seat].pts & self.c.star_mask).bit_count(),)  # MA-10.5
+
+    # ------------------------------------------------------------------ copying, views
+    def clone(self) -> MihiAnguliState:
+        st = MihiAnguliState.__new__(MihiAnguliState)
+        st.game = self.game
+        st.history = list(self.history)
+        st.c = self.c
+        st.seats = [s.copy() for s in self.seats]
+        st.turn = self.turn
+        return st
+
+    def seat_view(self, i: int) -> dict[str, Any]:
+        s = self.seats[i]
+        c = self.c
+        return {
+            "points": [B.point_name(q) for q in _bits(s.pts)],
+            "squares": _bits(s.sq),
+            "items": [c.items[j].label for j in _bits(s.items)],
+            "items_this_turn": [c.items[j].label for j in _bits(s.turn_items)],
+            "acquired": [c.group_names[g] for g in _bits(s.acq)],
+            "week": s.week,
+            "day": "Saturday*" if s.day < 0 else B.DAY_SHORT[s.day],
+            "dice": list(s.dice),
+            "lowest": s.low,
+            "used": s.used,
+            "phase": PHASE_NAMES[s.phase],
+            "choice": SUB_NAMES[s.sub],
+            "aux": s.aux,
+            "position": B.point_name(s.pos) if s.pos >= 0 else None,
+            "experience": s.xp,
+            "stars_to_spend": s.pstar,
+            "squares_to_spend": s.psq,
+            "claimed_points": [w + 1 for w in range(5) if s.claimed >> w & 1],
+            "researcher_new": s.res_new,
+        }
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        # Everything on the sheets is public (MA-10.3); only future dice are unknown.
+        return {
+            "game": self.game.info.id,
+            "viewer": player,
+            "current_players": list(self.current_players()),
+            "terminal": self.is_terminal(),
+            "scores": self.scores(),
+            "turn": self.turn,
+            "sheets": [self.seat_view(i) for i in range(len(self.seats))],
+        }
+
+    # ------------------------------------------------------------------ heuristics, UI
+    def evaluate(self, player: int) -> float:
+        from nightsky.games.mihi_anguli.heuristic import evaluate
+
+        return evaluate(self, player)
+
+    def render(self, viewer: int | None = None) -> str:
+        from nightsky.games.mihi_anguli.render import render
+
+        return render(self, viewer)
+
+    def describe_action(self, action: Action, player: int) -> str:
+        from nightsky.games.mihi_anguli.render import describe
+
+        return describe(self, action, player)
+
+    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
+        from nightsky.games.mihi_anguli.render import action_ui
+
+        return action_ui(self, action, player)
+
+    def observation(self, player: int) -> list[float]:
+        from nightsky.games.mihi_anguli.render import observation
+
+        return observation(self, player)
+
+    def check(self, action: Action, player: int) -> None:
+        """Raise IllegalActionError (naming the rule) unless ``action`` is legal for ``player``."""
+        if not self.is_legal(action, player):
+            reason, rule = self.explain_illegal(action, player)
+            raise IllegalActionError(reason, rule=rule)

@@ -1,0 +1,110 @@
+"""Text drawing of a Shooting Star position for the terminal (rich markup)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nightsky.games.shooting_star.actions import CARD_KEYS
+from nightsky.games.shooting_star.game import DARK_LEVEL
+from nightsky.games.shooting_star.views import pile_item
+
+if TYPE_CHECKING:
+    from nightsky.games.shooting_star.state import ShootingStarState
+
+STYLE = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "purple": "magenta"}
+
+
+def _cell(state: ShootingStarState, c: int, viewer: int | None) -> str:
+    """Ten characters: level (or D, or .), moon mark, 3 letters of the name, the card."""
+    g = state.g
+    lv = state.lvl[c]
+    p = state.pl[c]
+    if lv == 0:
+        body = " .     "
+    else:
+        mark = "D" if lv == DARK_LEVEL else str(lv)
+        moon = "m" if g.p_moon[p] else " "
+        name = (g.p_name[p] or "")[:3].ljust(3)
+        body = f" {mark}{moon}{name} "
+        body = f"[bold]{body}[/bold]" if lv == DARK_LEVEL else body
+    v = state.cov[c]
+    if v < 0:
+        return body + "   "
+    seat, card = divmod(v, 9)
+    colour = g.comp.colour[seat].name
+    shown = CARD_KEYS[card] if seat == viewer else "?"
+    return body + f"[{STYLE.get(colour, 'white')}]{shown:>3}[/]"
+
+
+def render(state: ShootingStarState, viewer: int | None = None) -> str:
+    from nightsky.games.shooting_star.state import PH_BUILD, PH_OVER, PHASE_NAMES
+
+    g = state.g
+    n = g.num_players
+    lines = []
+    head = f"Shooting Star - turn {min(state.turn + 1, 7)}/7, phase {PHASE_NAMES[state.phase]}"
+    lines.append(f"[bold]{head}[/bold]  Dark Invader: seat {state.invader}")
+    cols = range(g.width)
+    rows = range(g.height)
+    if g.personalized and state.alive:
+        xs = [g.cell_xy[c][0] for c in state.alive]
+        ys = [g.cell_xy[c][1] for c in state.alive]
+        pad = 1 if state.phase == PH_BUILD else 0
+        cols = range(max(0, min(xs) - pad), min(g.width, max(xs) + 1 + pad))
+        rows = range(max(0, min(ys) - pad), min(g.height, max(ys) + 1 + pad))
+    lines.append("    " + "".join(f"{x + 1:^10} " for x in cols))
+    for y in rows:
+        lines.append(
+            f"{y + 1:>3} " + "|".join(_cell(state, y * g.width + x, viewer) for x in cols)
+        )
+    lines.append("legend: level 1-4, D dark, m moon, Zer = Zero; ? = a face-down card")
+    for s in range(n):
+        col = g.comp.colour[s]
+        style = STYLE.get(col.name, "white")
+        who = " (you)" if s == viewer else ""
+        tag = " [Dark Invader]" if s == state.invader and state.phase != PH_OVER else ""
+        lines.append(f"[{style}]seat {s} {col.admiral} ({col.name}){who}{tag}[/]")
+        if s == viewer or state.phase == PH_OVER:
+            hand = " ".join(CARD_KEYS[k] for k in range(9) if state.hands[s] >> k & 1)
+            lines.append(f"   hand: {hand or '-'}")
+            if len(state.missions) > s:
+                ms = "; ".join(
+                    f"{g.missions[m].code} ({g.missions[m].value}) {g.missions[m].text}"
+                    for m in state.missions[s]
+                )
+                lines.append(f"   missions: {ms}")
+        else:
+            lines.append("   not yet revealed: " + " ".join(CARD_KEYS[k] for k in state.unrevealed(s)))
+        if state.phands[s]:
+            lines.append("   planets in hand: " + " ".join(g.p_code[p] for p in state.phands[s]))
+        conq = " ".join(pile_item(state, x) for x in state.conq[s]) or "-"
+        lines.append(f"   conquest ({len(state.conq[s])}): {conq}")
+        lines.append(f"   space debris: {len(state.debris[s])} cards")
+    lines.append(f"replacement deck: {len(state.deck)} cards")
+    if state.events:
+        lines.append("last resolution: " + "; ".join(describe_event(state, e) for e in state.events))
+    if state.phase == PH_OVER:
+        sc = state.scores()
+        lines.append("final scores: " + ", ".join(f"seat {s}: {sc[s]:g}" for s in range(n)))
+        lines.append("winners: " + ", ".join(f"seat {s}" for s in state.winners()))
+    return "\n".join(lines)
+
+
+def describe_event(state: ShootingStarState, e: tuple) -> str:
+    g = state.g
+    kind = e[0]
+    if kind == "resolve":
+        return f"seat {e[1]} fires {CARD_KEYS[e[2]]} at {g.cell_name(e[3])}"
+    if kind == "shield":
+        return f"seat {e[1]}'s Shield at {g.cell_name(e[4])} captures seat {e[2]}'s {CARD_KEYS[e[3]]}"
+    if kind == "destroy":
+        return f"seat {e[1]} destroys seat {e[2]}'s {CARD_KEYS[e[3]]} at {g.cell_name(e[4])}"
+    if kind == "flip":
+        return f"{g.cell_name(e[1])} flips {e[2]}->{e[3]}"
+    if kind == "capture":
+        return f"seat {e[1]} captures {g.planet_label(e[2])} (Level {e[4]})"
+    if kind == "replace":
+        return f"{g.planet_label(e[2])} replaces it at {g.cell_name(e[1])}"
+    if kind == "isolated":
+        return f"seat {e[1]} takes isolated {g.planet_label(e[2])}"
+    return str(e)

@@ -1,0 +1,694 @@
+"""The Shooting Star rules (``ShootingStarState``).
+
+The position is kept in flat lists of ints for speed:
+
+* ``lvl[cell]``: 0 = no planet, 1-4 = the planet's Level, 5 = a Dark Planet;
+* ``pl[cell]``: index of the planet card there (-1 none);
+* ``cov[cell]``: the Destruction card on it, ``seat * 9 + card`` (card 0-7 = Priority 1-8,
+  8 = Space Shield), -1 none;
+* ``hands[seat]``: bit mask of the Destruction cards still in hand;
+* piles hold ints: a planet is its index (0-48), a Destruction card is ``100 + seat * 9 + card``.
+
+Rule ids (SS-x.y) refer to ``rules.md`` in this package.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from operator import itemgetter
+from typing import Any
+
+from nightsky.core.errors import IllegalActionError
+from nightsky.core.game import CHANCE, Action, State
+from nightsky.games.shooting_star.actions import (
+    CARD_KEYS,
+    SHIELD,
+    Build,
+    DeckOrder,
+    Discard,
+    GridDeal,
+    MissionDeal,
+    Place,
+    PlanetDeal,
+)
+from nightsky.games.shooting_star.game import (
+    CENTRE,
+    DARK,
+    DARK_LEVEL,
+    MAJOR,
+    MAX_TURNS,
+    MINOR,
+    ShootingStarGame,
+)
+
+PH_GRID, PH_DEAL, PH_DECK, PH_MISSIONS, PH_BUILD, PH_PLACE, PH_OVER = range(7)
+PHASE_NAMES = ("grid", "deal", "deck", "missions", "build", "place", "over")
+CARD_BASE = 100  # pile code of a Destruction card: CARD_BASE + seat * 9 + card
+FULL_HAND = (1 << 9) - 1
+BITS = tuple(tuple(k for k in range(9) if m >> k & 1) for m in range(1 << 9))
+_SEAT_TUPLES = tuple((s,) for s in range(5))
+_CHANCE_TUPLE = (CHANCE,)
+_NOBODY: tuple[int, ...] = ()
+
+
+class ShootingStarState(State):
+    """One position of Shooting Star."""
+
+    g: ShootingStarGame
+
+    def __init__(self, game: ShootingStarGame) -> None:
+        super().__init__(game)
+        self.g = game
+        n = game.num_players
+        nc = game.ncells
+        self.phase = PH_DEAL if game.personalized else PH_GRID
+        self.lvl = [0] * nc
+        self.pl = [-1] * nc
+        self.cov = [-1] * nc
+        self.alive: list[int] = []  # cells holding a planet, ascending
+        self.hands = [FULL_HAND] * n
+        self.placed: list[tuple[int, int, int]] = []  # (seat, card, cell) this turn, in order
+        self.conq: list[list[int]] = [[] for _ in range(n)]
+        self.debris: list[list[int]] = [[] for _ in range(n)]
+        self.deck: list[int] = []  # the replacement deck, top card last
+        self.box: list[int] = []  # planets out of play (SS-2.5, SS-14.7)
+        self.missions: list[tuple[int, int, int]] = []
+        self.phands: list[list[int]] = [[] for _ in range(n)]  # Personalized variant hands
+        self.invader = 0  # SS-2.8: seat 0 is the youngest
+        self.actor = 0
+        self.turn = 0  # complete turns played
+        self.events: list[tuple] = []  # what the last resolution did (public)
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> ShootingStarState:
+        s = object.__new__(ShootingStarState)
+        s.game = s.g = self.g
+        s.history = self.history.copy()
+        s.phase = self.phase
+        s.lvl = self.lvl.copy()
+        s.pl = self.pl.copy()
+        s.cov = self.cov.copy()
+        s.alive = self.alive.copy()
+        s.hands = self.hands.copy()
+        s.placed = self.placed.copy()
+        s.conq = [x.copy() for x in self.conq]
+        s.debris = [x.copy() for x in self.debris]
+        s.deck = self.deck.copy()
+        s.box = self.box.copy()
+        s.missions = self.missions.copy()
+        s.phands = [x.copy() for x in self.phands]
+        s.invader = self.invader
+        s.actor = self.actor
+        s.turn = self.turn
+        s.events = self.events.copy()
+        return s
+
+    # ------------------------------------------------------------------ whose turn
+    def current_players(self) -> tuple[int, ...]:
+        ph = self.phase
+        if ph >= PH_BUILD:
+            return _NOBODY if ph == PH_OVER else _SEAT_TUPLES[self.actor]
+        return _CHANCE_TUPLE
+
+    def is_terminal(self) -> bool:
+        return self.phase == PH_OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase < PH_BUILD
+
+    # ------------------------------------------------------------------ legal actions
+    def free_cells(self) -> list[int]:
+        """Planets without a Destruction card on them (SS-3.3)."""
+        cov = self.cov
+        return [c for c in self.alive if cov[c] < 0]
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        if player is None:
+            player = self._seat(None)
+        if player != self.actor or self.phase < PH_BUILD or self.phase == PH_OVER:
+            return []
+        if self.phase == PH_PLACE:
+            free = self.free_cells()
+            rows = self.g.place_rows
+            cards = BITS[self.hands[player]]
+            if len(free) == 1:
+                c = free[0]
+                return [rows[k][c] for k in cards]
+            get = itemgetter(*free)
+            out: list[Action] = []
+            for k in cards:
+                out.extend(get(rows[k]))
+            return out
+        return self._build_actions(player)
+
+    def _build_spots(self, dark: bool) -> list[int]:
+        """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6)."""
+        lvl = self.lvl
+        if not self.alive:
+            return [CENTRE]
+        neigh = self.g.neigh
+        spots = set()
+        for c in self.alive:
+            for nb in neigh[c]:
+                if not lvl[nb]:
+                    spots.add(nb)
+        if dark:
+            spots = {c for c in spots if all(lvl[nb] != DARK_LEVEL for nb in neigh[c])}
+        return sorted(spots)
+
+    def _build_actions(self, player: int) -> list[Action]:
+        g = self.g
+        table = g.build_table
+        out: list[Action] = []
+        spots = {False: self._build_spots(False), True: self._build_spots(True)}
+        for p in sorted(self.phands[player]):
+            kind = g.p_kind[p]
+            levels = (1, 2) if kind == MINOR else (3, 4) if kind == MAJOR else (DARK_LEVEL,)
+            for lv in levels:
+                for c in spots[kind == DARK]:
+                    out.append(table[(p, lv, c)])
+        if not out:  # ruling SS-14.7: nothing fits anywhere, so one planet goes back to the box
+            out = [g.discards[p] for p in sorted(self.phands[player])]
+        return out
+
+    def is_legal(self, action: Action, player: int) -> bool:
+        if type(action) is Place:
+            if self.phase != PH_PLACE or player != self.actor:
+                return False
+            card, cell = action[0], action[1]
+            g = self.g
+            if not (0 <= card < 9 and 0 <= cell < g.ncells):
+                return False
+            return (
+                self.hands[player] >> card & 1 == 1
+                and self.lvl[cell] > 0
+                and self.cov[cell] < 0
+                and g.place_rows[card][cell] == action
+            )
+        if type(action) in (Build, Discard):
+            if self.phase != PH_BUILD or player != self.actor:
+                return False
+            return action in self._build_actions(player)
+        return False
+
+    def explain_illegal(self, action: Action, player: int) -> tuple[str, str | None]:
+        if type(action) is Place:
+            if self.phase != PH_PLACE:
+                return f"{action} is not possible now: no Destruction cards are placed in the "\
+                    f"{PHASE_NAMES[self.phase]} phase", "SS-3.1"
+            g = self.g
+            if not 0 <= action.cell < g.ncells or g.place_rows[action.card][action.cell] != action:
+                return f"{action} names no space of this Star Sector", "SS-2.3"
+            if not self.hands[player] >> action.card & 1:
+                return (
+                    f"{CARD_KEYS[action.card]} is no longer in seat {player}'s hand", "SS-3.3"
+                )
+            if self.lvl[action.cell] == 0:
+                return f"there is no planet at {g.cell_name(action.cell)} to place on", "SS-3.3"
+            return (
+                f"the planet at {g.cell_name(action.cell)} already holds a Destruction card",
+                "SS-3.3",
+            )
+        if type(action) is Build:
+            if self.phase != PH_BUILD:
+                return f"{action}: planets are only placed while building the sector", "SS-14.2"
+            if action.planet not in self.phands[player]:
+                return f"{action}: that planet is not in seat {player}'s hand", "SS-14.4"
+            if not self.alive and action.cell != CENTRE:
+                return f"{action}: the first planet goes in the middle (8,8)", "SS-14.3"
+            if self.lvl[action.cell]:
+                return f"{action}: that space already holds a planet", "SS-14.4"
+            if self.g.p_kind[action.planet] == DARK and any(
+                self.lvl[nb] == DARK_LEVEL for nb in self.g.neigh[action.cell]
+            ):
+                return f"{action}: two Dark Planets may never be adjacent", "SS-14.5"
+            if self.alive and not any(self.lvl[nb] for nb in self.g.neigh[action.cell]):
+                return f"{action}: a planet must touch one already on the table", "SS-14.4"
+            return f"{action}: not a legal placement now", "SS-14.4"
+        if type(action) is Discard:
+            return (
+                f"{action}: a planet may only go back to the box when none fits anywhere",
+                "SS-14.7",
+            )
+        return f"{action!s} is not a legal action now", None
+
+    # ------------------------------------------------------------------ chance
+    def chance_outcomes(self) -> list[tuple[Action, float]] | None:
+        return None  # every set-up outcome is sampled (the lists are astronomically long)
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        g = self.g
+        ph = self.phase
+        if ph == PH_GRID or ph == PH_DEAL:
+            stack = self._sample_stack(rng)
+            if ph == PH_DEAL:
+                k = len(stack) // g.num_players
+                rng.shuffle(stack)
+                return g.make_deal(
+                    tuple(tuple(stack[i * k : (i + 1) * k]) for i in range(g.num_players))
+                )
+            return g.make_grid(self._sample_layout(stack, rng))
+        if ph == PH_DECK:
+            used = set(self.pl) | {p for h in self.phands for p in h}
+            cards = [p for p in g.minors if p not in used]
+            rng.shuffle(cards)
+            return g.make_deck(tuple(cards))
+        if ph == PH_MISSIONS:
+            n = g.num_players
+            cols = [rng.sample(ms, n) for ms in g.missions_by_value]
+            return g.make_missions(tuple((cols[0][i], cols[1][i], cols[2][i]) for i in range(n)))
+        raise RuntimeError("no chance event is pending")
+
+    def _sample_stack(self, rng: random.Random) -> list[int]:
+        """SS-2.1/2.2: six differently named Level 4 planets and a Dark Planet set aside
+        (ruling: chosen at random), plus random other planets up to the grid's size."""
+        g = self.g
+        names = rng.sample(g.major_names, 6)
+        aside = [rng.choice(g.majors_by_name[nm]) for nm in names]
+        aside.append(rng.choice(g.darks))
+        chosen = set(aside)
+        rest = [p for p in range(len(g.p_kind)) if p not in chosen]
+        return aside + rng.sample(rest, g.grid_planets - 7)
+
+    def _sample_layout(self, stack: list[int], rng: random.Random) -> tuple[tuple[int, int], ...]:
+        """SS-2.2/2.4: shuffle until no two Dark Planets touch (uniform over valid layouts),
+        each planet with a random side up."""
+        g = self.g
+        kind = g.p_kind
+        neigh = g.neigh
+        stack = stack.copy()
+        while True:
+            rng.shuffle(stack)
+            darks = [c for c, p in enumerate(stack) if kind[p] == DARK]
+            if len(darks) < 2 or not any(
+                nb in darks for c in darks for nb in neigh[c]
+            ):
+                break
+        bits = rng.getrandbits(len(stack))
+        cells = []
+        for i, p in enumerate(stack):
+            k = kind[p]
+            if k == DARK:
+                cells.append((p, DARK_LEVEL))
+            else:
+                cells.append((p, (1 if k == MINOR else 3) + (bits >> i & 1)))
+        return tuple(cells)
+
+    def is_legal_chance(self, outcome: Action) -> bool:
+        g = self.g
+        ph = self.phase
+        try:
+            if ph == PH_GRID:
+                return type(outcome) is GridDeal and self._valid_grid(outcome)
+            if ph == PH_DEAL:
+                return type(outcome) is PlanetDeal and self._valid_deal(outcome)
+            if ph == PH_DECK:
+                used = set(self.pl) | {p for h in self.phands for p in h}
+                want = sorted(p for p in g.minors if p not in used)
+                return type(outcome) is DeckOrder and sorted(outcome.cards) == want
+            if ph == PH_MISSIONS:
+                if type(outcome) is not MissionDeal or len(outcome.seats) != g.num_players:
+                    return False
+                for v in range(3):
+                    col = [trio[v] for trio in outcome.seats]
+                    if len(set(col)) != len(col) or any(
+                        m not in g.missions_by_value[v] for m in col
+                    ):
+                        return False
+                return True
+        except (TypeError, ValueError, IndexError):
+            return False
+        return False
+
+    def _valid_stack(self, planets: list[int]) -> bool:
+        g = self.g
+        if len(planets) != g.grid_planets or len(set(planets)) != len(planets):
+            return False
+        if any(not 0 <= p < len(g.p_kind) for p in planets):
+            return False
+        names = {g.p_name[p] for p in planets if g.p_kind[p] == MAJOR}
+        return len(names) >= 6 and any(g.p_kind[p] == DARK for p in planets)
+
+    def _valid_grid(self, outcome: GridDeal) -> bool:
+        g = self.g
+        cells = outcome.cells
+        if len(cells) != g.ncells or not self._valid_stack([p for p, _ in cells]):
+            return False
+        for p, lv in cells:
+            k = g.p_kind[p]
+            ok = (1, 2) if k == MINOR else (3, 4) if k == MAJOR else (DARK_LEVEL,)
+            if lv not in ok:
+                return False
+        for c, (p, _) in enumerate(cells):
+            if g.p_kind[p] == DARK and any(g.p_kind[cells[nb][0]] == DARK for nb in g.neigh[c]):
+                return False
+        return outcome == g.make_grid(cells)
+
+    def _valid_deal(self, outcome: PlanetDeal) -> bool:
+        g = self.g
+        if len(outcome.hands) != g.num_players or any(len(h) != 6 for h in outcome.hands):
+            return False
+        return self._valid_stack([p for h in outcome.hands for p in h])
+
+    # ------------------------------------------------------------------ applying
+    def _apply(self, action: Action, player: int) -> None:
+        t = type(action)
+        if t is Place:
+            self._place(action[0], action[1], player)
+        elif t is Build:
+            self._build(action, player)
+        elif t is Discard:
+            self.phands[player].remove(action.planet)
+            self.box.append(action.planet)
+            self._next_builder()
+        elif t is GridDeal:
+            for c, (p, lv) in enumerate(action.cells):
+                self.pl[c] = p
+                self.lvl[c] = lv
+            self.alive = list(range(self.g.ncells))
+            self.phase = PH_DECK
+        elif t is PlanetDeal:
+            self.phands = [list(h) for h in action.hands]
+            self.phase = PH_DECK
+        elif t is DeckOrder:
+            self.deck = list(reversed(action.cards))
+            g = self.g
+            used = set(self.pl) | {p for h in self.phands for p in h} | set(action.cards)
+            self.box = [p for p in range(len(g.p_kind)) if p not in used]
+            self.phase = PH_MISSIONS
+        elif t is MissionDeal:
+            self.missions = list(action.seats)
+            self.phase = PH_BUILD if self.g.personalized else PH_PLACE
+            self.actor = self.invader
+        else:  # pragma: no cover - apply() validated the action
+            raise IllegalActionError(f"{action!r} is not a Shooting Star action")
+
+    def _build(self, action: Build, player: int) -> None:
+        self.phands[player].remove(action.planet)
+        self.lvl[action.cell] = action.level
+        self.pl[action.cell] = action.planet
+        insort(self.alive, action.cell)
+        self._next_builder()
+
+    def _next_builder(self) -> None:
+        n = self.g.num_players
+        if any(self.phands):
+            # SS-14.4: clockwise; a seat whose hand is empty is skipped (cannot happen unless
+            # a planet went back to the box, SS-14.7)
+            s = self.actor
+            for _ in range(n):
+                s = (s + 1) % n
+                if self.phands[s]:
+                    break
+            self.actor = s
+        else:
+            self.phase = PH_PLACE  # SS-14.8
+            self.actor = self.invader
+
+    def _place(self, card: int, cell: int, seat: int) -> None:
+        self.hands[seat] &= ~(1 << card)
+        self.cov[cell] = seat * 9 + card
+        self.placed.append((seat, card, cell))
+        n = self.g.num_players
+        if len(self.placed) < n:
+            self.actor = (seat + 1) % n  # SS-3.2
+        else:
+            self._resolve()
+
+    # ------------------------------------------------------------------ resolution
+    def _resolve(self) -> None:
+        """SS-4: reveal, resolve by descending priority then turn order; end the turn."""
+        g = self.g
+        n = g.num_players
+        lvl, pl, cov = self.lvl, self.pl, self.cov
+        conq, debris = self.conq, self.debris
+        blast = g.blast
+        neigh = g.neigh
+        inv = self.invader
+        events: list[tuple] = []
+        self.events = events
+        # sorted() is stable, so equal priorities keep the order of play (SS-4.2);
+        # Shields have no priority and never resolve on their own (SS-4.3).
+        order = sorted((t for t in self.placed if t[1] != SHIELD), key=lambda t: -t[1])
+        for seat, card, cell in order:
+            code = seat * 9 + card
+            if cov[cell] != code:
+                continue  # destroyed before its turn came (SS-6.2)
+            targets = blast[card][cell]
+            # SS-7.4: the first Shield in turn order among the blasted planets captures the card
+            guard = -1
+            best = n
+            for t in targets:
+                v = cov[t]
+                if v >= 0 and v % 9 == SHIELD:
+                    owner = v // 9
+                    pos = (owner - inv) % n
+                    if owner != seat and pos < best:
+                        best = pos
+                        guard = t
+            if guard >= 0:
+                owner = cov[guard] // 9
+                cov[cell] = -1
+                cov[guard] = -1
+                conq[owner].append(CARD_BASE + code)  # SS-7.3
+                conq[owner].append(CARD_BASE + owner * 9 + SHIELD)
+                events.append(("shield", owner, seat, card, guard))
+                continue  # SS-7.2: the whole blast is void
+            events.append(("resolve", seat, card, cell))
+            removed = []
+            for t in targets:
+                v = cov[t]
+                if v >= 0 and v // 9 != seat:
+                    cov[t] = -1  # SS-6.1: the card dies, its planet is spared
+                    debris[seat].append(CARD_BASE + v)
+                    events.append(("destroy", seat, v // 9, v % 9, t))
+                    continue
+                lv = lvl[t]
+                if lv == 4:  # SS-5.2
+                    lvl[t] = 3
+                    events.append(("flip", t, 4, 3))
+                elif lv == 2:  # SS-5.4
+                    lvl[t] = 1
+                    events.append(("flip", t, 2, 1))
+                elif lv == 3:  # SS-5.3
+                    conq[seat].append(pl[t])
+                    events.append(("capture", seat, pl[t], t, 3))
+                    if self.deck:
+                        p = self.deck.pop()
+                        pl[t] = p
+                        lvl[t] = 2
+                        events.append(("replace", t, p))
+                    else:  # ruling SS-5.7: nothing to replace it with
+                        lvl[t] = 0
+                        pl[t] = -1
+                        self.alive.remove(t)
+                        removed.append(t)
+                elif lv == 1:  # SS-5.5
+                    conq[seat].append(pl[t])
+                    events.append(("capture", seat, pl[t], t, 1))
+                    lvl[t] = 0
+                    pl[t] = -1
+                    self.alive.remove(t)
+                    removed.append(t)
+                # lv 0 (no planet) and 5 (Dark Planet, SS-8.2): nothing happens
+            if cov[cell] == code:
+                cov[cell] = -1
+            debris[seat].append(CARD_BASE + code)  # SS-4.4
+            # SS-9.1: only planets next to a removed one can have become isolated
+            for r in removed:
+                for nb in neigh[r]:
+                    if lvl[nb] and not any(lvl[x] for x in neigh[nb]):
+                        debris[seat].append(pl[nb])  # SS-9.2
+                        events.append(("isolated", seat, pl[nb], nb))
+                        lvl[nb] = 0
+                        pl[nb] = -1
+                        self.alive.remove(nb)
+        # SS-7.6: Shields still in play go to their owners' debris
+        for seat, card, cell in self.placed:
+            if card == SHIELD and cov[cell] == seat * 9 + SHIELD:
+                cov[cell] = -1
+                debris[seat].append(CARD_BASE + seat * 9 + SHIELD)
+        self.placed = []
+        self.turn += 1
+        self.invader = (inv + 1) % n  # SS-10.1
+        self.actor = self.invader
+        # SS-11: the game ends only here, at the end of a complete turn
+        if self.turn >= MAX_TURNS or len(self.alive) <= n:
+            for s in range(n):
+                for k in BITS[self.hands[s]]:
+                    debris[s].append(CARD_BASE + s * 9 + k)  # SS-11.4
+                self.hands[s] = 0
+            self.phase = PH_OVER
+
+    # ------------------------------------------------------------------ scoring
+    def captured_planets(self, seat: int) -> list[int]:
+        """Every planet ``seat`` captured: Conquest pile plus isolation captures (SS-13.4)."""
+        return [p for p in self.conq[seat] if p < CARD_BASE] + [
+            p for p in self.debris[seat] if p < CARD_BASE
+        ]
+
+    def mission_points(self, seat: int, mission: int) -> int:
+        """Points ``seat`` earns for one Secret Mission (SS-13)."""
+        g = self.g
+        m = g.missions[mission]
+        if m.kind == "destroy":
+            mine = CARD_BASE + seat * 9
+            got = sum(
+                1 for c in self.debris[seat] if c >= CARD_BASE and not mine <= c < mine + 9
+            )
+            return m.value if got >= m.count else 0
+        planets = self.captured_planets(seat)
+        if m.kind == "named":  # SS-13.2/13.3: copies count once
+            names = {g.p_name[p] for p in planets if g.p_kind[p] == MAJOR}
+            hit = (m.planet in names) + (any(p in g.zero for p in planets))
+            return 3 if hit == 2 else hit
+        kind = g.p_kind
+        if m.filter == "any":
+            got = sum(1 for p in planets if kind[p] != DARK)  # SS-13.1
+        elif m.filter == "minor":
+            got = sum(1 for p in planets if kind[p] == MINOR)
+        elif m.filter == "major":
+            got = sum(1 for p in planets if kind[p] == MAJOR)
+        else:
+            got = sum(1 for p in planets if kind[p] != DARK and g.p_moon[p])
+        return m.value if got >= m.count else 0
+
+    def moons(self, seat: int) -> int:
+        moon = self.g.p_moon
+        return sum(1 for c in self.conq[seat] if c < CARD_BASE and moon[c])
+
+    def score_breakdown(self) -> list[dict[str, float]]:
+        n = self.g.num_players
+        most = max(len(d) for d in self.debris)
+        out = []
+        for s in range(n):
+            cards = len(self.conq[s])
+            moons = self.moons(s)
+            missions = sum(self.mission_points(s, m) for m in self.missions[s]) if len(
+                self.missions
+            ) > s else 0
+            bonus = 3 if most > 0 and len(self.debris[s]) == most else 0  # SS-12.4
+            out.append(
+                {
+                    "cards": float(cards),
+                    "moons": float(moons),
+                    "missions": float(missions),
+                    "debris_bonus": float(bonus),
+                    "total": float(cards + moons + missions + bonus),
+                }
+            )
+        return out
+
+    def tiebreakers(self, seat: int) -> tuple[float, ...]:
+        """SS-12.6/12.7: most captured cards (Conquest pile), then most Moons."""
+        return (float(len(self.conq[seat])), float(self.moons(seat)))
+
+    # ------------------------------------------------------------------ heuristic
+    def evaluate(self, player: int) -> float:
+        """Own prospects minus the best rival's, after resolving what is on the table now.
+
+        Placed cards that are still face down are resolved on a copy (as if the turn ended
+        now), so a one-ply search sees what its own card would do.
+        """
+        st = self
+        if self.placed and self.phase == PH_PLACE:
+            st = self.clone()
+            st._resolve()
+        vals = [st._worth(s) for s in range(self.g.num_players)]
+        mine = vals[player]
+        del vals[player]
+        return mine - max(vals)
+
+    def _worth(self, seat: int) -> float:
+        cards = len(self.conq[seat])
+        moons = self.moons(seat)
+        missions = (
+            sum(self.mission_points(seat, m) for m in self.missions[seat])
+            if len(self.missions) > seat
+            else 0
+        )
+        # debris counts toward the 3-point bonus; a level-3 planet is half-way to a capture
+        return cards + moons + missions + 0.25 * len(self.debris[seat])
+
+    # ------------------------------------------------------------------ hidden information
+    def unrevealed(self, seat: int) -> list[int]:
+        """Cards of ``seat`` the others have not seen played: the hand plus this turn's
+        face-down card (SS-3.4)."""
+        mask = self.hands[seat]
+        for s, k, _ in self.placed:
+            if s == seat:
+                mask |= 1 << k
+        return list(BITS[mask])
+
+    def resample(self, player: int, rng: random.Random) -> ShootingStarState:
+        """Redraw what ``player`` cannot see: opponents' face-down cards this turn (from the
+        cards they have not revealed), opponents' Secret Missions, the replacement deck order."""
+        s = self.clone()
+        g = self.g
+        n = g.num_players
+        if s.phase == PH_OVER:
+            return s
+        for i, (seat, card, cell) in enumerate(s.placed):
+            if seat == player:
+                continue
+            pool = s.unrevealed(seat)
+            k = rng.choice(pool)
+            s.hands[seat] = (s.hands[seat] | (1 << card)) & ~(1 << k)
+            s.cov[cell] = seat * 9 + k
+            s.placed[i] = (seat, k, cell)
+        if s.missions:
+            others = [q for q in range(n) if q != player]
+            cols = []
+            for v in range(3):
+                mine = s.missions[player][v] if 0 <= player < n else -1
+                pool = [m for m in g.missions_by_value[v] if m != mine]
+                cols.append(rng.sample(pool, len(others)))
+            for i, q in enumerate(others):
+                s.missions[q] = (cols[0][i], cols[1][i], cols[2][i])
+        rng.shuffle(s.deck)
+        return s
+
+    # ------------------------------------------------------------------ views
+    def view(self, player: int | None) -> dict[str, Any]:
+        from nightsky.games.shooting_star.views import view
+
+        return view(self, player)
+
+    def census(self) -> dict[str, list[str]]:
+        from nightsky.games.shooting_star.views import census
+
+        return census(self)
+
+    def render(self, viewer: int | None = None) -> str:
+        from nightsky.games.shooting_star.render import render
+
+        return render(self, viewer)
+
+    def describe_action(self, action: Action, player: int) -> str:
+        g = self.g
+        if type(action) is Place:
+            where = g.cell_name(action.cell)
+            p = self.pl[action.cell]
+            what = (
+                "a Dark Planet" if self.lvl[action.cell] == DARK_LEVEL
+                else f"{g.planet_label(p)} (Level {self.lvl[action.cell]})"
+            )
+            card = g.cards[action.card]
+            return f"{action}: {card.title} ({CARD_KEYS[action.card]}) face down on {what} at {where}"
+        if type(action) is Build:
+            side = "Dark Planet" if action.level == DARK_LEVEL else f"Level {action.level} up"
+            return f"{action}: {g.planet_label(action.planet)} ({side}) at {g.cell_name(action.cell)}"
+        if type(action) is Discard:
+            return f"{action}: {g.planet_label(action.planet)} fits nowhere; back to the box"
+        return str(action)
+
+    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
+        x = getattr(action, "col", None)
+        targets = [f"cell-{action.col}-{action.row}"] if x is not None else []  # type: ignore[attr-defined]
+        return {"label": self.describe_action(action, player), "targets": targets}
+
+    def observation(self, player: int) -> list[float]:
+        from nightsky.games.shooting_star.observation import observation
+
+        return observation(self, player)

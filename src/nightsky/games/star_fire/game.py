@@ -1,0 +1,109 @@
+"""The ``star-fire`` game: metadata, options, action codec, tutorials."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from nightsky.core.game import Game, GameInfo, Option, State, Tutorial
+from nightsky.games.star_fire.actions import (
+    BUILD,
+    DISCARD,
+    DISCARD_SF,
+    DIVINE,
+    DRAW,
+    END,
+    FISSION,
+    GAMMA,
+    SETUP,
+    STEAL,
+    STOP,
+    TRANSMUTE,
+    WILD,
+    WORMHOLE,
+    Act,
+    Card,
+    build_actions,
+)
+from nightsky.games.star_fire.components import Cards, load_cards
+
+
+class StarFireGame(Game):
+    """Star Fire: Galactic Architects, 2-6 players (rules in ``rules.md``)."""
+
+    info = GameInfo(
+        id="star-fire",
+        title="Star Fire: Galactic Architects",
+        min_players=2,
+        max_players=6,
+        chance=True,
+        hidden_information=True,
+        simultaneous=False,
+        default_players=4,
+        description=(
+            "Draw elements, stars, planets and moons; build linked solar systems; "
+            "disrupt rivals with Star Fire cards and survive the cosmic events."
+        ),
+        options=(
+            Option("components", str, "", "path to your own cards.toml (default: designed set)"),
+            Option("event_redraw", bool, False,
+                   "a drawn Cosmic Event is replaced by another Element draw (SF-14.2)"),
+            Option("bonus_ties", str, "full", "tied end bonuses: each gets +3, or split 3",
+                   choices=("full", "split")),
+            Option("discard_keeps_alive", bool, False,
+                   "holding any card counts as able to take 2 actions (SF-16.1)"),
+            Option("max_rounds", int, 60, "round cap that ends a stalled game (SF-17.3)",
+                   minimum=1, maximum=1000),
+        ),
+    )
+
+    def __init__(self, players: int | str | None = None, **params: Any) -> None:
+        super().__init__(players, **params)
+        self.cards: Cards = load_cards(self.options["components"])
+        acts = build_actions(self.cards, self.num_players)
+        self._actions = acts
+        self.setup_actions = [a for a in acts if a.kind == SETUP]
+        self.act_draw = [a for a in acts if a.kind == DRAW]
+        self.act_build = {(a.a, a.b): a for a in acts if a.kind == BUILD}
+        self.act_divine = {(a.a, a.b): a for a in acts if a.kind == DIVINE}
+        self.act_wormhole = next(a for a in acts if a.kind == WORMHOLE)
+        self.act_transmute = next(a for a in acts if a.kind == TRANSMUTE)
+        self.act_stop = next(a for a in acts if a.kind == STOP)
+        self.act_end = next(a for a in acts if a.kind == END)
+        self.act_steal = {a.a: a for a in acts if a.kind == STEAL}
+        self.act_wild = {a.a: a for a in acts if a.kind == WILD}
+        self.act_fission = {a.a: a for a in acts if a.kind == FISSION}
+        self.act_gamma = {a.a: a for a in acts if a.kind == GAMMA}
+        self.act_discard = {a.a: a for a in acts if a.kind == DISCARD}
+        self.act_discard_sf = {a.a: a for a in acts if a.kind == DISCARD_SF}
+        self.chance_actions = [Card(c, f"card {nm}") for c, nm in enumerate(self.cards.name)]
+        self._chance_by_text = {str(c): c for c in self.chance_actions}
+        self.body_set = frozenset(self.cards.bodies)
+
+    def new_initial_state(self) -> State:
+        from nightsky.games.star_fire.state import StarFireState
+
+        return StarFireState(self)
+
+    def all_actions(self) -> list[Act]:
+        return self._actions
+
+    def parse_chance(self, text: str) -> Card | None:
+        return self._chance_by_text.get(" ".join(text.split()))
+
+    def redact_action(self, seat: int, action: Any, viewer: int | None) -> str:
+        # Only a drawn Element, Event or public-bottom card is seen by all; hands stay hidden.
+        if isinstance(action, Card):
+            return "card (hidden)" if self.cards.cat[action.card] >= 2 else str(action)
+        return str(action)
+
+    @cached_property
+    def observation_size(self) -> int:  # type: ignore[override]
+        from nightsky.games.star_fire.observe import observation_size
+
+        return observation_size(self)
+
+    def tutorials(self) -> list[Tutorial]:
+        from nightsky.games.star_fire.tutorials import tutorials
+
+        return tutorials(self)

@@ -1,0 +1,111 @@
+"""The rulebook's worked examples as loadable positions, and ``position()`` to set one up."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from nightsky.core.game import Tutorial
+from nightsky.games.star_fire.actions import DECK_B, DECK_E, DECK_S
+from nightsky.games.star_fire.components import ELEMENT, EVENT, STARFIRE
+
+if TYPE_CHECKING:
+    from nightsky.games.star_fire.state import StarFireState
+
+
+SystemSpec = tuple[list[str], list[tuple[str, list[str]]], list[str]]
+"""(stars, [(planet, moons)], loose moons), by card notation."""
+
+
+def position(
+    game: Any,
+    *,
+    hands: dict[int, list[str]] | None = None,
+    nursery: dict[int, list[str]] | None = None,
+    systems: dict[int, list[SystemSpec]] | None = None,
+    piles: dict[int, list[str]] | None = None,
+    seat: int = 0,
+    decks: dict[int, list[str]] | None = None,
+) -> StarFireState:
+    """A play-phase position with the named cards placed; every other card stays in its deck
+    (unseen) unless ``decks`` lists a deck's whole content. ``seat`` starts its turn."""
+    s = game.new_initial_state()
+    C = s.C
+    by = C.by_name
+    used: set[int] = set()
+
+    def ids(names: list[str]) -> list[int]:
+        out = [by[x] for x in names]
+        used.update(out)
+        return out
+
+    s.queue = []
+    s.phase = 2
+    for q, names in (hands or {}).items():
+        s.hands[q] = ids(names)
+    for q, names in (nursery or {}).items():
+        s.nursery[q] = ids(names)
+    for q, names in (piles or {}).items():
+        s.pile[q] = ids(names)
+    for q, syss in (systems or {}).items():
+        for stars, planets, loose in syss:
+            pl_ids = []
+            for p, moons in planets:
+                (pid,) = ids([p])
+                s.moons_on[pid] = ids(moons)
+                pl_ids.append(pid)
+            s.systems[q].append([ids(stars), pl_ids, ids(loose)])
+    if decks is not None:
+        s.pool = [[], [], [], []]
+        for d, names in decks.items():
+            s.pool[d] = ids(names)
+    else:
+        rest = [c for c in range(C.n) if c not in used]
+        s.pool = [
+            [c for c in rest if C.cat[c] in (ELEMENT, EVENT)],
+            [c for c in rest if c in game.body_set],
+            [c for c in rest if C.cat[c] == STARFIRE],
+            [],
+        ]
+    s.free_star = [-1] * s.n
+    s._start_turn(seat)
+    s._settle()
+    return s
+
+
+def _split(game: Any) -> StarFireState:
+    return position(
+        game,
+        hands={0: ["M6", "M3"]},
+        nursery={0: ["H5", "HM1", "C1"], 1: ["He1"]},
+        systems={0: [(["S1"], [("P6", [])], [])], 1: [(["S2"], [], [])]},
+    )
+
+
+def tutorials(game: Any) -> list[Tutorial]:
+    return [
+        Tutorial(
+            name="split-double",
+            title="One double card pays for two builds",
+            text=(
+                "H5 holds 2 Hydrogen. Building the rogue moon Wanderer (1 Hydrogen, 1 Heavy "
+                "Metal) spends H5 and leaves 1 Hydrogen of credit for this turn; the second "
+                "build, Europa on Zephyr (1 Hydrogen, 1 Carbon), uses that credit and C1. "
+                "See SF-5.3."
+            ),
+            build=lambda: _split(game),
+            steps=((0, "build M6 at S1"), (0, "build M3 on P6")),
+        ),
+        Tutorial(
+            name="surplus-lost",
+            title="Unused surplus is discarded",
+            text=(
+                "The same H5 pays 1 Hydrogen for Wanderer; if the second action is a draw, the "
+                "spare Hydrogen is lost when the turn ends (SF-5.4): H5 is already spent."
+            ),
+            build=lambda: _split(game),
+            steps=((0, "build M6 at S1"), (0, "draw bodies")),
+        ),
+    ]
+
+
+__all__ = ["DECK_B", "DECK_E", "DECK_S", "position", "tutorials"]

@@ -1,0 +1,425 @@
+"""Starlight's components: pydantic models of ``data/*.toml`` and the compiled lookup tables.
+
+The shipped files are ``sky.toml`` (board, rondel, pools, constellations), ``cores.toml`` (the
+Core deck and Starter Cores) and ``cards.toml`` (Flares, Laurels, Accolades, Starbot deck, Gods).
+A user's ``components=PATH`` file may hold any of those top-level tables; each table it holds
+replaces the shipped one, and the whole set is validated together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from nightsky.core.components import Component, data_path, load_toml
+from nightsky.core.errors import ComponentError
+
+COLORS_MAX = 8
+PRIVILEGES = ("buy_np", "plus_ap", "refill_rays", "laurels3", "core_ray", "alpha")
+SIZES = ("small", "medium", "large")
+SPACES = ("cores", "long", "short", "flares", "launch1", "launch2", "launch3")
+PATTERNS = ("any", "long", "short", "equal")
+NP_KINDS = (
+    "flat",
+    "per_star",
+    "per_constellation",
+    "per_privilege",
+    "per_aspect",
+    "per_magnitude",
+    "magnitude",
+    "per_flare",
+)
+BOONS = ("ap", "ray", "core")
+GOAL_KINDS = (
+    "constellations",
+    "magnitudes",
+    "aspects",
+    "privileges",
+    "stars_in_one",
+    "stars",
+    "alpha",
+    "flares_used",
+)
+POWERS = (
+    "free_ray",
+    "any_constellation",
+    "free_step",
+    "no_surcharge",
+    "save7",
+    "five_cores",
+    "three_cores",
+    "cheap_flares",
+    "laurel_bonus",
+    "war",
+)
+
+Size = Literal["small", "medium", "large"]
+Privilege = Literal["", "buy_np", "plus_ap", "refill_rays", "laurels3", "core_ray", "alpha"]
+
+
+class Board(Component):
+    rondel: list[Literal["cores", "long", "short", "flares", "launch1", "launch2", "launch3"]]
+    launch_spaces: dict[str, list[str]]
+    core_pool: int = Field(ge=1, le=6)
+    long_pool: int = Field(ge=1, le=10)
+    short_pool: int = Field(ge=1, le=10)
+    flare_pool: int = Field(ge=1, le=6)
+    daybreak: int = Field(ge=1)
+    save_limit: int = Field(ge=0)
+    base_ap: int = Field(ge=1)
+    first_turn_ap: int = Field(ge=1)
+    core_limit: int = Field(ge=1)
+    cores_per_action: int = Field(ge=1)
+    alpha_day_points: int = Field(ge=0)
+    laurel_privilege_points: int = Field(ge=0)
+    laurels_dealt: int = Field(ge=0, le=3)
+    gods_dealt: int = Field(ge=1, le=2)
+
+    @model_validator(mode="after")
+    def _seven_spaces(self) -> Board:
+        if sorted(self.rondel) != sorted(SPACES):
+            raise ValueError(f"rondel must hold each of the seven spaces once: {', '.join(SPACES)}")
+        if sorted(self.launch_spaces) != ["launch1", "launch2", "launch3"]:
+            raise ValueError("launch_spaces must name launch1, launch2 and launch3")
+        for k, v in self.launch_spaces.items():
+            if len(v) != 2:
+                raise ValueError(f"launch space {k} must show exactly two constellations")
+        return self
+
+
+class Slotless(Component):
+    small: int = Field(ge=0)
+    medium: int = Field(ge=0)
+    large: int = Field(ge=0)
+
+
+class Rays(Component):
+    colors: list[str] = Field(min_length=2, max_length=COLORS_MAX)
+    long_per_color: int = Field(ge=1)
+    short_per_color: int = Field(ge=1)
+
+
+class Slot(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    n: int = Field(ge=1)
+    size: Size
+    np: int = Field(ge=0)
+    privilege: Privilege
+    target: bool
+    links: list[int]
+
+
+class Constellation(Component):
+    name: str = Field(pattern=r"^[a-z]+$")
+    title: str
+    slots: list[Slot] = Field(min_length=2)
+
+    @model_validator(mode="after")
+    def _shape(self) -> Constellation:
+        nums = [s.n for s in self.slots]
+        if nums != list(range(1, len(nums) + 1)):
+            raise ValueError("slots must be numbered 1, 2, 3, ... in order")
+        if not any(s.target for s in self.slots):
+            raise ValueError("a constellation needs at least one target slot")
+        for s in self.slots:
+            for t in s.links:
+                if not 1 <= t <= len(nums) or t == s.n:
+                    raise ValueError(f"slot {s.n} links to a missing slot {t}")
+                if s.n not in self.slots[t - 1].links:
+                    raise ValueError(f"slot {s.n} links to {t} but {t} does not link back")
+        return self
+
+
+class CoreCard(Component):
+    id: str = Field(pattern=r"^C[0-9]+$")
+    aspect: str
+    pattern: Literal["any", "long", "short", "equal"]
+    colors: list[str] = Field(min_length=1)
+
+
+class StarterCore(Component):
+    id: str = Field(pattern=r"^S[0-9]+$")
+    colors: list[str] = Field(min_length=1)
+
+
+class FlareCard(Component):
+    id: str = Field(pattern=r"^F[0-9]+$")
+    np: Literal[
+        "flat",
+        "per_star",
+        "per_constellation",
+        "per_privilege",
+        "per_aspect",
+        "per_magnitude",
+        "magnitude",
+        "per_flare",
+    ]
+    np_value: int = Field(ge=0)
+    boon: Literal["ap", "ray", "core"]
+    boon_value: int = Field(ge=1, le=3)
+
+
+class Goal(Component):
+    id: str
+    kind: Literal[
+        "constellations",
+        "magnitudes",
+        "aspects",
+        "privileges",
+        "stars_in_one",
+        "stars",
+        "alpha",
+        "flares_used",
+    ]
+    value: int = Field(ge=0)
+    constellations: list[str] = Field(default_factory=list)
+    dp: int = Field(ge=0)
+
+
+class Laurel(Goal):
+    @model_validator(mode="after")
+    def _needs_list(self) -> Laurel:
+        if self.kind == "constellations" and not self.constellations:
+            raise ValueError("a constellations Laurel lists its constellations")
+        return self
+
+
+class Accolade(Goal):
+    index: int = Field(ge=1, le=5)
+
+
+class StarbotCard(Component):
+    id: str = Field(pattern=r"^SB-[0-9]+$")
+    action: Literal["launch", "cores", "long", "short", "flares", "refresh"]
+    space: Literal["", "launch1", "launch2", "launch3"] = ""
+    size: Literal["", "small", "medium", "large"] = ""
+    count: int = Field(default=0, ge=0, le=6)
+    np: int = Field(ge=0)
+    accolade: int = Field(ge=0, le=5)
+
+    @model_validator(mode="after")
+    def _fields(self) -> StarbotCard:
+        if self.action == "launch" and (not self.space or not self.size):
+            raise ValueError("a launch card names its space and size")
+        if self.action in ("cores", "long", "short", "flares") and self.count < 1:
+            raise ValueError("a take card needs a count of at least 1")
+        if self.action == "refresh" and self.accolade != 0:
+            raise ValueError("the Refresh card has no Accolade index (use 0)")
+        if self.action != "refresh" and self.accolade == 0:
+            raise ValueError("every card but Refresh names an Accolade index 1-5")
+        return self
+
+
+class GodCard(Component):
+    id: str = Field(pattern=r"^G[0-9]+$")
+    name: str
+    title: str
+    power: Literal[
+        "free_ray",
+        "any_constellation",
+        "free_step",
+        "no_surcharge",
+        "save7",
+        "five_cores",
+        "three_cores",
+        "cheap_flares",
+        "laurel_bonus",
+        "war",
+    ]
+
+
+class StarlightComponents(BaseModel):
+    """Every component table of Starlight, validated together (cross-references checked)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    board: Board
+    slotless: Slotless
+    rays: Rays
+    constellations: list[Constellation] = Field(min_length=2)
+    cores: list[CoreCard] = Field(min_length=4)
+    starters: list[StarterCore] = Field(min_length=5, max_length=5)
+    flares: list[FlareCard] = Field(min_length=1)
+    laurels: list[Laurel] = Field(min_length=1)
+    accolades: list[Accolade] = Field(min_length=5, max_length=5)
+    starbots: list[StarbotCard] = Field(min_length=1)
+    gods: list[GodCard] = Field(min_length=2)
+
+    @model_validator(mode="after")
+    def _cross(self) -> StarlightComponents:
+        names = [c.name for c in self.constellations]
+        if len(set(names)) != len(names):
+            raise ValueError("constellation names must be unique")
+        for space, shown in self.board.launch_spaces.items():
+            for c in shown:
+                if c not in names:
+                    raise ValueError(f"launch space {space} shows unknown constellation {c!r}")
+        colors = set(self.rays.colors)
+        for card in [*self.cores, *self.starters]:
+            bad = set(card.colors) - colors
+            if bad:
+                raise ValueError(f"{card.id} uses unknown ray colour {sorted(bad)[0]!r}")
+        for laurel in [*self.laurels, *self.accolades]:
+            for c in laurel.constellations:
+                if c not in names:
+                    raise ValueError(f"{laurel.id} names unknown constellation {c!r}")
+        if sorted(a.index for a in self.accolades) != [1, 2, 3, 4, 5]:
+            raise ValueError("the five Accolades must have indices 1-5")
+        if not any(c.action == "refresh" for c in self.starbots):
+            raise ValueError("the Starbot deck needs its Refresh card")
+        for kind in ("cores", "flares", "laurels", "starbots", "gods"):
+            ids = [x.id for x in getattr(self, kind)]
+            if len(set(ids)) != len(ids):
+                raise ValueError(f"{kind} ids must be unique")
+        if len(self.gods) < 10:
+            # Two dealt to each of up to five players.
+            raise ValueError("the God deck needs ten cards (two for each of five players)")
+        return self
+
+
+SHIPPED = ("sky.toml", "cores.toml", "cards.toml")
+
+
+def _raw(path: str) -> tuple[dict, dict[str, str]]:
+    raw: dict = {}
+    origin: dict[str, str] = {}
+    for name in SHIPPED:
+        p = data_path("nightsky.games.starlight", name)
+        for k, v in load_toml(p).items():
+            raw[k] = v
+            origin[k] = name
+    if path:
+        user = load_toml(path)
+        for k, v in user.items():
+            raw[k] = v
+            origin[k] = Path(path).name
+    return raw, origin
+
+
+def validate(raw: dict, origin: dict[str, str]) -> StarlightComponents:
+    """Validate the merged tables; errors name the file, the entry and the field."""
+    try:
+        return StarlightComponents.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = list(err["loc"])
+        fname = origin.get(str(loc[0]), "components") if loc else "components"
+        where = ".".join(str(x) for x in loc) or "(all tables)"
+        if len(loc) >= 2 and isinstance(loc[1], int):
+            entries = raw.get(str(loc[0]), [])
+            if isinstance(entries, list) and loc[1] < len(entries):
+                entry = entries[loc[1]]
+                if isinstance(entry, dict):
+                    label = entry.get("id", entry.get("name"))
+                    if label is not None:
+                        where = f"{loc[0]}[{loc[1]}] ({label!r})" + "".join(
+                            f".{x}" for x in loc[2:]
+                        )
+        raise ComponentError(f"{fname}: {where}: {err['msg']}") from None
+
+
+@dataclass(frozen=True)
+class SlotInfo:
+    """One slot of the Sky Board, flattened (index into the board-wide slot list)."""
+
+    index: int
+    constellation: int
+    n: int
+    size: int  # 0 small, 1 medium, 2 large
+    np: int
+    privilege: int  # index in PRIVILEGES, -1 for none
+    target: bool
+    links: tuple[int, ...]  # board-wide slot indices
+
+    @property
+    def name(self) -> str:
+        return f"{self.constellation}.{self.n}"
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The compiled, integer-indexed form of the components the rules read."""
+
+    data: StarlightComponents
+    colors: tuple[str, ...]
+    rondel: tuple[str, ...]
+    constellations: tuple[str, ...]
+    slots: tuple[SlotInfo, ...]
+    slots_of: tuple[tuple[int, ...], ...]
+    launch_shows: dict[str, tuple[int, ...]]
+    core_ids: tuple[str, ...]  # C.. then S.. ; index = core number
+    core_colors: tuple[int, ...]  # bit mask of allowed colours per core
+    core_pattern: tuple[int, ...]  # index in PATTERNS ; starters: 0 (any)
+    core_aspect: tuple[int, ...]  # index into aspects ; starters: -1
+    num_deck_cores: int
+    aspects: tuple[str, ...]
+    flare_ids: tuple[str, ...]
+    laurel_ids: tuple[str, ...]
+    starbot_ids: tuple[str, ...]
+    god_ids: tuple[str, ...]
+
+
+def compile_tables(data: StarlightComponents) -> Tables:
+    colors = tuple(data.rays.colors)
+    cidx = {c: i for i, c in enumerate(colors)}
+    names = tuple(c.name for c in data.constellations)
+    slots: list[SlotInfo] = []
+    slots_of: list[tuple[int, ...]] = []
+    for ci, con in enumerate(data.constellations):
+        base = len(slots)
+        mine = []
+        for s in con.slots:
+            slots.append(
+                SlotInfo(
+                    index=base + s.n - 1,
+                    constellation=ci,
+                    n=s.n,
+                    size=SIZES.index(s.size),
+                    np=s.np,
+                    privilege=PRIVILEGES.index(s.privilege) if s.privilege else -1,
+                    target=s.target,
+                    links=tuple(base + t - 1 for t in s.links),
+                )
+            )
+            mine.append(base + s.n - 1)
+        slots_of.append(tuple(mine))
+    aspects: list[str] = []
+    for c in data.cores:
+        if c.aspect not in aspects:
+            aspects.append(c.aspect)
+    cards = [*data.cores, *data.starters]
+    return Tables(
+        data=data,
+        colors=colors,
+        rondel=tuple(data.board.rondel),
+        constellations=names,
+        slots=tuple(slots),
+        slots_of=tuple(slots_of),
+        launch_shows={
+            k: tuple(names.index(c) for c in v) for k, v in data.board.launch_spaces.items()
+        },
+        core_ids=tuple(c.id for c in cards),
+        core_colors=tuple(sum(1 << cidx[x] for x in set(c.colors)) for c in cards),
+        core_pattern=tuple(
+            PATTERNS.index(c.pattern) if isinstance(c, CoreCard) else 0 for c in cards
+        ),
+        core_aspect=tuple(
+            aspects.index(c.aspect) if isinstance(c, CoreCard) else -1 for c in cards
+        ),
+        num_deck_cores=len(data.cores),
+        aspects=tuple(aspects),
+        flare_ids=tuple(f.id for f in data.flares),
+        laurel_ids=tuple(x.id for x in data.laurels),
+        starbot_ids=tuple(x.id for x in data.starbots),
+        god_ids=tuple(x.id for x in data.gods),
+    )
+
+
+@lru_cache(maxsize=16)
+def load_tables(path: str = "") -> Tables:
+    """Load, validate and compile the components (the shipped ones, or a user's file over them)."""
+    raw, origin = _raw(path)
+    return compile_tables(validate(raw, origin))

@@ -1,0 +1,190 @@
+"""SF-16 to SF-18: elimination, the end of the game and scoring."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.games.star_fire.helpers import act, deal, game, illegal, names, position
+
+EMPTY = {0: [], 1: [], 2: []}
+
+
+def _acts(s) -> list[str]:
+    return [str(a) for a in s.legal_actions()]
+
+
+def test_SF_16_1_empty_handed_with_one_card_left_is_the_last_turn() -> None:
+    s = position(game(2), hands={1: ["P1"]}, decks={0: [], 1: ["P2"], 2: []})
+    assert s.last_turn and s.actions_left == 1
+    act(s, "draw bodies")
+    deal(s, "P2")
+    assert s.eliminated[0] and s.cur == 1
+
+
+def test_SF_16_1_discarding_does_not_keep_a_player_in() -> None:
+    s = position(game(2), hands={0: ["P1"], 1: ["P2", "gamma1", "wormhole1"]}, decks=EMPTY)
+    assert s.last_turn  # only a discard (which recycles) would be possible
+    s2 = position(game(2, discard_keeps_alive=True), hands={0: ["P1"], 1: ["P2"]}, decks=EMPTY)
+    assert not s2.last_turn and "discard P1" in _acts(s2)
+
+
+def test_SF_16_1_builds_and_star_fire_plays_count() -> None:
+    s = position(game(2), hands={0: ["wormhole1", "M1"], 1: ["P2"]}, nursery={0: ["C1"]},
+                 systems={0: [(["S1"], [("P6", [])], [])]}, decks=EMPTY)
+    assert not s.last_turn and s.actions_left == 2
+    s = position(game(2), hands={0: ["M1"], 1: ["P2"]}, nursery={0: ["C1"]},
+                 systems={0: [(["S1"], [("P6", [])], [])]}, decks={0: [], 1: ["P3"], 2: []})
+    assert not s.last_turn  # one draw plus one payable build
+
+
+def test_SF_16_2_fission_alone_never_eliminates() -> None:
+    s = position(game(2), hands={0: ["fission1"], 1: ["P2"]})
+    act(s, "fission 1")
+    act(s, "draw bodies")
+    deal(s, "P3")
+    assert s.cur == 1 and s.actions_left == 1 and not s.last_turn
+    act(s, "draw bodies")
+    deal(s, "P4")
+    assert not s.eliminated[1]
+
+
+def test_SF_16_3_one_action_or_end_before_elimination() -> None:
+    s = position(game(2), hands={0: ["gamma1"], 1: ["P2"]},
+                 systems={1: [(["S1"], [("P1", [])], [])]}, decks=EMPTY)
+    assert s.last_turn and s.actions_left == 1
+    assert set(_acts(s)) == {"gamma P1", "end", "discard gamma"} - {"discard gamma"}
+    act(s, "end")
+    assert s.eliminated[0] and s.cur == 1
+
+
+def test_SF_16_4_eliminated_players_keep_their_bodies_and_elements() -> None:
+    s = position(game(2), systems={0: [(["S1"], [("P1", [])], [])]},
+                 hands={1: ["wormhole1", "gamma1"]}, decks={0: [], 1: ["P2"], 2: []})
+    act(s, "draw bodies")
+    deal(s, "P2")
+    assert s.eliminated[0] and names(s, s.hands[0]) == ["P2"]
+    row = s.score_breakdown()[0]
+    assert row["bodies"] == 8
+
+
+def test_SF_16_5_eliminated_players_are_skipped_but_still_targets() -> None:
+    s = position(game(3), hands={1: ["fission1", "gamma1", "P2"], 2: ["P3", "M1"]},
+                 systems={0: [(["S1"], [("P1", [])], [])]},
+                 decks={0: [], 1: ["P4", "P5"], 2: []})
+    s.eliminated[0] = True
+    s._start_turn(1)
+    s._legal = None
+    acts = _acts(s)
+    assert "fission 2" in acts and "fission 0" not in acts and "gamma P1" in acts
+    illegal(s, "fission 0", "SF-9.1")
+    act(s, "gamma P1")
+    act(s, "draw bodies")
+    deal(s, "P4")
+    assert s.cur == 2
+
+
+def test_SF_17_1_game_ends_when_nobody_can_act() -> None:
+    s = position(game(2), decks={0: [], 1: ["P2"], 2: []})
+    act(s, "draw bodies")
+    deal(s, "P2")
+    assert s.eliminated == [True, True] and s.is_terminal()
+    assert s.current_players() == () and s.legal_actions(0) == []
+
+
+def test_SF_17_2_lone_player_continues() -> None:
+    s = position(game(2), hands={1: ["wormhole1", "gamma1", "fission1"]},
+                 systems={0: [(["S1"], [("P1", [])], [])]}, decks=EMPTY)
+    # Seat 0 has nothing to do at all: eliminated at once; seat 1 plays on alone.
+    assert s.eliminated[0] and s.cur == 1 and not s.is_terminal() and not s.last_turn
+    act(s, "wormhole")
+    act(s, "gamma P1")
+    assert s.round == 2 and s.cur == 1
+    # Fission has no one to target and only P1 (bottom of the deck) can be drawn: last turn.
+    assert s.last_turn and set(_acts(s)) == {"draw bodies", "end"}
+    act(s, "draw bodies")
+    assert s.is_terminal() and s.eliminated == [True, True]
+
+
+def test_SF_17_3_round_cap_ends_a_stalled_game() -> None:
+    s = position(game(2, max_rounds=1), hands={0: ["P1"], 1: ["P2"]})
+    for seat in (0, 0, 1, 1):
+        act(s, "draw elements", seat)
+        deal(s, s.C.name[sorted(s.pool[0])[0]])
+    assert s.is_terminal() and s.round == 1 and not any(s.eliminated)
+
+
+def _score_pos(**kw):
+    return position(game(3), decks=EMPTY, **kw)
+
+
+@pytest.mark.parametrize(
+    ("key", "want"),
+    [
+        pytest.param("bodies", 5 + 3 + 4, id="SF-18.1-body-points"),
+        pytest.param("system_bonus", 3, id="SF-18.2-aldebaran-1-planet-2-moons"),
+        pytest.param("moon_bonus", 4, id="SF-18.3-zephyr-3-moons"),
+        pytest.param("star_fire", 2, id="SF-18.4-pile"),
+        pytest.param("elements", 2, id="SF-18.5-cards-left"),
+    ],
+)
+def test_score_parts(key: str, want: int) -> None:
+    s = _score_pos(
+        systems={0: [(["S7"], [("P6", ["M1", "M2", "M3"])], ["M6"])]},
+        piles={0: ["gamma1", "divine1"]},
+        nursery={0: ["H5", "C1"]},
+    )
+    assert s.score_breakdown()[0][key] == want
+
+
+@pytest.mark.parametrize("rid", ["SF-18.2", "SF-18.3"])
+def test_bonus_not_met_scores_nothing(rid: str) -> None:
+    s = _score_pos(systems={0: [(["S7"], [("P6", ["M1"])], [])]})
+    row = s.score_breakdown()[0]
+    assert row["system_bonus"] == 0 and row["moon_bonus"] == 0
+
+
+@pytest.mark.parametrize(
+    ("key", "want"),
+    [
+        pytest.param("largest_system", [3, 0, 0], id="SF-18.6-largest-system"),
+        pytest.param("most_systems", [0, 3, 0], id="SF-18.7-most-systems"),
+        pytest.param("largest_nebula", [0, 0, 3], id="SF-18.8-largest-nebula"),
+    ],
+)
+def test_end_bonuses(key: str, want: list[int]) -> None:
+    s = _score_pos(
+        systems={
+            0: [(["S1"], [("P1", []), ("P2", [])], [])],  # largest system: 3 bodies
+            1: [(["S2"], [("P3", [])], []), (["S3"], [("P4", [])], [])],  # most systems
+            2: [(["S4"], [], [])],  # a Star alone is not a solar system for SF-18.7
+        },
+        nursery={2: ["H5", "He5"], 1: ["C1", "C2", "C3"]},  # nebula: 4 units vs 3
+    )
+    assert [r[key] for r in s.score_breakdown()] == want
+
+
+def test_SF_18_9_tied_bonuses_full_or_split_and_none_at_zero() -> None:
+    kw = {"systems": {0: [(["S1"], [("P1", [])], [])], 1: [(["S2"], [("P2", [])], [])]}}
+    rows = position(game(3), decks=EMPTY, **kw).score_breakdown()
+    assert [r["largest_system"] for r in rows] == [3, 3, 0]
+    assert [r["largest_nebula"] for r in rows] == [0, 0, 0]
+    rows = position(game(3, bonus_ties="split"), decks=EMPTY, **kw).score_breakdown()
+    assert [r["most_systems"] for r in rows] == [1.5, 1.5, 0]
+
+
+def test_SF_18_10_tiebreaker_most_built_bodies_then_shared() -> None:
+    s = position(game(2),
+                 systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S6"], [], ["M6", "M7"])]},
+                 nursery={0: ["H5"]}, piles={1: ["gamma1", "gamma2", "gamma3"]},
+                 decks={0: [], 1: ["P2"], 2: []})
+    act(s, "draw bodies")
+    deal(s, "P2")
+    assert s.is_terminal() and s.scores() == [15, 15]
+    assert s.winners() == [1]  # 3 built bodies beat 2
+    s = position(game(2),
+                 systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S2"], [("P2", [])], [])]},
+                 decks={0: [], 1: ["P3"], 2: []})
+    act(s, "draw bodies")
+    deal(s, "P3")
+    assert s.is_terminal() and s.scores() == [14, 14] and s.winners() == [0, 1]
+    assert s.returns() == [0.5, 0.5]

@@ -1,0 +1,110 @@
+"""Property tests: random playouts of every seat mix keep the contract's invariants."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nightsky import load_game
+from nightsky.core.errors import IllegalActionError
+from nightsky.core.game import CHANCE
+from nightsky.core.record import make_record, replay
+from nightsky.games.starlight.game import StarlightGame
+
+CONFIGS = StarlightGame.conformance_configs()
+
+
+def ids(s):
+    return Counter(x for v in s.census().values() for x in v)
+
+
+def playout(s, rng, check=True, limit=20000):
+    g = s.game
+    base = ids(s) if check else None
+    steps = 0
+    last_np = list(s.np)
+    while not s.is_terminal():
+        steps += 1
+        assert steps < limit, "the game did not end"
+        cp = s.current_players()
+        if cp == (CHANCE,):
+            outs = s.chance_outcomes()
+            assert outs and abs(sum(p for _, p in outs) - 1) < 1e-9
+            d = s.sample_chance(rng)
+            assert s.is_legal_chance(d) and g.parse_action(str(d)) == d
+            s.apply(d, CHANCE)
+            continue
+        p = cp[0]
+        legal = s.legal_actions(p)
+        assert legal, "an acting seat always has a legal action"
+        if check:
+            for a in legal:
+                assert g.parse_action(str(a)) == a
+                assert g.action_from_id(g.action_id(a)) == a
+            if steps % 7 == 0:
+                bad = [a for a in g.all_actions() if a not in legal]
+                a = rng.choice(bad)
+                before = json.dumps(s.view(None), sort_keys=True)
+                with pytest.raises(IllegalActionError):
+                    s.apply(a, p)
+                assert json.dumps(s.view(None), sort_keys=True) == before
+            if steps % 25 == 0:
+                q = rng.randrange(g.num_players)
+                v = s.view(q)
+                json.dumps(v)
+                assert s.resample(q, rng).view(q) == v
+                assert len(s.observation(q)) == g.observation_size
+        s.apply(rng.choice(legal), p)
+        assert s.ap >= 0
+        assert all(a >= b for a, b in zip(s.np, last_np, strict=True))
+        last_np = list(s.np)
+        if check:
+            assert ids(s) == base, "components are conserved"
+    return s
+
+
+def test_conformance_configs_cover_every_mix():
+    assert len(CONFIGS) == 15
+    assert {"players": 1, "starbots": 4} in CONFIGS and {"players": 5, "starbots": 0} in CONFIGS
+    assert all(1 <= c["players"] and c["players"] + c["starbots"] <= 5 for c in CONFIGS)
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: f"SL-1.1-{c['players']}p{c['starbots']}b")
+def test_SL_12_6_every_mix_reaches_daybreak(cfg):
+    g = load_game("starlight", **cfg)
+    s = playout(g.new_initial_state(), random.Random(7), check=False)
+    assert s.daybreak_round > 0 and s.winners()
+    assert len(s.scores()) == g.num_seats
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    cfg=st.sampled_from(CONFIGS),
+    gods=st.booleans(),
+)
+def test_random_playouts_keep_invariants(seed, cfg, gods):
+    g = load_game("starlight", gods=gods, max_rounds=12, **cfg)
+    s = playout(g.new_initial_state(), random.Random(seed))
+    rec = make_record(s)
+    again = replay(json.loads(json.dumps(rec)))
+    assert again.scores() == s.scores() and again.winners() == s.winners()
+
+
+def test_clone_is_independent():
+    g = load_game("starlight", players=2, starbots=1)
+    s = g.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(60):
+        cp = s.current_players()
+        s.apply(s.sample_chance(rng) if cp == (CHANCE,) else rng.choice(s.legal_actions()), cp[0])
+    c = s.clone()
+    before = json.dumps(s.view(None), sort_keys=True)
+    playout(c, random.Random(4), check=False)
+    assert json.dumps(s.view(None), sort_keys=True) == before
+    assert c.history[: len(s.history)] == s.history
