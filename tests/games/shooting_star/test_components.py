@@ -44,8 +44,12 @@ def test_SS_1_1_error_names_entry_and_field(tmp_path: Path) -> None:
 def test_SS_1_2_user_file_changes_the_game(tmp_path: Path) -> None:
     own = tmp_path / "mine.toml"
     shutil.copy(DEFAULT, own)
-    own.write_text(own.read_text().replace('code = "p01"\nkind = "minor"\nmoon = false',
-                                           'code = "p01"\nkind = "minor"\nmoon = true'))
+    own.write_text(
+        own.read_text().replace(
+            'code = "p01"\nkind = "minor"\nmoon = false',
+            'code = "p01"\nkind = "minor"\nmoon = true',
+        )
+    )
     g = load_game("shooting-star", components=str(own))
     assert g.p_moon[g.code_index["p01"]] is True
     assert load_game("shooting-star").p_moon[g.code_index["p01"]] is False

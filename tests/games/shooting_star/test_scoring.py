@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from nightsky.core.components import data_path
+from nightsky.games.shooting_star.actions import CARD_KEYS
 from nightsky.games.shooting_star.state import PH_OVER
 from tests.games.shooting_star.helpers import CARD_BASE, build_position
 
@@ -19,7 +20,7 @@ def ended(conq, debris, missions=(("1e", "2e", "3a"), ("1a", "2a", "3b")), **kw)
     def item(x: str) -> int:
         if ":" in x:
             seat, card = x.split(":")
-            return CARD_BASE + int(seat) * 9 + ("P1 P2 P3 P4 P5 P6 P7 P8 S".split().index(card))
+            return CARD_BASE + int(seat) * 9 + CARD_KEYS.index(card)
         return g.code_index[x]
 
     s.conq = [[item(x) for x in pile] for pile in conq]
@@ -84,11 +85,12 @@ def _points(s, seat: int, code: str) -> int:
 
 
 def test_SS_13_1_dark_planets_do_not_count() -> None:
-    s = ended([["p01", "p02"], []], [["d1"], []])
-    assert _points(s, 0, "1a") == 0
-    t = ended([["p01", "p02", "n05"], []], [["d1"], []])
+    s = ended([["p01", "p02", "n05"], []], [["d1"], []])
+    assert _points(s, 0, "1a") == 0  # three planets and a Dark Planet are not four planets
+    t = ended([["p01", "p02", "n05", "n06"], []], [["d1"], []])
     assert _points(t, 0, "1a") == 1
     assert _points(t, 0, "1c") == 1 and _points(t, 0, "1d") == 0
+    assert _points(s, 0, "1c") == 0
     u = ended([["p03", "p07", "n02"], []], [[], []])  # Aurelia (n02) has a Moon
     assert _points(u, 0, "2b") == 2
 
@@ -112,7 +114,7 @@ def test_SS_13_3_copies_count_once(tmp_path: Path) -> None:
 
 
 def test_SS_13_4_isolation_captures_count_for_missions() -> None:
-    s = ended([[], []], [["n02", "p01", "p02"], []])
+    s = ended([[], []], [["n02", "p01", "p02", "p04"], []])
     assert _points(s, 0, "3a") == 1 and _points(s, 0, "1a") == 1
     assert s.score_breakdown()[0]["cards"] == 0
 

@@ -123,10 +123,15 @@ def test_SS_10_1_dark_invader_passes_clockwise() -> None:
 
 
 def test_SS_11_1_only_at_the_end_of_a_complete_turn() -> None:
-    # three planets left for two players after seat 0's capture, but seat 1 still plays
-    s = build_position([". . . .", ". 2 1 2", ". . 2 ."], players=2)
-    play(s, (0, "P7@3,2"))
+    s = build_position([". . . .", "2 1 2 .", ". . 2 ."], players=2)
+    play(s, (0, "P7@2,2"))
     assert not s.is_terminal() and s.current_players() == (1,)
+    play(s, (1, "P4@3,2"))
+    # seat 0's Priority 7 left only two planets (2,2 captured, 1,2 isolated), yet seat 1's
+    # Priority 4 still resolved before the game ended
+    assert ("resolve", 1, 3, s.g.cell_of(3, 2)) in s.events
+    assert planet_at(s, 3, 2)[1] == 1 and planet_at(s, 3, 3)[1] == 1
+    assert s.is_terminal()
 
 
 def test_SS_11_2_ends_after_seven_cards_each() -> None:

@@ -57,9 +57,18 @@ def test_SS_14_4_adjacent_and_clockwise() -> None:
     with pytest.raises(IllegalActionError, match="SS-14.4"):
         s.apply(far, 1)
     with pytest.raises(IllegalActionError, match="SS-14.4"):
-        s.apply(s.g.build_table[(s.phands[0][0], 5 if s.g.p_kind[s.phands[0][0]] == DARK
-                                 else (1 if s.g.p_kind[s.phands[0][0]] == 0 else 3),
-                                 CENTRE + 1)], 1)
+        s.apply(
+            s.g.build_table[
+                (
+                    s.phands[0][0],
+                    5
+                    if s.g.p_kind[s.phands[0][0]] == DARK
+                    else (1 if s.g.p_kind[s.phands[0][0]] == 0 else 3),
+                    CENTRE + 1,
+                )
+            ],
+            1,
+        )
 
 
 def test_SS_14_5_dark_planets_never_adjacent() -> None:

@@ -123,8 +123,7 @@ class ShootingStarGame(Game):
             blast.append(tuple(row))
         self.blast = tuple(blast)
         self.place_rows = tuple(
-            tuple(Place(k, c, c % w + 1, c // w + 1) for c in range(self.ncells))
-            for k in range(9)
+            tuple(Place(k, c, c % w + 1, c // w + 1) for c in range(self.ncells)) for k in range(9)
         )
 
     # ------------------------------------------------------------------ actions
@@ -141,6 +140,14 @@ class ShootingStarGame(Game):
                 for c in range(self.ncells):
                     out[(p, lv, c)] = Build(p, lv, c, self.p_code[p], c % w + 1, c // w + 1)
         return out
+
+    @cached_property
+    def build_rows(self) -> dict[tuple[int, int], tuple[Build, ...]]:
+        """(planet, level) -> the Build actions indexed by cell (Personalized variant)."""
+        rows: dict[tuple[int, int], list[Build]] = {}
+        for (p, lv, _c), action in self.build_table.items():  # built cell by cell, in order
+            rows.setdefault((p, lv), []).append(action)
+        return {k: tuple(v) for k, v in rows.items()}
 
     @cached_property
     def discards(self) -> tuple[Discard, ...]:

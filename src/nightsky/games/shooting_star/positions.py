@@ -68,10 +68,8 @@ def build_position(
         state.pl[c] = p
         state.lvl[c] = lv
     state.alive = [c for c in range(g.ncells) if state.lvl[c]]
-    if deck is None:
-        top_first = [p for p in g.minors if p not in used]
-    else:
-        top_first = reserved
+    state.free = state.alive.copy()
+    top_first = [p for p in g.minors if p not in used] if deck is None else reserved
     used |= set(top_first)
     state.deck = list(reversed(top_first))
     state.box = [p for p in range(len(g.p_kind)) if p not in used]

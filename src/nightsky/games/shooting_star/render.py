@@ -54,9 +54,7 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
         rows = range(max(0, min(ys) - pad), min(g.height, max(ys) + 1 + pad))
     lines.append("    " + "".join(f"{x + 1:^10} " for x in cols))
     for y in rows:
-        lines.append(
-            f"{y + 1:>3} " + "|".join(_cell(state, y * g.width + x, viewer) for x in cols)
-        )
+        lines.append(f"{y + 1:>3} " + "|".join(_cell(state, y * g.width + x, viewer) for x in cols))
     lines.append("legend: level 1-4, D dark, m moon, Zer = Zero; ? = a face-down card")
     for s in range(n):
         col = g.comp.colour[s]
@@ -74,15 +72,19 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
                 )
                 lines.append(f"   missions: {ms}")
         else:
-            lines.append("   not yet revealed: " + " ".join(CARD_KEYS[k] for k in state.unrevealed(s)))
+            unseen = " ".join(CARD_KEYS[k] for k in state.unrevealed(s))
+            lines.append(f"   not yet revealed: {unseen}")
         if state.phands[s]:
             lines.append("   planets in hand: " + " ".join(g.p_code[p] for p in state.phands[s]))
         conq = " ".join(pile_item(state, x) for x in state.conq[s]) or "-"
         lines.append(f"   conquest ({len(state.conq[s])}): {conq}")
         lines.append(f"   space debris: {len(state.debris[s])} cards")
     lines.append(f"replacement deck: {len(state.deck)} cards")
+    if viewer is not None and state.phase != PH_OVER:
+        lines.append("blasts: " + "; ".join(card_reach(state, k) for k in range(9)))
     if state.events:
-        lines.append("last resolution: " + "; ".join(describe_event(state, e) for e in state.events))
+        told = "; ".join(describe_event(state, e) for e in state.events)
+        lines.append(f"last resolution: {told}")
     if state.phase == PH_OVER:
         sc = state.scores()
         lines.append("final scores: " + ", ".join(f"seat {s}: {sc[s]:g}" for s in range(n)))
@@ -96,7 +98,8 @@ def describe_event(state: ShootingStarState, e: tuple) -> str:
     if kind == "resolve":
         return f"seat {e[1]} fires {CARD_KEYS[e[2]]} at {g.cell_name(e[3])}"
     if kind == "shield":
-        return f"seat {e[1]}'s Shield at {g.cell_name(e[4])} captures seat {e[2]}'s {CARD_KEYS[e[3]]}"
+        where = g.cell_name(e[4])
+        return f"seat {e[1]}'s Shield at {where} captures seat {e[2]}'s {CARD_KEYS[e[3]]}"
     if kind == "destroy":
         return f"seat {e[1]} destroys seat {e[2]}'s {CARD_KEYS[e[3]]} at {g.cell_name(e[4])}"
     if kind == "flip":
@@ -108,3 +111,17 @@ def describe_event(state: ShootingStarState, e: tuple) -> str:
     if kind == "isolated":
         return f"seat {e[1]} takes isolated {g.planet_label(e[2])}"
     return str(e)
+
+
+def _direction(dc: int, dr: int) -> str:
+    if dc == dr == 0:
+        return "own"
+    return "N" * -dr + "S" * dr + "W" * -dc + "E" * dc  # a negative count gives ""
+
+
+def card_reach(state: ShootingStarState, card: int) -> str:
+    """``P6 Twin Lance W E``: what a card blasts, as compass steps from its planet."""
+    c = state.g.cards[card]
+    if not c.blast:
+        return f"{CARD_KEYS[card]} {c.title} (no weapon)"
+    return f"{CARD_KEYS[card]} {c.title} " + " ".join(_direction(dc, dr) for dc, dr in c.blast)

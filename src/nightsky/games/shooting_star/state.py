@@ -67,6 +67,7 @@ class ShootingStarState(State):
         self.pl = [-1] * nc
         self.cov = [-1] * nc
         self.alive: list[int] = []  # cells holding a planet, ascending
+        self.free: list[int] = []  # of those, the ones without a card (placement phase)
         self.hands = [FULL_HAND] * n
         self.placed: list[tuple[int, int, int]] = []  # (seat, card, cell) this turn, in order
         self.conq: list[list[int]] = [[] for _ in range(n)]
@@ -90,6 +91,7 @@ class ShootingStarState(State):
         s.pl = self.pl.copy()
         s.cov = self.cov.copy()
         s.alive = self.alive.copy()
+        s.free = self.free.copy()
         s.hands = self.hands.copy()
         s.placed = self.placed.copy()
         s.conq = [x.copy() for x in self.conq]
@@ -120,8 +122,7 @@ class ShootingStarState(State):
     # ------------------------------------------------------------------ legal actions
     def free_cells(self) -> list[int]:
         """Planets without a Destruction card on them (SS-3.3)."""
-        cov = self.cov
-        return [c for c in self.alive if cov[c] < 0]
+        return self.free.copy()
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         if player is None:
@@ -129,7 +130,7 @@ class ShootingStarState(State):
         if player != self.actor or self.phase < PH_BUILD or self.phase == PH_OVER:
             return []
         if self.phase == PH_PLACE:
-            free = self.free_cells()
+            free = self.free
             rows = self.g.place_rows
             cards = BITS[self.hands[player]]
             if len(free) == 1:
@@ -142,32 +143,35 @@ class ShootingStarState(State):
             return out
         return self._build_actions(player)
 
-    def _build_spots(self, dark: bool) -> list[int]:
-        """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6)."""
+    def _build_spots(self) -> tuple[list[int], list[int]]:
+        """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6):
+        (for any planet, for a Dark Planet)."""
         lvl = self.lvl
         if not self.alive:
-            return [CENTRE]
+            return [CENTRE], [CENTRE]
         neigh = self.g.neigh
-        spots = set()
-        for c in self.alive:
-            for nb in neigh[c]:
-                if not lvl[nb]:
-                    spots.add(nb)
-        if dark:
-            spots = {c for c in spots if all(lvl[nb] != DARK_LEVEL for nb in neigh[c])}
-        return sorted(spots)
+        spots = {nb for c in self.alive for nb in neigh[c] if not lvl[nb]}
+        plain = sorted(spots)
+        dark = [c for c in plain if all(lvl[nb] != DARK_LEVEL for nb in neigh[c])]
+        return plain, dark
 
     def _build_actions(self, player: int) -> list[Action]:
         g = self.g
-        table = g.build_table
+        rows = g.build_rows
         out: list[Action] = []
-        spots = {False: self._build_spots(False), True: self._build_spots(True)}
+        plain, dark = self._build_spots()
+        get_plain = itemgetter(*plain) if len(plain) > 1 else None
         for p in sorted(self.phands[player]):
             kind = g.p_kind[p]
             levels = (1, 2) if kind == MINOR else (3, 4) if kind == MAJOR else (DARK_LEVEL,)
             for lv in levels:
-                for c in spots[kind == DARK]:
-                    out.append(table[(p, lv, c)])
+                row = rows[(p, lv)]
+                if kind == DARK:
+                    out.extend(row[c] for c in dark)
+                elif get_plain is None:
+                    out.extend(row[c] for c in plain)
+                else:
+                    out.extend(get_plain(row))
         if not out:  # ruling SS-14.7: nothing fits anywhere, so one planet goes back to the box
             out = [g.discards[p] for p in sorted(self.phands[player])]
         return out
@@ -195,15 +199,16 @@ class ShootingStarState(State):
     def explain_illegal(self, action: Action, player: int) -> tuple[str, str | None]:
         if type(action) is Place:
             if self.phase != PH_PLACE:
-                return f"{action} is not possible now: no Destruction cards are placed in the "\
-                    f"{PHASE_NAMES[self.phase]} phase", "SS-3.1"
+                return (
+                    f"{action} is not possible now: no Destruction cards are placed in the "
+                    f"{PHASE_NAMES[self.phase]} phase",
+                    "SS-3.1",
+                )
             g = self.g
             if not 0 <= action.cell < g.ncells or g.place_rows[action.card][action.cell] != action:
                 return f"{action} names no space of this Star Sector", "SS-2.3"
             if not self.hands[player] >> action.card & 1:
-                return (
-                    f"{CARD_KEYS[action.card]} is no longer in seat {player}'s hand", "SS-3.3"
-                )
+                return (f"{CARD_KEYS[action.card]} is no longer in seat {player}'s hand", "SS-3.3")
             if self.lvl[action.cell] == 0:
                 return f"there is no planet at {g.cell_name(action.cell)} to place on", "SS-3.3"
             return (
@@ -240,7 +245,7 @@ class ShootingStarState(State):
     def sample_chance(self, rng: random.Random) -> Action:
         g = self.g
         ph = self.phase
-        if ph == PH_GRID or ph == PH_DEAL:
+        if ph in (PH_GRID, PH_DEAL):
             stack = self._sample_stack(rng)
             if ph == PH_DEAL:
                 k = len(stack) // g.num_players
@@ -281,9 +286,7 @@ class ShootingStarState(State):
         while True:
             rng.shuffle(stack)
             darks = [c for c, p in enumerate(stack) if kind[p] == DARK]
-            if len(darks) < 2 or not any(
-                nb in darks for c in darks for nb in neigh[c]
-            ):
+            if len(darks) < 2 or not any(nb in darks for c in darks for nb in neigh[c]):
                 break
         bits = rng.getrandbits(len(stack))
         cells = []
@@ -353,31 +356,31 @@ class ShootingStarState(State):
 
     # ------------------------------------------------------------------ applying
     def _apply(self, action: Action, player: int) -> None:
-        t = type(action)
-        if t is Place:
-            self._place(action[0], action[1], player)
-        elif t is Build:
+        if type(action) is Place:  # the hot path: an exact type check is the cheapest
+            self._place(action[0], action[1], player)  # type: ignore[index]
+        elif isinstance(action, Build):
             self._build(action, player)
-        elif t is Discard:
+        elif isinstance(action, Discard):
             self.phands[player].remove(action.planet)
             self.box.append(action.planet)
             self._next_builder()
-        elif t is GridDeal:
+        elif isinstance(action, GridDeal):
             for c, (p, lv) in enumerate(action.cells):
                 self.pl[c] = p
                 self.lvl[c] = lv
             self.alive = list(range(self.g.ncells))
+            self.free = self.alive.copy()
             self.phase = PH_DECK
-        elif t is PlanetDeal:
+        elif isinstance(action, PlanetDeal):
             self.phands = [list(h) for h in action.hands]
             self.phase = PH_DECK
-        elif t is DeckOrder:
+        elif isinstance(action, DeckOrder):
             self.deck = list(reversed(action.cards))
             g = self.g
             used = set(self.pl) | {p for h in self.phands for p in h} | set(action.cards)
             self.box = [p for p in range(len(g.p_kind)) if p not in used]
             self.phase = PH_MISSIONS
-        elif t is MissionDeal:
+        elif isinstance(action, MissionDeal):
             self.missions = list(action.seats)
             self.phase = PH_BUILD if self.g.personalized else PH_PLACE
             self.actor = self.invader
@@ -404,11 +407,13 @@ class ShootingStarState(State):
             self.actor = s
         else:
             self.phase = PH_PLACE  # SS-14.8
+            self.free = self.alive.copy()
             self.actor = self.invader
 
     def _place(self, card: int, cell: int, seat: int) -> None:
         self.hands[seat] &= ~(1 << card)
         self.cov[cell] = seat * 9 + card
+        self.free.remove(cell)
         self.placed.append((seat, card, cell))
         n = self.g.num_players
         if len(self.placed) < n:
@@ -510,6 +515,7 @@ class ShootingStarState(State):
                 cov[cell] = -1
                 debris[seat].append(CARD_BASE + seat * 9 + SHIELD)
         self.placed = []
+        self.free = self.alive.copy()  # every card has left the table
         self.turn += 1
         self.invader = (inv + 1) % n  # SS-10.1
         self.actor = self.invader
@@ -534,9 +540,7 @@ class ShootingStarState(State):
         m = g.missions[mission]
         if m.kind == "destroy":
             mine = CARD_BASE + seat * 9
-            got = sum(
-                1 for c in self.debris[seat] if c >= CARD_BASE and not mine <= c < mine + 9
-            )
+            got = sum(1 for c in self.debris[seat] if c >= CARD_BASE and not mine <= c < mine + 9)
             return m.value if got >= m.count else 0
         planets = self.captured_planets(seat)
         if m.kind == "named":  # SS-13.2/13.3: copies count once
@@ -565,9 +569,11 @@ class ShootingStarState(State):
         for s in range(n):
             cards = len(self.conq[s])
             moons = self.moons(s)
-            missions = sum(self.mission_points(s, m) for m in self.missions[s]) if len(
-                self.missions
-            ) > s else 0
+            missions = (
+                sum(self.mission_points(s, m) for m in self.missions[s])
+                if len(self.missions) > s
+                else 0
+            )
             bonus = 3 if most > 0 and len(self.debris[s]) == most else 0  # SS-12.4
             out.append(
                 {
@@ -608,7 +614,7 @@ class ShootingStarState(State):
             if len(self.missions) > seat
             else 0
         )
-        # debris counts toward the 3-point bonus; a level-3 planet is half-way to a capture
+        # every Space Debris card is a step toward the 3-point bonus of SS-12.4
         return cards + moons + missions + 0.25 * len(self.debris[seat])
 
     # ------------------------------------------------------------------ hidden information
@@ -671,16 +677,19 @@ class ShootingStarState(State):
             where = g.cell_name(action.cell)
             p = self.pl[action.cell]
             what = (
-                "a Dark Planet" if self.lvl[action.cell] == DARK_LEVEL
+                "a Dark Planet"
+                if self.lvl[action.cell] == DARK_LEVEL
                 else f"{g.planet_label(p)} (Level {self.lvl[action.cell]})"
             )
             card = g.cards[action.card]
-            return f"{action}: {card.title} ({CARD_KEYS[action.card]}) face down on {what} at {where}"
+            key = CARD_KEYS[action.card]
+            return f"{card.title} ({key}) face down on {what} at {where}"
         if type(action) is Build:
             side = "Dark Planet" if action.level == DARK_LEVEL else f"Level {action.level} up"
-            return f"{action}: {g.planet_label(action.planet)} ({side}) at {g.cell_name(action.cell)}"
+            where = g.cell_name(action.cell)
+            return f"{g.planet_label(action.planet)} ({side}) at {where}"
         if type(action) is Discard:
-            return f"{action}: {g.planet_label(action.planet)} fits nowhere; back to the box"
+            return f"{g.planet_label(action.planet)} fits nowhere: back to the box"
         return str(action)
 
     def action_ui(self, action: Action, player: int) -> dict[str, Any]:

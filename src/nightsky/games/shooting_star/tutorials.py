@@ -8,9 +8,7 @@ from nightsky.games.shooting_star.positions import build_position
 
 def example_1():
     """Red's Priority 2 (Starburst: the four planets around it) on a Level 4 at the bottom."""
-    return build_position(
-        ["2 2 2 D", "4 1 2 4", "3 4 2 2"], players=2, deck=["p01", "p02", "p04"]
-    )
+    return build_position(["2 2 2 D", "4 1 2 4", "3 4 2 2"], players=2, deck=["p01", "p02", "p04"])
 
 
 def example_2():
@@ -20,9 +18,7 @@ def example_2():
 
 def example_3():
     """Red's Priority 6 blasts a Level 1 and Green's Space Shield (three admirals)."""
-    return build_position(
-        ["2 2 2 2 2 2", "1 4 2 2 D 2", "2 2 2 2 2 2"], players=3
-    )
+    return build_position(["2 2 2 2 2 2", "1 4 2 2 D 2", "2 2 2 2 2 2"], players=3)
 
 
 def example_4():

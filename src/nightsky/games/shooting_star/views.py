@@ -25,7 +25,7 @@ def pile_item(state: ShootingStarState, code: int) -> str:
 def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
     """JSON-ready view: face-down cards of others show as '?', their unplayed cards as a set
     (SS-3.4), Secret Missions only to their owner until the end, the deck only as a count."""
-    from nightsky.games.shooting_star.state import PHASE_NAMES, PH_OVER
+    from nightsky.games.shooting_star.state import PH_OVER, PHASE_NAMES
 
     g = state.g
     n = g.num_players
@@ -80,9 +80,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
         for s, k, c in state.placed
     ]
     events = [[str(x) for x in e] for e in state.events]
-    public = [
-        {"cards": len(state.conq[s]), "moons": state.moons(s)} for s in range(n)
-    ]
+    public = [{"cards": len(state.conq[s]), "moons": state.moons(s)} for s in range(n)]
     return {
         "game": g.info.id,
         "viewer": player,
@@ -132,9 +130,7 @@ def census(state: ShootingStarState) -> dict[str, list[str]]:
         out["box"] = [g.p_code[p] for p in range(len(g.p_code)) if p not in dealt]
     else:
         out["box"] = [g.p_code[p] for p in state.box]
-    out["box-cards"] = [
-        f"{col.name}:{k}" for col in g.comp.colour[n:] for k in CARD_KEYS
-    ]
+    out["box-cards"] = [f"{col.name}:{k}" for col in g.comp.colour[n:] for k in CARD_KEYS]
     out["box-missions"] = [m.code for i, m in enumerate(g.missions) if i not in used_missions]
     out[f"dark-invader:{state.invader}"] = ["dark-invader"]
     return out

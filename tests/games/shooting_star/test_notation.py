@@ -1,0 +1,71 @@
+"""Notation, chance notation, redaction, observation blocks and action_ui."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from nightsky.core import CHANCE, InvalidActionError, load_game
+from nightsky.games.shooting_star.observation import CELL, SEAT, SEATS
+from tests.games.shooting_star.helpers import build_position, play, setup
+
+
+def test_SS_2_2_chance_notation_round_trip_and_errors() -> None:
+    g = load_game("shooting-star", players=3)
+    s = g.new_initial_state()
+    rng = random.Random(4)
+    texts = []
+    while s.current_players() == (CHANCE,):
+        out = s.sample_chance(rng)
+        texts.append(str(out))
+        assert g.parse_action(str(out)) == out
+        s.apply(out, CHANCE)
+    assert [t.split()[0] for t in texts] == ["grid", "deck", "missions"]
+    assert len(texts[0].split()) == 1 + 18
+    for bad in ("grid zz9:1", "grid p01:7", "missions 1a-2b", "missions 9z-2b-3c", "deal q1"):
+        with pytest.raises(InvalidActionError):
+            g.parse_action(bad)
+    with pytest.raises(InvalidActionError):
+        g.parse_action("P9@1,1")
+
+
+def test_SS_3_3_place_notation_and_ids() -> None:
+    g = load_game("shooting-star", players=2)
+    assert str(g.parse_action("S@4,3")) == "S@4,3"
+    a = g.parse_action("P3@2,1")
+    assert (a.card, a.cell) == (2, 1)
+    assert g.num_distinct_actions == 9 * 12
+    assert g.action_from_id(g.action_id(a)) is a
+
+
+def test_SS_3_4_observation_blocks() -> None:
+    s = build_position(["2 2 2 2", "2 2 2 2", "2 2 2 D"], players=2)
+    g = s.g
+    assert g.observation_size == 12 * CELL + SEATS * SEAT + 25 == 359
+    play(s, (0, "P3@2,1"))
+    c = g.cell_of(2, 1)
+    mine, theirs = s.observation(0), s.observation(1)
+    assert mine[c * CELL + 8] == 1.0 and mine[c * CELL + 13 + 2] == 1.0
+    assert theirs[c * CELL + 8 + 1] == 1.0  # seat 0 is seat 1's "next" seat
+    assert sum(theirs[c * CELL + 13 : c * CELL + 22]) == 0.0  # the card stays hidden
+    base = g.ncells * CELL
+    assert theirs[base + SEAT : base + SEAT + 9] == [1.0] * 9  # all nine still unrevealed
+
+
+def test_SS_3_4_action_ui_targets_cells() -> None:
+    s = setup(2, seed=1)
+    a = s.legal_actions(0)[0]
+    ui = s.action_ui(a, 0)
+    assert ui["targets"] == [f"cell-{a.col}-{a.row}"] and "face down" in ui["label"]
+    ids = {cell["id"] for cell in s.view(0)["cells"]}
+    assert ui["targets"][0] in ids
+
+
+def test_SS_2_7_records_hide_secrets_per_viewer() -> None:
+    s = setup(2, seed=2)
+    g = s.g
+    deck_seat, deck = s.history[1]
+    assert g.redact_action(deck_seat, deck, 0) == "deck shuffled"
+    assert g.redact_action(CHANCE, s.history[0][1], None).startswith("grid ")
+    assert g.redact_action(CHANCE, s.history[2][1], None) == "missions dealt"
