@@ -60,8 +60,13 @@ def load_components(path: str | Path, model: type[M]) -> M:
             entries = raw.get(str(loc[0]), [])
             if isinstance(entries, list) and loc[1] < len(entries):
                 entry = entries[loc[1]]
-                if isinstance(entry, dict) and "name" in entry:
-                    where = f"{loc[0]}[{loc[1]}] ({entry['name']!r})" + "".join(
+                label = next(
+                    (entry[k] for k in ("name", "id", "key", "code", "title")
+                     if isinstance(entry, dict) and k in entry),
+                    None,
+                )
+                if label is not None:
+                    where = f"{loc[0]}[{loc[1]}] ({label!r})" + "".join(
                         f".{x}" for x in loc[2:]
                     )
         raise ComponentError(f"{Path(path).name}: {where}: {err['msg']}") from None

@@ -35,7 +35,7 @@ def test_SS_1_1_error_names_entry_and_field(tmp_path: Path) -> None:
     text = DEFAULT.read_text()
     bad = tmp_path / "typo.toml"
     bad.write_text(text.replace('key = "P3"\npriority = 3', 'key = "P3"\npriority = "three"', 1))
-    with pytest.raises(ComponentError, match=r"typo.toml: card\.2\.priority"):
+    with pytest.raises(ComponentError, match=r"typo.toml: card\[2\] \('P3'\)\.priority"):
         load_game("shooting-star", components=str(bad))
     with pytest.raises(ComponentError, match="no such component file"):
         load_game("shooting-star", components=str(tmp_path / "missing.toml"))

@@ -119,20 +119,10 @@ def test_TSAR_6_5_void_and_dark_cells_in_the_reference() -> None:
     assert "V" in G.comps.card_by_id("gug-P").code_text
 
 
-def check_all(g, masks) -> int:
-    """How many of the 75 creatures show in one sky (ignoring who holds them)."""
-    n = 0
-    for card in range(len(g.cards)):
-        shapes, need = g.shapes_for(card)
-        if any(masks[f].bit_count() < k for f, k in need):
-            continue
-        if matcher.find(shapes, masks) is not None:
-            n += 1
-    return n
-
-
 @pytest.mark.bench
 def test_bench_all_75_creatures_against_one_sky(benchmark) -> None:
+    from nightsky.games.stars_are_right.bench import check_all
+
     from .util import setup
 
     s = setup(G, 1)

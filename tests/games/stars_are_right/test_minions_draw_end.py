@@ -231,3 +231,14 @@ def test_TSAR_11_1_views_hide_hands_and_deck_resample_redraws_them() -> None:
     s.known[1] = [s.hands[1][0]]
     for seed in range(5):
         assert s.hands[1][0] in s.resample(0, random.Random(seed)).hands[1]
+
+
+def test_TSAR_9_7_dhole_still_usable_after_the_last_discard() -> None:
+    g = game()
+    s = pos(g, {}, [list(HAND), ["gug-F"]], [["dhole-P"], []], discard=["gug-P"])
+    play(s, "discard byakhee-P-Mo")
+    assert not s.is_chance_node()
+    assert {str(a) for a in s.legal_actions(0)} == {
+        "take deck dhole-P", "take discard dhole-P", "end"}
+    play(s, "take discard dhole-P", "end")
+    assert "byakhee-P-Mo" in names(s, s.hands[0])

@@ -10,7 +10,8 @@ from .util import game, names, play, pos
 
 
 def _summons(s):
-    return {str(a).split(" @ ")[0] for a in s.legal_actions(s.current) if str(a).startswith("summon")}
+    acts = s.legal_actions(s.current)
+    return {str(a).split(" @ ")[0] for a in acts if str(a).startswith("summon")}
 
 
 def test_TSAR_6_1_one_summon_a_turn_from_hand() -> None:

@@ -19,7 +19,9 @@ from pydantic import field_validator, model_validator
 from nightsky.core.components import Component, data_path, load_components
 from nightsky.core.errors import ComponentError
 
-FACES: tuple[str, ...] = ("1", "2", "3", "4", "5", "V", "Su", "So", "Mo", "L", "Wn", "Wx", "Sh", "Me")
+FACES: tuple[str, ...] = (
+    "1", "2", "3", "4", "5", "V", "Su", "So", "Mo", "L", "Wn", "Wx", "Sh", "Me",
+)
 """Face codes of the star tiles (index = face number used everywhere in the rules)."""
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
 FACE_NAMES: tuple[str, ...] = (

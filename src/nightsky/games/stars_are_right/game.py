@@ -220,6 +220,13 @@ class StarsAreRightGame(Game):
             action = self.summon_action.get((action.card, action.bonus), action)
         return super().action_id(action)
 
+    @classmethod
+    def conformance_configs(cls) -> list[dict[str, object]]:
+        """Every player count, plus mirrored constellations and a short deck cap."""
+        return [{"players": n} for n in (2, 3, 4)] + [
+            {"players": 2, "mirror": True, "reshuffles": 0}
+        ]
+
     # ------------------------------------------------------------------ states
     def new_initial_state(self) -> StarsAreRightState:
         return StarsAreRightState(self)

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from nightsky.agents.base import register_agent
 from nightsky.agents.simple import GreedyAgent
-from nightsky.core.game import Action
+from nightsky.core.game import Action, State
 
 from . import matcher
 from .actions import Flip, Push, Summon, Swap
@@ -105,9 +105,9 @@ def evaluate(state: StarsAreRightState, p: int) -> float:
     """Heuristic value of ``state`` for seat ``p`` (what ``greedy`` maximises one ply ahead)."""
     n = len(state.hands)
     if state.phase == OVER:
-        best = max(state.vp(q) for q in range(n))
+        top = max(state.vp(q) for q in range(n))
         mine = state.vp(p)
-        return 1000.0 if mine == best else -1000.0 + mine
+        return 1000.0 if mine == top else -1000.0 + mine
     cards = state.game.cards
     vp = state.vp(p)
     opp = max((state.vp(q) for q in range(n) if q != p), default=0)
@@ -178,112 +178,118 @@ def _power_sets(state: StarsAreRightState, p: int, symbols: tuple[int, int, int]
 
 
 def plan_turn(state: StarsAreRightState, p: int, depth: int = 2,
-              node_budget: int = 60000) -> Plan | None:
-    """The best summoning reachable this turn from the start of ``p``'s turn, or None."""
+              node_budget: int = 20000) -> Plan | None:
+    """The best summoning ``p`` can reach this turn from here (start of turn, or with symbols
+    in hand), or None.
+
+    First the symbol budgets: every invocation (or none) and every order-feasible set of
+    powers gives a multiset of symbols. Then one breadth-first search over the skies reachable
+    by up to ``depth`` moves (any types those budgets hold), each sky with the moves that made
+    it. A sky's summonings are computed once; a summoning counts for a budget when the moves
+    fit in it and the rest can be spent without spoiling the constellations.
+    """
     g = state.game
-    best: Plan | None = None
-    cache: dict[tuple[int, ...], list] = {}  # (sky, hand) -> summonings
-    nodes = 0
-
-    def consider(st: StarsAreRightState, prefix: list[Action], exclude: int,
-                 remaining: tuple[int, int, int]) -> None:
-        nonlocal best
-        key = (*st.pos_tile, *st.pos_side, -1, *st.hands[p])
-        opts = cache.get(key)
-        if opts is None:
-            opts = summon_options(st, p)
-            cache[key] = opts
-        for opt in opts:
-            if opt[1] == exclude:
-                continue
-            val = _option_value(st, opt)
-            if best is not None and val <= best.value:
-                continue
-            used = 0
-            for m in opt[3]:
-                used |= m
-            waste = waste_plan(st, remaining, used)
-            if waste is None:
-                continue
-            tiles = tuple(tuple(matcher.cells_of(t)) for t in opt[3])
-            base = g.summon_action[(opt[1], opt[2])]
-            act = Summon(opt[1], opt[2], base.text, tiles)
-            best = Plan([*prefix, *waste, act], val)
-
+    if state.phase not in (INVOKE, POWERS, MOVE, SUMMON) or state.summoned:
+        return None
+    # --- budgets: (prefix actions, excluded card, symbols)
+    budgets: list[tuple[list[Action], int, tuple[int, int, int]]] = []
+    if state.phase in (INVOKE, SUMMON):
+        budgets.append(([], -1, (0, 0, 0)))
     if state.phase == INVOKE:
-        consider(state, [], -1, (0, 0, 0))
-        invocations = list(state.hands[p])
-    elif state.phase in (POWERS, MOVE):
-        invocations = [None]
-    else:
-        consider(state, [], -1, (0, 0, 0))
-        return best
-    for inv in invocations:
-        if inv is None:
-            root = state
-            prefix0: list[Action] = []
-            exclude = -1
-        else:
+        for inv in state.hands[p]:
             root = state.clone()
             act = g.invoke_action[inv]
             root.step(act, p)
-            prefix0 = [act]
-            exclude = inv
-        sym0 = (root.symbols[0], root.symbols[1], root.symbols[2])
-        sets = _power_sets(root, p, sym0) if root.phase == POWERS else {sym0: []}
+            sym0 = (root.symbols[0], root.symbols[1], root.symbols[2])
+            for final, order in _power_sets(root, p, sym0).items():
+                budgets.append(([act, *(g.power_action[c] for c in order)], inv, final))
+    elif state.phase in (POWERS, MOVE):
+        sym0 = (state.symbols[0], state.symbols[1], state.symbols[2])
+        sets = _power_sets(state, p, sym0) if state.phase == POWERS else {sym0: []}
         for final, order in sets.items():
-            prefix = prefix0 + [g.power_action[c] for c in order]
-            # Breadth-first over move sequences, deduplicated by sky.
-            frontier: list[tuple[StarsAreRightState, list[Action], tuple[int, int, int]]] = []
-            start = root.clone()
-            start.symbols = list(final)
-            frontier.append((start, [], final))
-            seen = {tuple(start.pos_tile) + tuple(start.pos_side)}
-            consider(start, prefix, exclude, final)
-            for _ in range(min(depth, sum(final))):
-                nxt = []
-                for st, moves, rem in frontier:
-                    for kind, acts in ((0, g.push_actions), (1, g.swap_actions),
-                                       (2, g.flip_actions)):
-                        if not rem[kind]:
-                            continue
-                        for a in acts:
-                            child = st.clone()
-                            _move(child, a)
-                            key = tuple(child.pos_tile) + tuple(child.pos_side)
-                            if key in seen:
-                                continue
-                            seen.add(key)
-                            r = list(rem)
-                            r[kind] -= 1
-                            r2 = (r[0], r[1], r[2])
-                            nodes += 1
-                            consider(child, prefix + [*moves, a], exclude, r2)
-                            nxt.append((child, [*moves, a], r2))
-                            if nodes > node_budget:
-                                return best
-                frontier = nxt
+            budgets.append(([g.power_action[c] for c in order], -1, final))
+    if not budgets:
+        return None
+    top = [max(b[2][k] for b in budgets) for k in range(3)]
+    scratch = state.clone()
+    best: Plan | None = None
+
+    def consider(tiles: list[int], sides: list[int], moves: list[Action],
+                 used_types: tuple[int, int, int]) -> None:
+        nonlocal best
+        scratch.pos_tile, scratch.pos_side, scratch._masks = tiles, sides, None
+        opts = summon_options(scratch, p)
+        if not opts:
+            return
+        for prefix, exclude, final in budgets:
+            rem = (final[0] - used_types[0], final[1] - used_types[1],
+                   final[2] - used_types[2])
+            if rem[0] < 0 or rem[1] < 0 or rem[2] < 0:
+                continue
+            for opt in opts:
+                if opt[1] == exclude:
+                    continue
+                val = _option_value(scratch, opt)
+                if best is not None and val <= best.value:
+                    continue
+                used = 0
+                for m in opt[3]:
+                    used |= m
+                waste = waste_plan(scratch, rem, used)
+                if waste is None:
+                    continue
+                cells = tuple(tuple(matcher.cells_of(t)) for t in opt[3])
+                base = g.summon_action[(opt[1], opt[2])]
+                best = Plan([*prefix, *moves, *waste, Summon(opt[1], opt[2], base.text, cells)],
+                            val)
+
+    consider(state.pos_tile[:], state.pos_side[:], [], (0, 0, 0))
+    kinds = [(k, acts) for k, acts in ((0, g.push_actions), (1, g.swap_actions),
+                                       (2, g.flip_actions)) if top[k]]
+    Node = tuple[list[int], list[int], list[Action], tuple[int, int, int]]
+    frontier: list[Node] = [(state.pos_tile[:], state.pos_side[:], [], (0, 0, 0))]
+    seen = {(*state.pos_tile, *state.pos_side, 0, 0, 0)}
+    nodes = 0
+    for _ in range(depth):
+        nxt: list[Node] = []
+        for tiles, sides, moves, ut in frontier:
+            for k, acts in kinds:
+                if ut[k] >= top[k]:
+                    continue
+                u2 = (ut[0] + (k == 0), ut[1] + (k == 1), ut[2] + (k == 2))
+                for a in acts:
+                    t2, s2 = _moved(tiles, sides, a)
+                    key = (*t2, *s2, *u2)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    nodes += 1
+                    m2 = [*moves, a]
+                    consider(t2, s2, m2, u2)
+                    nxt.append((t2, s2, m2, u2))
+                    if nodes >= node_budget:
+                        return best
+        frontier = nxt
     return best
 
 
-def _move(st: StarsAreRightState, a: Action) -> None:
-    """Apply a symbol move to a scratch state without the turn bookkeeping."""
+def _moved(tiles: list[int], sides: list[int], a: Action) -> tuple[list[int], list[int]]:
+    """The sky (tile ids, sides) after one symbol move, as new lists."""
+    t, s = tiles[:], sides[:]
     if isinstance(a, Push):
-        t, s = st.pos_tile, st.pos_side
         line = a.path()
-        vt = [t[i] for i in line]
-        vs = [s[i] for i in line]
+        vt = [tiles[i] for i in line]
+        vs = [sides[i] for i in line]
         for k, pos in enumerate(line):
             t[pos] = vt[(k - a.delta) % 5]
             s[pos] = vs[(k - a.delta) % 5]
     elif isinstance(a, Swap):
-        t, s = st.pos_tile, st.pos_side
         t[a.a], t[a.b] = t[a.b], t[a.a]
         s[a.a], s[a.b] = s[a.b], s[a.a]
     else:
         assert isinstance(a, Flip)
-        st.pos_side[a.pos] ^= 1
-    st._masks = None
+        s[a.pos] ^= 1
+    return t, s
 
 
 @register_agent("tsar-planner")
@@ -296,7 +302,7 @@ class PlannerAgent:
 
     name = "tsar-planner"
 
-    def __init__(self, depth: int = 2, budget: int = 60000, cheat: bool = False) -> None:
+    def __init__(self, depth: int = 2, budget: int = 20000, cheat: bool = False) -> None:
         self.depth = int(depth)
         self.budget = int(budget)
         self.cheat = cheat
@@ -304,8 +310,8 @@ class PlannerAgent:
         self._key: tuple[int, int] | None = None
         self._fallback = GreedyAgent(cheat=cheat)
 
-    def choose(self, state: StarsAreRightState, player: int, rng: random.Random) -> Action:
-        if getattr(state.game, "info", None) is None or state.game.info.id != "stars-are-right":
+    def choose(self, state: State, player: int, rng: random.Random) -> Action:
+        if not isinstance(state, StarsAreRightState):
             return self._fallback.choose(state, player, rng)
         key = (state.turn, player)
         legal = state.legal_actions(player)

@@ -30,23 +30,35 @@ from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import Action
 
-from .actions import Discard, Exchange, Flip, Invoke, Power, Push, Release, Summon, Swap, Take
-from .actions import cell_name, tile_target
+from .actions import (
+    Discard,
+    Exchange,
+    Flip,
+    Invoke,
+    Power,
+    Push,
+    Release,
+    Summon,
+    Swap,
+    Take,
+    cell_name,
+    tile_target,
+)
 from .components import FACE_NAMES, FACES, SYMBOLS
 
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
     from .state import StarsAreRightState
 
-KIND_SHORT = ("GOO", "Greater", "Lesser", "Minion")
+KIND_SHORT = ("GOO", "Great", "Lesser", "Minion")
 
 
 def card_line(state: StarsAreRightState, card: int) -> str:
-    """One card as text: id, type, VP, invocation, constellations, power."""
+    """One card in at most 76 columns: id, type, VP, invocation, constellations, bonus, power."""
     c = state.game.cards[card]
-    extra = f" bonus {FACES[c.bonus]}" if c.bonus >= 0 else ""
-    return (f"{c.id:<22} {KIND_SHORT[c.kind]:<7} {c.vp}VP inv {c.invocation_text():<3} "
-            f"needs {c.code_text}{extra}  power {c.power_text()}")
+    bonus = f"*{FACES[c.bonus]}" if c.bonus >= 0 else ""
+    return (f"{c.id:<15} {KIND_SHORT[c.kind]:<6} {c.vp}VP {c.invocation_text():<3} "
+            f"{c.code_text.replace(' ', ''):<19} {bonus:<3} {c.power_text()}").rstrip()
 
 
 def render(state: StarsAreRightState, viewer: int | None) -> str:
@@ -74,18 +86,22 @@ def render(state: StarsAreRightState, viewer: int | None) -> str:
             cells.append(f"{face}/{back.lower()}" if face is not None else "  .  ")
         lines.append(f"  {r + 1}  " + "".join(f"{x:^8}" for x in cells))
     lines.append("")
-    lines.append("legend: " + ", ".join(f"{f}={n}" for f, n in zip(FACES, FACE_NAMES,
-                                                                     strict=True)))
+    legend = [f"{f}={n}" for f, n in zip(FACES, FACE_NAMES, strict=True)]
+    for k in range(0, len(legend), 5):
+        lines.append(("faces: " if k == 0 else "       ") + ", ".join(legend[k:k + 5]))
+    lines.append("cards: id, type, VP, invocation, constellations (& between them, b dark), "
+                 "*bonus")
+    lines.append("       star, power (P push, S swap, F flip)")
     lines.append("")
     for q in range(len(state.hands)):
         who = " (you)" if q == viewer else ""
         lines.append(f"seat {q}{who}: {state.vp(q)} VP, hand {len(state.hands[q])} cards")
         for c in state.creatures[q]:
             used = " [power used]" if c in state.used and q == state.current else ""
-            lines.append("   in play  " + card_line(state, c) + used)
+            lines.append("  play " + card_line(state, c) + used)
         if q == viewer:
             for c in state.hands[q]:
-                lines.append("   hand     " + card_line(state, c))
+                lines.append("  hand " + card_line(state, c))
         elif state.known[q]:
             lines.append("   known in hand: " + ", ".join(g.cards[c].id for c in state.known[q]))
     top = g.cards[state.discard[-1]].id if state.discard else "-"

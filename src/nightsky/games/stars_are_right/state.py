@@ -72,7 +72,9 @@ class StarsAreRightState(State):
         self.reshuffles = 0
         self.turn = 0
         self.end_reason = ""
-        self.last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
+        # (seat, card, bonus servitors, tiles per constellation) of the last summoning
+        self.last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
+        self.last_summon = None
         self._masks: list[int] | None = None
 
     # ------------------------------------------------------------------ copying
@@ -532,8 +534,9 @@ class StarsAreRightState(State):
             self._from_hand(p, a.card)
             self.discard.append(a.card)
             self.discards_done += 1
-            if self.discards_done >= self.discard_limit(p) or not self.hands[p]:
-                self._begin_draw()
+            done = self.discards_done >= self.discard_limit(p) or not self.hands[p]
+            if done and not self._minion_actions(p):
+                self._begin_draw()  # "end" would be the only choice left: take it
             else:
                 self.phase = DISCARD
             return
@@ -601,9 +604,6 @@ class StarsAreRightState(State):
         if self._check_goal():
             return
         self.phase = DISCARD
-        p = self.current
-        if self.discards_done >= self.discard_limit(p) or not self.hands[p]:
-            self.phase = DISCARD  # only "end" (or a Minion) remains
 
     def _check_goal(self) -> bool:
         """TSAR-10.2: the game ends as soon as a seat reaches the goal."""

@@ -1,0 +1,87 @@
+"""Extra figures for ``nightsky bench stars-are-right``: matcher speed and planner time.
+
+Registered into the CLI's ``BENCH_EXTRAS`` hook when the CLI is loaded (see ``__init__``).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from nightsky.core.game import CHANCE, Game
+
+from . import matcher
+
+
+def check_all(game: Any, masks: list[int]) -> int:
+    """How many creatures of the game show in one sky (the matcher's whole job for a sky)."""
+    n = 0
+    for card in range(len(game.cards)):
+        shapes, need = game.shapes_for(card)
+        if any(masks[f].bit_count() < k for f, k in need):
+            continue
+        if matcher.find(shapes, masks) is not None:
+            n += 1
+    return n
+
+
+def bench_extra(game: Game, seconds: float) -> dict[str, Any]:
+    if game.info.id != "stars-are-right":
+        return {}
+    from nightsky.agents import make_agent
+
+    from .state import StarsAreRightState
+
+    rng = random.Random(0)
+    # Matcher: all creatures against each of 200 set-up skies.
+    skies = []
+    for _ in range(200):
+        s = game.new_initial_state()
+        assert isinstance(s, StarsAreRightState)
+        while s.phase == 0:
+            s.step(s.sample_chance(rng), CHANCE)
+        skies.append(s.masks())
+    check_all(game, skies[0])  # fill the shape cache
+    times = []
+    for m in skies:
+        t0 = time.perf_counter()
+        check_all(game, m)
+        times.append((time.perf_counter() - t0) * 1e6)
+    # Planner: time per decision of seat 0 in planner-vs-random games.
+    planner = make_agent("tsar-planner")
+    rand = make_agent("random")
+    decisions: list[float] = []
+    deadline = time.perf_counter() + max(1.0, seconds)
+    while time.perf_counter() < deadline:
+        s = game.new_initial_state()
+        while not s.is_terminal() and time.perf_counter() < deadline:
+            seat = s.current_players()[0]
+            if seat == CHANCE:
+                s.step(s.sample_chance(rng), CHANCE)
+                continue
+            if seat == 0:
+                t0 = time.perf_counter()
+                a = planner.choose(s, 0, rng)
+                decisions.append((time.perf_counter() - t0) * 1e3)
+            else:
+                a = rand.choose(s, seat, rng)
+            s.apply(a, seat)
+    return {
+        "matcher_all_creatures_us_median": round(statistics.median(times), 1),
+        "matcher_all_creatures_us_max": round(max(times), 1),
+        "planner_decisions": len(decisions),
+        "planner_ms_per_decision_mean": (
+            round(statistics.fmean(decisions), 2) if decisions else None),
+        "planner_ms_per_decision_max": round(max(decisions), 2) if decisions else None,
+    }
+
+
+def register() -> None:
+    """Add ``bench_extra`` to the CLI's bench when the CLI is loaded (never import it here)."""
+    cli = sys.modules.get("nightsky.cli.commands")
+    extras = getattr(cli, "BENCH_EXTRAS", None)
+    if extras is not None and bench_extra not in extras:
+        extras.append(bench_extra)
