@@ -65,6 +65,12 @@ def playout(s, rng, check=True, limit=20000):
                 assert r.view(q) == v
                 assert len(s.observation(q)) == g.observation_size
                 assert r.observation(q) == s.observation(q), "observations hold no secrets"
+                # The resampled history replays to the resampled secrets.
+                again = g.new_initial_state()
+                for seat, act in r.history:
+                    again.step(act, seat)
+                assert again.laurels == r.laurels and again.god_hand == r.god_hand
+                assert again.god == r.god and again.god_discard == r.god_discard
         s.apply(rng.choice(legal), p)
         assert s.ap >= 0
         assert all(a >= b for a, b in zip(s.np, last_np, strict=True))

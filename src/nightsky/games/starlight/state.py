@@ -1319,7 +1319,34 @@ class StarlightState(State):
         if own >= 0:
             c.god_discard[player] = own
         c.god_deck = sorted(gpool)
+        c._rewrite_deals(player)
         return c
+
+    def _rewrite_deals(self, player: int) -> None:
+        """Make the recorded deals agree with the (resampled) hands, so the history replays.
+
+        Deals go out seat by seat (SL-1.5, SL-1.3): the k-th Laurel deal went to seat
+        k // laurels_dealt, the k-th God deal to seat k // gods_dealt.
+        """
+        b = self.t.data.board
+        draws = self.game.draws
+        lk = gk = 0
+        hist = self.history
+        for i, (seat, a) in enumerate(hist):
+            if seat != CHANCE or type(a) is not Draw:
+                continue
+            if a.kind == D_LAUREL:
+                q, j = divmod(lk, b.laurels_dealt)
+                lk += 1
+                if q != player:
+                    hist[i] = (seat, draws[(D_LAUREL, self.laurels[q][j])])
+            elif a.kind == D_GOD:
+                q, j = divmod(gk, b.gods_dealt)
+                gk += 1
+                if q == player:
+                    continue
+                pair = [self.god[q], self.god_discard[q]] if self.god[q] >= 0 else self.god_hand[q]
+                hist[i] = (seat, draws[(D_GOD, pair[j])])
 
     def census(self) -> dict[str, list[str]]:
         from .views import make_census
