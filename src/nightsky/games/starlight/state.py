@@ -865,8 +865,7 @@ class StarlightState(State):
         if k == "per_star":
             return v * (self.stars_of(p) + (1 if slot < 0 else 0))
         if k == "per_constellation":
-            n = self.constellations_of(p)
-            return v * max(n, 1)
+            return v * self.constellations_of(p)  # a slotless star is in none
         if k == "per_privilege":
             return v * popcount(self.privs[p])
         if k == "per_aspect":
