@@ -43,10 +43,14 @@ def test_SL_12_3_SL_12_4_slotless_final_launch():
     give_rays(s, 0, long_red=1)
     turn(s, 0, "cores", ap=5)
     assert s.last
-    do(s, "final launch", "star S1", "attach long red")
+    f4 = s.t.flare_ids.index("F4")  # 1 per launched star, this one included
+    s.flare_deck = [f for f in s.flare_deck if f != f4]
+    s.flare_pool = [-1 if f == f4 else f for f in s.flare_pool]
+    s.flares[0] = [f4]
+    do(s, "final launch", "star S1", "attach long red", "use F4")
     assert texts(s)[-1] == "to nowhere"
     do(s, "to nowhere")
-    assert s.np[0] == 3 and s.mags[0] == 0 and s.stars_of(0) == 0
+    assert s.np[0] == 3 + 1 and s.mags[0] == 0 and s.stars_of(0) == 0
 
 
 def test_SL_12_3_slotless_only_without_a_fitting_slot():
