@@ -32,7 +32,8 @@ def test_shipped_components_fit_the_rules():
 def test_bad_file_names_file_entry_and_field(tmp_path):
     bad = tmp_path / "mine.toml"
     bad.write_text(
-        '[[gods]]\nid = "G1"\nname = "Apollo"\ntitle = "x"\npower = "fly"\nsource = "designed"\n'
+        '[[gods]]\nid = "G1"\nname = "Apollo"\ntitle = "x"\ntext = "y"\npower = "fly"\n'
+        'source = "designed"\n'
     )
     with pytest.raises(ComponentError, match=r"mine\.toml: gods\[0\] \('G1'\)\.power"):
         load_game("starlight", components=str(bad))

@@ -218,6 +218,7 @@ class GodCard(Component):
     id: str = Field(pattern=r"^G[0-9]+$")
     name: str
     title: str
+    text: str = Field(min_length=1)
     power: Literal[
         "free_ray",
         "any_constellation",

@@ -300,7 +300,7 @@ def describe_action(s: Any, a: Act, p: int) -> str:
         return f"{a.text} ({_flare(t, a.a)})"
     if k == KEEP:
         god = t.data.gods[a.a]
-        return f"keep {god.name}, {god.title}: {god.why}"
+        return f"keep {god.name}, {god.title}: {god.text}"
     return a.text
 
 
