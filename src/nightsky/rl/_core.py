@@ -1,0 +1,86 @@
+"""Shared plumbing of the RL adapters: a game driven by integer action ids.
+
+Everything here goes through the game contract (``nightsky.core.game``): ``current_players``,
+``legal_actions``, ``game.action_id`` / ``action_from_id``, ``observation`` /
+``observation_size``, ``chance_outcomes`` / ``sample_chance``. Nothing is game-specific.
+
+Seats: the agents of every adapter are the live seats ``0 .. game.num_players - 1``. A game may
+add seats of its own after them (``game.num_seats``, Starlight's Starbots); those never act
+through ``legal_actions`` (their turns are chance draws), so the adapters treat them as part of
+the environment.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from nightsky.core.game import CHANCE, Game, State
+from nightsky.core.registry import load_game
+
+
+def make_game(game_id: str, **params: Any) -> Game:
+    """Load a game and check it offers what the RL adapters need."""
+    game = load_game(game_id, **params)
+    try:
+        size = game.observation_size
+    except NotImplementedError as exc:
+        raise NotImplementedError(
+            f"{game_id} defines no observation tensor (State.observation / "
+            "Game.observation_size), which the RL adapters need"
+        ) from exc
+    if size <= 0:
+        raise ValueError(f"{game_id}: observation_size must be positive, got {size}")
+    return game
+
+
+def legal_ids(game: Game, state: State, seat: int) -> list[int]:
+    """Sorted integer ids of ``seat``'s legal actions."""
+    return sorted(game.action_id(a) for a in state.legal_actions(seat))
+
+
+def action_mask(game: Game, state: State, seat: int) -> np.ndarray:
+    """``int8`` mask over ``game.num_distinct_actions``: 1 where ``seat`` may act now."""
+    mask = np.zeros(game.num_distinct_actions, dtype=np.int8)
+    if seat in state.current_players():
+        mask[legal_ids(game, state, seat)] = 1
+    return mask
+
+
+def observation_array(state: State, seat: int) -> np.ndarray:
+    """``state.observation(seat)`` as a ``float32`` array."""
+    return np.asarray(state.observation(seat), dtype=np.float32)
+
+
+def resolve_chance(state: State, rng: random.Random) -> int:
+    """Apply chance outcomes drawn from ``rng`` until a seat (or nobody) is to act.
+
+    Returns how many chance events were applied.
+    """
+    n = 0
+    while state.current_players() == (CHANCE,):
+        state.step(state.sample_chance(rng), CHANCE)
+        n += 1
+    return n
+
+
+def acting_seat(state: State) -> int | None:
+    """The seat asked to act next: the lowest of ``current_players()``, None when over.
+
+    When several seats act at once (simultaneous turns), the contract lets each of them act in
+    any order, so the adapters ask them one after another, lowest seat first, and apply each
+    action as it comes.
+    """
+    players = state.current_players()
+    if not players:
+        return None
+    if players == (CHANCE,):
+        raise RuntimeError("resolve chance before asking who acts")
+    return min(players)
+
+
+def live_returns(state: State, num_players: int) -> list[float]:
+    """Win shares (``State.returns``) of the live seats at the end of a game."""
+    return [float(r) for r in state.returns()[:num_players]]

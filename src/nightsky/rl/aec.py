@@ -1,0 +1,167 @@
+"""PettingZoo AEC environment for any nightsky game (``nightsky.rl.pettingzoo_env``).
+
+* Agents are ``"seat_0" .. "seat_{n-1}"``, the live seats (see ``nightsky.rl._core``).
+* Observation of an agent: ``{"observation": float32[game.observation_size],
+  "action_mask": int8[game.num_distinct_actions]}``; the observation is
+  ``State.observation(seat)`` (only what that seat may know), the mask marks its legal action
+  ids (all zeros when it is not its turn).
+* Actions are the game's integer ids (``game.action_id``); an id that is not legal raises
+  ``IllegalActionError`` naming the rule, and changes nothing.
+* Chance events (shuffles, dice, draws) are taken inside the environment with a
+  ``random.Random`` seeded by ``reset(seed=...)``: same seed and same actions, same game.
+  ``reset()`` without a seed continues the same random stream (a new game each time).
+* Simultaneous turns: when several seats act at once, they are asked one after another (lowest
+  seat first) and each action is applied as it comes, which the game contract allows.
+* Rewards are terminal: each live seat receives its win share (``State.returns``: 1 for a sole
+  winner, split on a shared win, 0 otherwise) when the game ends.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from nightsky.core.game import CHANCE, Game, State
+from nightsky.rl import _core
+
+
+def agent_name(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+class NightskyAECEnv(AECEnv):  # type: ignore[misc]
+    """AEC environment of one nightsky game; build it with ``pettingzoo_env``."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "nightsky", "is_parallelizable": False}
+
+    def __init__(
+        self, game_id: str, render_mode: str | None = None, **params: Any
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                f"got {render_mode!r}"
+            )
+        self.game: Game = _core.make_game(game_id, **params)
+        self.game_id = game_id
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"nightsky_{game_id.replace('-', '_')}"}
+        n = self.game.num_players
+        self.possible_agents = [agent_name(p) for p in range(n)]
+        self._seat = {agent_name(p): p for p in range(n)}
+        obs_size = self.game.observation_size
+        nda = self.game.num_distinct_actions
+        self._observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        low=-np.inf, high=np.inf, shape=(obs_size,), dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(nda,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._action_spaces = {a: spaces.Discrete(nda) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.state: State = self.game.new_initial_state()
+        self.chance_steps = 0
+        self.agents = []
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    # ------------------------------------------------------------------ life cycle
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` fixes every chance event of it."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.state = self.game.new_initial_state()
+        self.chance_steps = _core.resolve_chance(self.state, self._rng)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+        self._finish_if_over()
+
+    def _select(self) -> None:
+        seat = _core.acting_seat(self.state)
+        if seat is not None:
+            self.agent_selection = agent_name(seat)
+        elif self.agents:
+            self.agent_selection = self.agents[0]
+
+    def _finish_if_over(self) -> None:
+        if not self.state.is_terminal():
+            return
+        returns = _core.live_returns(self.state, self.game.num_players)
+        winners = self.state.winners()
+        scores = self.state.scores()
+        for a in self.agents:
+            seat = self._seat[a]
+            self.rewards[a] = returns[seat]
+            self.terminations[a] = True
+            self.infos[a] = {"scores": list(scores), "winners": list(winners)}
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        return {
+            "observation": _core.observation_array(self.state, seat),
+            "action_mask": _core.action_mask(self.game, self.state, seat),
+        }
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action id (None for a finished agent)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._seat[agent]
+        move = self.game.action_from_id(int(action))
+        self.state.apply(move, seat)  # raises IllegalActionError and changes nothing
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.chance_steps += _core.resolve_chance(self.state, self._rng)
+        self._select()
+        self._finish_if_over()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """Text drawing of the position from the selected seat's point of view."""
+        if self.render_mode is None:
+            return None
+        seat = self._seat.get(self.agent_selection) if self.agents else None
+        text = self.state.render(seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+def pettingzoo_env(game_id: str, render_mode: str | None = None, **params: Any) -> NightskyAECEnv:
+    """PettingZoo AEC environment of ``game_id`` with the game's parameters (``players=3``...)."""
+    return NightskyAECEnv(game_id, render_mode=render_mode, **params)
+
+
+__all__ = ["CHANCE", "NightskyAECEnv", "agent_name", "pettingzoo_env"]
