@@ -1,0 +1,171 @@
+"""Gymnasium environment of one seat of a nightsky game (``nightsky.rl.gym_env``).
+
+The learner plays ``seat``; every other live seat is played by an agent built from a spec
+(``"random"``, ``"greedy"``, ``"mcts:iterations=50"``...; one spec for all, or a list with one per
+other seat in seat order). Chance events and the opponents' moves happen inside ``step``, from
+``random.Random`` streams drawn from the environment's ``np_random`` (seeded by ``reset``).
+
+* Observation: ``{"observation": float32[observation_size], "action_mask":
+  int8[num_distinct_actions]}`` for the learner's seat; ``info["action_mask"]`` repeats the mask.
+* Action: an integer id (``game.action_id``). An illegal id, by default (``illegal="lose"``),
+  ends the episode with reward ``illegal_reward`` (-1) and ``info["illegal_action"] = True``
+  without touching the game; ``illegal="raise"`` raises ``IllegalActionError`` instead.
+* Reward: 0 until the end, then the seat's win share (``State.returns``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from nightsky.agents import Agent, make_agent
+from nightsky.core.errors import IllegalActionError, OptionError
+from nightsky.core.game import Game, State
+from nightsky.rl import _core
+
+
+class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
+    """Single-seat Gymnasium environment; build it with ``gym_env``."""
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(
+        self,
+        game_id: str,
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        render_mode: str | None = None,
+        illegal: str = "lose",
+        illegal_reward: float = -1.0,
+        **params: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be ansi, human or None, got {render_mode!r}")
+        if illegal not in ("lose", "raise"):
+            raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
+        self.game: Game = _core.make_game(game_id, **params)
+        n = self.game.num_players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise OptionError(f"seat must be a live seat 0..{n - 1} of {game_id}, got {seat!r}")
+        self.seat = seat
+        others = [p for p in range(n) if p != seat]
+        specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != len(others):
+            raise OptionError(
+                f"opponents: give one spec or {len(others)} (one per other seat), got {len(specs)}"
+            )
+        self.opponents: dict[int, Agent] = {p: make_agent(s) for p, s in zip(others, specs, strict=True)}
+        self.render_mode = render_mode
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=-np.inf, high=np.inf, shape=(self.game.observation_size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(
+                    low=0, high=1, shape=(self.game.num_distinct_actions,), dtype=np.int8
+                ),
+            }
+        )
+        self.action_space = spaces.Discrete(self.game.num_distinct_actions)
+        self.state: State = self.game.new_initial_state()
+        self._chance_rng = random.Random(0)
+        self._agent_rng = random.Random(0)
+        self._done = True
+
+    # ------------------------------------------------------------------ helpers
+    def _obs(self) -> dict[str, np.ndarray]:
+        return {
+            "observation": _core.observation_array(self.state, self.seat),
+            "action_mask": _core.action_mask(self.game, self.state, self.seat),
+        }
+
+    def _info(self, obs: dict[str, np.ndarray]) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": obs["action_mask"].copy()}
+        if self.state.is_terminal():
+            info["scores"] = list(self.state.scores())
+            info["winners"] = list(self.state.winners())
+        return info
+
+    def _advance(self) -> None:
+        """Play chance and opponents until the learner acts or the game ends."""
+        while True:
+            _core.resolve_chance(self.state, self._chance_rng)
+            seat = _core.acting_seat(self.state)
+            if seat is None or seat == self.seat:
+                return
+            action = self.opponents[seat].choose(self.state, seat, self._agent_rng)
+            self.state.apply(action, seat)
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        self._chance_rng = random.Random(int(self.np_random.integers(0, 2**62)))
+        self._agent_rng = random.Random(int(self.np_random.integers(0, 2**62)))
+        self.state = self.game.new_initial_state()
+        self._advance()
+        self._done = self.state.is_terminal()
+        obs = self._obs()
+        return obs, self._info(obs)
+
+    def step(
+        self, action: Any
+    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        act_id = int(action)
+        move = self.game.action_from_id(act_id) if 0 <= act_id < self.action_space.n else None
+        if move is None or not self.state.is_legal(move, self.seat):
+            if self.illegal == "raise":
+                if move is None:
+                    self.game.action_from_id(act_id)  # raises with the id range
+                self.state.apply(move, self.seat)  # raises, naming the rule
+            self._done = True
+            obs = self._obs()
+            info = self._info(obs)
+            info["illegal_action"] = True
+            return obs, self.illegal_reward, True, False, info
+        self.state.apply(move, self.seat)
+        self._advance()
+        terminated = self.state.is_terminal()
+        reward = 0.0
+        if terminated:
+            self._done = True
+            reward = _core.live_returns(self.state, self.game.num_players)[self.seat]
+        obs = self._obs()
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, False, self._info(obs)
+
+    def render(self) -> str | None:  # type: ignore[override]
+        if self.render_mode is None:
+            return None
+        text = self.state.render(self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def gym_env(
+    game_id: str,
+    seat: int = 0,
+    opponents: str | list[str] = "random",
+    **params: Any,
+) -> NightskyGymEnv:
+    """Gymnasium environment of ``seat`` in ``game_id``; the other seats play ``opponents``.
+
+    ``params`` are the game's parameters (``players=3``...) plus ``render_mode``, ``illegal``
+    and ``illegal_reward``.
+    """
+    return NightskyGymEnv(game_id, seat=seat, opponents=opponents, **params)
+
+
+__all__ = ["IllegalActionError", "NightskyGymEnv", "gym_env"]
