@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import random
+from functools import cache
 from typing import Any
 
-from nightsky.core.registry import game_class, game_ids
+from nightsky.core.game import CHANCE
+from nightsky.core.registry import game_class, game_ids, load_game
 
 
 def all_configs() -> list[tuple[str, dict[str, Any]]]:
@@ -12,13 +16,36 @@ def all_configs() -> list[tuple[str, dict[str, Any]]]:
     return [(g, cfg) for g in game_ids() for cfg in game_class(g).conformance_configs()]
 
 
-def smallest_configs() -> list[tuple[str, dict[str, Any]]]:
-    """One configuration per game: the one with the fewest seats (shortest games)."""
+def _decisions(game_id: str, params: dict[str, Any], seed: int = 0) -> int:
+    """Seat decisions in one seeded random game (how long the game is for search bots)."""
+    game = load_game(game_id, **params)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    n = 0
+    while not state.is_terminal():
+        players = state.current_players()
+        if players == (CHANCE,):
+            state.step(state.sample_chance(rng), CHANCE)
+        else:
+            seat = min(players)
+            state.step(rng.choice(state.legal_actions(seat)), seat)
+            n += 1
+    return n
+
+
+@cache
+def _smallest() -> tuple[tuple[str, str], ...]:
     out = []
     for g in game_ids():
         cfgs = game_class(g).conformance_configs()
-        out.append((g, min(cfgs, key=lambda c: (c.get("players", 0), len(c)))))
-    return out
+        best = min(cfgs, key=lambda c: (sum(_decisions(g, c, s) for s in range(3)), len(c)))
+        out.append((g, json.dumps(best)))
+    return tuple(out)
+
+
+def smallest_configs() -> list[tuple[str, dict[str, Any]]]:
+    """One configuration per game: the one with the shortest random games (for slow tools)."""
+    return [(g, json.loads(c)) for g, c in _smallest()]
 
 
 def config_id(value: Any) -> str:

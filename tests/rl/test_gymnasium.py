@@ -1,0 +1,72 @@
+"""Gymnasium adapter: Gymnasium's own check_env for every game and player count."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from nightsky.core.errors import IllegalActionError, OptionError
+from nightsky.rl import gym_env
+from tests.rl.conftest import all_configs, config_id, smallest_configs
+
+
+@pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
+def test_gymnasium_check_env(game_id: str, params: dict[str, Any]) -> None:
+    last_seat = params.get("players", 1) - 1
+    with warnings.catch_warnings():
+        # Observation bounds are unbounded (the contract does not bound observation values).
+        warnings.simplefilter("ignore")
+        check_env(gym_env(game_id, seat=last_seat, **params), skip_render_check=True)
+
+
+@pytest.mark.parametrize(("game_id", "params"), smallest_configs(), ids=config_id)
+def test_gymnasium_masked_episode_ends_with_the_seat_win_share(
+    game_id: str, params: dict[str, Any]
+) -> None:
+    env = gym_env(game_id, seat=0, opponents="random", **params)
+    obs, info = env.reset(seed=11)
+    rng = np.random.default_rng(11)
+    total = 0.0
+    terminated = False
+    steps = 0
+    while not terminated:
+        assert np.array_equal(obs["action_mask"], info["action_mask"])
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert not truncated
+        assert "illegal_action" not in info
+        total += reward
+        steps += 1
+    assert total == pytest.approx(env.state.returns()[0])
+    assert "winners" in info and "scores" in info
+    assert steps > 0
+
+
+def test_gymnasium_illegal_action_loses_by_default_and_raises_on_request() -> None:
+    game_id, params = smallest_configs()[0]
+    env = gym_env(game_id, **params)
+    obs, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = len(env.state.history)
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    assert len(env.state.history) == before
+    strict = gym_env(game_id, illegal="raise", **params)
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+
+
+def test_gymnasium_bad_seat_or_opponent_count_is_a_clear_error() -> None:
+    from tests.rl.conftest import all_configs as configs
+
+    game_id, params = next((g, c) for g, c in configs() if c.get("players", 1) >= 2)
+    n = params["players"]
+    with pytest.raises(OptionError, match="seat"):
+        gym_env(game_id, seat=n, **params)
+    with pytest.raises(OptionError, match="opponents"):
+        gym_env(game_id, opponents=["random"] * n, **params)
