@@ -46,7 +46,7 @@ def test_openspiel_random_game_through_the_pyspiel_api(
         player = state.current_player()
         assert player in state.ns_state.current_players()
         legal = state.legal_actions()
-        assert legal == sorted(legal) and 0 <= legal[0] and legal[-1] < game.num_distinct_actions()
+        assert legal == sorted(legal) and legal[0] >= 0 and legal[-1] < game.num_distinct_actions()
         tensor = state.observation_tensor(player)
         assert len(tensor) == game.observation_tensor_size()
         json.loads(state.information_state_string(player))

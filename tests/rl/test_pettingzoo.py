@@ -85,7 +85,7 @@ def test_pettingzoo_simultaneous_turns_are_asked_in_seat_order() -> None:
     env.reset(seed=1)
     rng = np.random.default_rng(1)
     saw_several = False
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)

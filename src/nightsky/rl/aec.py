@@ -36,7 +36,11 @@ def agent_name(seat: int) -> str:
 class NightskyAECEnv(AECEnv):  # type: ignore[misc]
     """AEC environment of one nightsky game; build it with ``pettingzoo_env``."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "nightsky", "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "human"],
+        "name": "nightsky",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self, game_id: str, render_mode: str | None = None, **params: Any
@@ -71,7 +75,7 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self.state: State = self.game.new_initial_state()
         self.chance_steps = 0
-        self.agents = []
+        self.agents: list[str] = []
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -156,7 +160,7 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
     def __str__(self) -> str:
-        return self.metadata["name"]
+        return str(self.metadata["name"])
 
 
 def pettingzoo_env(game_id: str, render_mode: str | None = None, **params: Any) -> NightskyAECEnv:

@@ -234,7 +234,9 @@ class NightskySpielState(pyspiel.State):  # type: ignore[misc]
         outs = self._explicit()
         if outs is None:
             if not 0 <= action < SAMPLED_OUTCOMES:
-                raise pyspiel.SpielError(f"chance action {action} outside 0..{SAMPLED_OUTCOMES - 1}")
+                raise pyspiel.SpielError(
+                    f"chance action {action} outside 0..{SAMPLED_OUTCOMES - 1}"
+                )
             return self._sampled(action)
         if not 0 <= action < len(outs):
             raise pyspiel.SpielError(f"chance action {action} outside 0..{len(outs) - 1}")

@@ -58,7 +58,9 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
             raise OptionError(
                 f"opponents: give one spec or {len(others)} (one per other seat), got {len(specs)}"
             )
-        self.opponents: dict[int, Agent] = {p: make_agent(s) for p, s in zip(others, specs, strict=True)}
+        self.opponents: dict[int, Agent] = {
+            p: make_agent(s) for p, s in zip(others, specs, strict=True)
+        }
         self.render_mode = render_mode
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
@@ -121,7 +123,8 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         act_id = int(action)
-        move = self.game.action_from_id(act_id) if 0 <= act_id < self.action_space.n else None
+        in_range = 0 <= act_id < self.game.num_distinct_actions
+        move = self.game.action_from_id(act_id) if in_range else None
         if move is None or not self.state.is_legal(move, self.seat):
             if self.illegal == "raise":
                 if move is None:
