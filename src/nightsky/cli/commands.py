@@ -327,6 +327,7 @@ def bench_random_playouts(g: Game, seconds: float, seed: int = 0) -> dict[str, A
     games_done = actions = 0
     samples: list[State] = []
     start = time.perf_counter()
+    cpu_start = time.process_time()
     deadline = start + seconds
     while True:
         state = g.new_initial_state()
@@ -346,6 +347,8 @@ def bench_random_playouts(g: Game, seconds: float, seed: int = 0) -> dict[str, A
         if time.perf_counter() >= deadline:
             break
     elapsed = time.perf_counter() - start
+    # CPU time of this process: the one-core speed even when other work shares the machine.
+    cpu = max(time.process_time() - cpu_start, 1e-9)
     samples = samples or [g.new_initial_state()]
 
     def per_call(fn: Any) -> float:
@@ -368,6 +371,8 @@ def bench_random_playouts(g: Game, seconds: float, seed: int = 0) -> dict[str, A
         "games": games_done,
         "games_per_second": round(games_done / elapsed, 2),
         "actions_per_second": round(actions / elapsed, 1),
+        "cpu_seconds": round(cpu, 3),
+        "actions_per_cpu_second": round(actions / cpu, 1),
         "clone_us": round(per_call(lambda s: s.clone()), 2),
         "legal_actions_us": round(per_call(legal), 2),
     }
