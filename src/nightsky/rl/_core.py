@@ -38,14 +38,14 @@ def make_game(game_id: str, **params: Any) -> Game:
 
 def legal_ids(game: Game, state: State, seat: int) -> list[int]:
     """Sorted integer ids of ``seat``'s legal actions."""
-    return sorted(game.action_id(a) for a in state.legal_actions(seat))
+    return sorted(map(game.action_id, state.legal_actions(seat)))
 
 
 def action_mask(game: Game, state: State, seat: int) -> np.ndarray:
     """``int8`` mask over ``game.num_distinct_actions``: 1 where ``seat`` may act now."""
     mask = np.zeros(game.num_distinct_actions, dtype=np.int8)
     if seat in state.current_players():
-        mask[legal_ids(game, state, seat)] = 1
+        mask[list(map(game.action_id, state.legal_actions(seat)))] = 1
     return mask
 
 
