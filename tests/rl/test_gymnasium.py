@@ -70,3 +70,20 @@ def test_gymnasium_bad_seat_or_opponent_count_is_a_clear_error() -> None:
         gym_env(game_id, seat=n, **params)
     with pytest.raises(OptionError, match="opponents"):
         gym_env(game_id, opponents=["random"] * n, **params)
+
+
+def test_gymnasium_make_builds_registered_envs() -> None:
+    import gymnasium
+
+    from nightsky.core.registry import game_ids
+    from nightsky.rl import register_gym_envs
+
+    names = register_gym_envs()
+    assert names == [f"nightsky/{g}-v0" for g in game_ids()]
+    game_id, params = smallest_configs()[0]
+    env = gymnasium.make(f"nightsky/{game_id}-v0", **params)
+    obs, info = env.reset(seed=1)
+    assert obs["action_mask"].any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped)

@@ -30,4 +30,11 @@ def gym_env(
     return make(game_id, seat=seat, opponents=opponents, **params)
 
 
-__all__ = ["gym_env", "pettingzoo_env"]
+def register_gym_envs() -> list[str]:
+    """Register ``nightsky/<game-id>-v0`` for ``gymnasium.make`` (see ``nightsky.rl.single``)."""
+    from nightsky.rl.single import register_gym_envs as reg
+
+    return reg()
+
+
+__all__ = ["gym_env", "pettingzoo_env", "register_gym_envs"]

@@ -171,4 +171,24 @@ def gym_env(
     return NightskyGymEnv(game_id, seat=seat, opponents=opponents, **params)
 
 
-__all__ = ["IllegalActionError", "NightskyGymEnv", "gym_env"]
+
+
+def register_gym_envs() -> list[str]:
+    """Register ``nightsky/<game-id>-v0`` with Gymnasium for every game (idempotent).
+
+    ``gymnasium.make("nightsky/star-fire-v0", players=3, seat=1)`` then builds ``gym_env``.
+    """
+    from nightsky.core.registry import game_ids
+
+    names = []
+    for gid in game_ids():
+        name = f"nightsky/{gid}-v0"
+        if name not in gymnasium.registry:
+            gymnasium.register(
+                id=name, entry_point="nightsky.rl.single:NightskyGymEnv", kwargs={"game_id": gid}
+            )
+        names.append(name)
+    return names
+
+
+__all__ = ["IllegalActionError", "NightskyGymEnv", "gym_env", "register_gym_envs"]
