@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from nightsky.core.errors import IllegalActionError
@@ -98,3 +100,25 @@ def test_pettingzoo_simultaneous_turns_are_asked_in_seat_order() -> None:
                 assert env.observe(f"seat_{p}")["action_mask"].any()
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert saw_several
+
+
+@given(seed=st.integers(0, 2**31 - 1), which=st.integers(0, 10_000))
+def test_pettingzoo_mask_and_observation_follow_the_contract(seed: int, which: int) -> None:
+    """Property: at every step of any seeded game, the selected agent's mask marks exactly the
+    ids of its legal actions and its observation is ``State.observation`` of its seat."""
+    configs = all_configs()
+    game_id, params = configs[which % len(configs)]
+    env = pettingzoo_env(game_id, **params)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        agent = env.agent_selection
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        seat = int(agent.split("_")[1])
+        assert seat == min(env.state.current_players())
+        legal = {env.game.action_id(a) for a in env.state.legal_actions(seat)}
+        assert set(np.flatnonzero(obs["action_mask"]).tolist()) == legal
+        assert np.array_equal(obs["observation"], np.float32(env.state.observation(seat)))
+        env.step(int(rng.choice(sorted(legal))))

@@ -103,6 +103,11 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
     def _select(self) -> None:
         seat = _core.acting_seat(self.state)
         if seat is not None:
+            if seat not in range(self.game.num_players):
+                raise RuntimeError(
+                    f"{self.game_id}: seat {seat} acts through legal_actions but is not a live "
+                    f"seat (0..{self.game.num_players - 1})"
+                )
             self.agent_selection = agent_name(seat)
         elif self.agents:
             self.agent_selection = self.agents[0]
