@@ -468,6 +468,16 @@ class State(ABC):
         """
         return {"label": self.describe_action(action, player), "targets": []}
 
+    def board_svg(self, viewer: int | None = None) -> str | None:
+        """An SVG drawing (one ``<svg>`` element) of what ``viewer`` sees, for the web client.
+
+        Every element a click can choose carries an ``id`` equal to a target named by
+        ``action_ui(...)["targets"]`` (and ``data-label`` where a tooltip helps), so the client
+        highlights legal choices and maps clicks to actions without knowing the game. It must
+        show nothing ``view(viewer)`` does not hold. None: the client shows ``render(viewer)``.
+        """
+        return None
+
     def observation(self, player: int) -> list[float]:
         """Fixed-size numeric observation of what ``player`` may know.
 
