@@ -14,6 +14,7 @@ each has ``class="hit"``. Only what ``view(viewer)`` holds is drawn.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -76,6 +77,7 @@ class _Svg:
         self.add(f"<g{attrs}>{title}{''.join(inner)}</g>")
 
 
+@lru_cache(maxsize=64)
 def _stars_bg(height: int) -> str:
     """A fixed starfield (the same for every position, so it leaks nothing)."""
     out = []
