@@ -494,7 +494,7 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
         sys_h = len(rows_x) * (SYS_H + 12)
         nursery = [C.by_name[e["card"]] for e in p["nursery"]]
         chip_rows = max(1, -(-len(nursery) // 7))
-        left_h = 44 + 26 + chip_rows * 42 + 26 + 60
+        left_h = 180 + chip_rows * 42  # header, status, nursery rows, hand backs
         h = max(sys_h + 16 + (14 if terminal else 0), left_h)
         acting = (not terminal and q in v["current_players"])
         body.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="16" '
