@@ -624,11 +624,11 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
             f"on {sd['space']}" if sd["space"] else "not on the rondel yet"]
     if not bot:
         info.append(f"saved AP {sd['saved_ap']}")
-    out.append(_t(26, y + 46, " \u00b7 ".join(info), 10, "#aab3da"))
+    out.append(_t(26, y + 62, " \u00b7 ".join(info), 10, "#aab3da"))
     if terminal and "score_breakdown" in v:
         row = v["score_breakdown"][q]
         txt = " \u00b7 ".join(f"{k} {val:g}" for k, val in row.items() if k != "total" and val)
-        out.append(_t(26, y + 64, txt, 9.5, "#ffe9a8"))
+        out.append(_t(26, y + 76, txt, 9.5, "#ffe9a8"))
     if bot:
         marks = sd["accolade_markers"]
         out.append(_t(300, y + 29, "Starbot: plays from its deck \u00b7 Accolade markers "
@@ -637,7 +637,7 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
                       f"{len(v['starbot_discard'])} discarded", 10, "#aab3da"))
         return y + h + 10
     # privileges, magnitudes, aspects (the mat's record track)
-    ry = y + 84
+    ry = y + 96
     out.append(_t(26, ry, "Privileges", 10, "#aab3da", weight="bold"))
     for k, p in enumerate(PRIVILEGES):
         on = p in sd["privileges"]
@@ -699,18 +699,23 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
     used = sd["used_flares"]
     out.append(_t(fx0, y + 48, f"Flares ({len(fl)} held, {len(used)} used)", 11, "#ffe9a8",
                   weight="bold"))
-    xx = fx0
+    # Held Flares fan out when they do not fit; used ones fill what room is left.
+    avail = W - 30 - fx0
+    step = 88.0 if len(fl) * 88 <= avail else max(18.0, (avail - 82) / max(1, len(fl) - 1))
+    xx = float(fx0)
     for fid in fl:
         f = t.flare_ids.index(fid)
         gid = f"hand:flare:{fid}" if me else None
         out.append(_flare_card(s, xx, y + 56, f, gid, w=82, h=96))
-        xx += 88
-    for fid in used[:4]:
+        xx += step
+    if fl and step < 88:
+        xx += 82 - step + 6
+    room = int((W - 30 - xx + 6) // 88)
+    shown = used[-room:] if room > 0 else []
+    for fid in shown:
         f = t.flare_ids.index(fid)
         out.append(_flare_card(s, xx, y + 56, f, None, w=82, h=96, used=True))
         xx += 88
-    if len(used) > 4:
-        out.append(_t(xx, y + 110, f"+{len(used) - 4}", 11, "#ff9be3"))
     # God, Laurels (second row)
     gy = y + 166
     gx = 270
