@@ -680,7 +680,7 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
     rx0 = cx0 + 92 * max(4, len(sd["cores"])) + 8
     out.append(_t(rx0, y + 48, "Rays", 11, "#ffe9a8", weight="bold"))
     for size, key in ((0, "long"), (1, "short")):
-        xx = rx0
+        xx: float = rx0
         yy = y + 72 + 34 * size
         any_ray = False
         for c in t.colors:
