@@ -346,7 +346,7 @@ def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]
             f'<circle class="hit" cx="{px}" cy="{py}" r="17" fill="url(#sf-pl{p % 11})" '
             f'stroke="#9fb4ff" stroke-opacity="0.6"/>'
             + _t(px, py + 32, C.title[p], 10, "#e8ecff", "middle", "bold")
-            + _t(px, py + 44, C.name[p] + (f" \u2605{bp}@{rm}" if bp else ""), 8,
+            + _t(px, py + 44, C.name[p] + (f" \u00b7 {rm}\u263e:+{bp}" if bp else ""), 8,
                  "#aab3da", "middle") + "</g>")
         for j in range(lim):
             mx = px - 18 + 18 * j
