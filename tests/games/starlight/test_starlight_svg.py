@@ -18,9 +18,15 @@ BUTTONS = (END, DONE, SKIP)  # stop-like choices the client lists as buttons
 
 
 def ids_of(svg: str) -> list[str]:
+    """The ids of a well-formed, script-free board; each clickable one has a tooltip and a
+    shape of class ``hit`` for the client to highlight."""
     root = ET.fromstring(svg)
     assert root.tag == SVG and root.get("viewBox")
     assert not any(el.tag.endswith("script") for el in root.iter())
+    for el in root.iter():
+        if el.get("data-label") is not None:
+            assert el.get("id") and el.get("data-label"), el.get("id")
+            assert any(x.get("class") == "hit" for x in el.iter()), el.get("id")
     return [el.get("id") or "" for el in root.iter() if el.get("id")]
 
 
@@ -28,7 +34,7 @@ def check_seat(s, seat: int, rng: random.Random) -> set[str]:  # noqa: ANN001
     svg = s.board_svg(seat)
     ids = ids_of(svg)
     assert len(ids) == len(set(ids)), "duplicate ids"
-    have = set(ids)
+    have = {el.get("id") for el in ET.fromstring(svg).iter() if el.get("data-label")}
     for a in s.legal_actions(seat):
         targets = s.action_ui(a, seat)["targets"]
         assert targets, str(a)

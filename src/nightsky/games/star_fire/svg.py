@@ -557,7 +557,8 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
                 body.append(
                     f"<g id={_a('card:' + C.name[c])} data-label={_a(lab)}><title>"
                     f"{escape(lab)}</title>"
-                    f'<rect x="{bx}" y="{ly + 16}" width="34" height="46" rx="5" fill="#161b3d" '
+                    f'<rect class="hit" x="{bx}" y="{ly + 16}" width="34" height="46" rx="5" '
+                    f'fill="#161b3d" '
                     f'stroke="#ffffff"/>' + _glyph(C.cat[c], bx + 17, ly + 30, c, 7)
                     + _t(bx + 17, ly + 56, C.name[c], 9, "#ffffff", "middle") + "</g>")
                 bx += 40
