@@ -125,7 +125,9 @@ def describe(s: StarFireState, a: Any, player: int) -> str:
 
 
 def action_ui(s: StarFireState, a: Any, player: int) -> dict[str, Any]:
-    """Targets: ``deck:<name>``, ``card:<code>``, ``system:<seat>:<star>``, ``seat:<n>``."""
+    """Targets: ``deck:<name>``, ``card:<code>``, ``system:<seat>:<star>``, ``systems:<seat>``
+    (a new system), ``seat:<n>``, ``hand:<seat>:<Star Fire kind>``; ``button:<notation>`` for
+    the choices the client lists as buttons (stop, end, keep). ``svg.py`` draws them all."""
     nm = s.C.name
     targets: list[str] = []
     if isinstance(a, Act):
@@ -134,6 +136,8 @@ def action_ui(s: StarFireState, a: Any, player: int) -> dict[str, Any]:
             targets = [f"deck:{DECKS[a.a]}"]
         elif k in (BUILD, DIVINE):
             targets = [f"card:{nm[a.a]}"]
+            if k == DIVINE:  # the Star Fire card played tells it apart from paying
+                targets.append(f"hand:{player}:divine")
             if a.b == NEW:
                 targets.append(f"systems:{player}")
             elif a.b in s.C.planets:
@@ -148,6 +152,9 @@ def action_ui(s: StarFireState, a: Any, player: int) -> dict[str, Any]:
             targets = [f"hand:{player}:{SF_KINDS[a.a]}"]
         elif k in (WORMHOLE, TRANSMUTE):
             targets = [f"hand:{player}:{'wormhole' if k == WORMHOLE else 'transmute'}"]
+        elif k == SETUP and a.a and s.free_star[player] >= 0:
+            # placing the dealt Star founds a new system with it (SF-2.3)
+            targets = [f"card:{nm[s.free_star[player]]}", f"systems:{player}"]
         elif k in (STOP, END, SETUP):
             targets = ["button:" + str(a)]
     return {"label": describe(s, a, player), "targets": targets}

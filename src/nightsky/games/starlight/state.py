@@ -1372,6 +1372,11 @@ class StarlightState(State):
 
         return action_ui(self, action, player)
 
+    def board_svg(self, viewer: int | None = None) -> str:
+        from .svg import board_svg
+
+        return board_svg(self, viewer)
+
     def describe_action(self, action: Any, player: int) -> str:
         from .views import describe_action
 

@@ -27,6 +27,7 @@ from typing import Any
 from .actions import (
     ATTACH,
     BOON,
+    BUY,
     CORE,
     FINAL,
     FLARE,
@@ -37,6 +38,7 @@ from .actions import (
     PLACE,
     SIZE_NAMES,
     SLOT,
+    SLOTLESS,
     STAR,
     STEP,
     TAKE,
@@ -359,6 +361,10 @@ def action_ui(s: Any, a: Act, p: int) -> dict[str, Any]:
         targets = [f"hand:god:{t.god_ids[a.a]}"]
     elif k == FLUSH:
         targets = [f"pool:{s.space(p)}:flush"]
-    else:  # end, buy, done, skip, to nowhere: buttons
+    elif k == BUY:
+        targets = ["mat:buy"]
+    elif k == SLOTLESS:
+        targets = ["board:slotless"]
+    else:  # end, done, skip: buttons
         targets = [f"button:{a.text.replace(' ', '-')}"]
     return {"label": describe_action(s, a, p), "targets": targets}

@@ -1,0 +1,609 @@
+"""SVG drawing of a Star Fire position for the web client (``State.board_svg``).
+
+Layout, top to bottom: the title and turn status beside the three decks; the viewer's hand face
+up; then one panel per seat with its Stellar Nursery of elements, its hand as card backs, its
+Star Fire pile and its solar systems (stars linked in a column, planets on orbits, moons beside
+their planets, free moons on the outer orbit).
+
+Clickable elements carry the ids ``action_ui`` names (``deck:<name>``, ``card:<code>``,
+``system:<seat>:<star>``, ``systems:<seat>`` for a new system, ``seat:<n>``,
+``hand:<seat>:<kind>`` for a Star Fire kind) plus ``data-label``; the shape to highlight inside
+each has ``class="hit"``. Only what ``view(viewer)`` holds is drawn.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape, quoteattr
+
+from nightsky.games.star_fire.actions import DECKS
+from nightsky.games.star_fire.components import (
+    ELEMENT_SHORT,
+    MOON,
+    PLANET,
+    SF_KINDS,
+    STAR,
+    STARFIRE,
+)
+
+if TYPE_CHECKING:
+    from nightsky.games.star_fire.state import StarFireState
+
+W = 1280
+EL_COLOR = ("#7fb4ff", "#ffd166", "#c08a5b", "#c9d1dc")
+EL_NAME = ("Hydrogen", "Helium", "Carbon", "Heavy Metal")
+SEAT_COLOR = ("#ff8a8a", "#7fd3ff", "#a4f07f", "#ffd27f", "#d6a4ff", "#ff9fd6")
+STAR_COLOR = ("#fff3b0", "#b9dcff", "#ffd38a", "#ffb38a", "#ff9a8a", "#e0d4ff", "#fffbe8",
+              "#a8f4ff")
+PLANET_COLOR = ("#5fa8d3", "#c97b4a", "#7dbb6e", "#d9b26f", "#6ec6c0", "#9d7bd8", "#b85c5c",
+                "#8fb3d9", "#5b5b6e", "#6fbf73", "#d98f5c")
+SF_TITLE = {"wormhole": "Worm Hole", "fission": "Nuclear Fission", "gamma": "Gamma Ray Burst",
+            "divine": "Divine Intervention", "transmute": "Transmutation"}
+SF_GLYPH = {"wormhole": "@", "fission": "\u2622", "gamma": "\u03b3", "divine": "\u2727",
+            "transmute": "\u21c4"}
+CAT_NAME = {STAR: "Star", PLANET: "Planet", MOON: "Moon", STARFIRE: "Star Fire"}
+FONT = "font-family:'DejaVu Sans',Verdana,sans-serif"
+
+
+def _a(v: Any) -> str:
+    return quoteattr(str(v))
+
+
+def _t(x: float, y: float, text: str, size: int = 12, fill: str = "#dfe6ff",
+       anchor: str = "start", weight: str = "normal", extra: str = "") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
+            f'text-anchor="{anchor}" font-weight="{weight}" pointer-events="none"{extra}>'
+            f"{escape(text)}</text>")
+
+
+def _cost_text(cost: tuple[int, int, int, int]) -> str:
+    return " ".join(f"{n}{ELEMENT_SHORT[e]}" for e, n in enumerate(cost) if n) or "free"
+
+
+class _Svg:
+    """Collects SVG fragments."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, s: str) -> None:
+        self.parts.append(s)
+
+    def group(self, gid: str | None, label: str, inner: list[str]) -> None:
+        attrs = f' id={_a(gid)} data-label={_a(label)} style="cursor:pointer"' if gid else ""
+        title = f"<title>{escape(label)}</title>" if label else ""
+        self.add(f"<g{attrs}>{title}{''.join(inner)}</g>")
+
+
+@lru_cache(maxsize=64)
+def _stars_bg(height: int) -> str:
+    """A fixed starfield (the same for every position, so it leaks nothing)."""
+    out = []
+    x = 12345
+    for _ in range(140):
+        x = (x * 1103515245 + 12345) % 2**31
+        px = x % W
+        x = (x * 1103515245 + 12345) % 2**31
+        py = x % max(1, height)
+        x = (x * 1103515245 + 12345) % 2**31
+        r = 0.4 + (x % 100) / 90
+        op = 0.25 + (x % 60) / 100
+        out.append(f'<circle cx="{px}" cy="{py}" r="{r:.2f}" fill="#ffffff" opacity="{op:.2f}"/>')
+    return "".join(out)
+
+
+def _defs() -> str:
+    grads = []
+    for i, col in enumerate(STAR_COLOR):
+        grads.append(
+            f'<radialGradient id="sf-star{i}"><stop offset="0" stop-color="#ffffff"/>'
+            f'<stop offset="0.45" stop-color="{col}"/>'
+            f'<stop offset="1" stop-color="{col}" stop-opacity="0"/></radialGradient>')
+    for i, col in enumerate(PLANET_COLOR):
+        grads.append(
+            f'<radialGradient id="sf-pl{i}" cx="0.35" cy="0.35" r="0.7">'
+            f'<stop offset="0" stop-color="#ffffff" stop-opacity="0.9"/>'
+            f'<stop offset="0.25" stop-color="{col}"/>'
+            f'<stop offset="1" stop-color="#0b0f24"/></radialGradient>')
+    return (
+        "<defs>"
+        '<linearGradient id="sf-sky" x1="0" y1="0" x2="0.4" y2="1">'
+        '<stop offset="0" stop-color="#070b1f"/><stop offset="0.6" stop-color="#111537"/>'
+        '<stop offset="1" stop-color="#1d1240"/></linearGradient>'
+        '<linearGradient id="sf-back" x1="0" y1="0" x2="1" y2="1">'
+        '<stop offset="0" stop-color="#3b2a6b"/><stop offset="1" stop-color="#1b1438"/>'
+        "</linearGradient>"
+        + "".join(grads)
+        + '<style>.hit{transition:stroke .15s}</style>'
+        "</defs>"
+    )
+
+
+# ---------------------------------------------------------------- pieces
+
+def _deck(x: float, y: float, name: str, count: int, bottom: list[str], color: str) -> str:
+    inner = []
+    for k in range(min(4, max(1, count)) - 1, -1, -1):
+        op = "1" if count else "0.25"
+        inner.append(
+            f'<rect x="{x + 4 * k}" y="{y - 3 * k}" width="86" height="116" rx="9" '
+            f'fill="url(#sf-back)" stroke="{color}" stroke-width="1.5" opacity="{op}"'
+            + (' class="hit"' if k == 0 else "") + "/>")
+    inner.append(f'<circle cx="{x + 43}" cy="{y + 46}" r="20" fill="none" stroke="{color}" '
+                 f'stroke-width="2" opacity="0.8"/>')
+    inner.append(_t(x + 43, y + 52, str(count), 18, "#ffffff", "middle", "bold"))
+    inner.append(_t(x + 43, y + 92, name.capitalize(), 12, color, "middle", "bold"))
+    if bottom:
+        more = "\u2026" if len(bottom) > 2 else ""
+        inner.append(_t(x + 43, y + 108, "next " + " ".join(bottom[:2]) + more, 9, "#cfd6f5",
+                        "middle"))
+    label = f"Draw from the {name} deck ({count} card(s))"
+    if bottom:
+        label += "; known at the bottom: " + ", ".join(bottom)
+    return (f"<g id={_a('deck:' + name)} data-label={_a(label)} style=\"cursor:pointer\">"
+            f"<title>{escape(label)}</title>{''.join(inner)}</g>")
+
+
+def _chip(s: StarFireState, x: float, y: float, c: int) -> str:
+    C = s.C
+    e = C.element[c]
+    wild = bool(s.wild >> c & 1)
+    col = EL_COLOR[e]
+    label = f"{C.name[c]}: {EL_NAME[e]}, {C.units[c]} unit(s)" + (" - wild" if wild else "")
+    inner = [
+        f'<circle class="hit" cx="{x}" cy="{y}" r="16" fill="{col}" fill-opacity="0.22" '
+        f'stroke="{col}" stroke-width="2"/>',
+    ]
+    if wild:
+        inner.append(f'<circle cx="{x}" cy="{y}" r="19" fill="none" stroke="#ff6bd6" '
+                     f'stroke-width="2" stroke-dasharray="3 2"/>')
+    inner.append(_t(x, y + 2, ELEMENT_SHORT[e], 11, "#ffffff", "middle", "bold"))
+    for k in range(C.units[c]):
+        inner.append(f'<circle cx="{x - 3 + 6 * k if C.units[c] == 2 else x}" cy="{y + 9}" '
+                     f'r="2" fill="{col}"/>')
+    return (f"<g id={_a('card:' + C.name[c])} data-label={_a(label)} style=\"cursor:pointer\">"
+            f"<title>{escape(label)}</title>{''.join(inner)}</g>")
+
+
+def _body_label(s: StarFireState, c: int) -> str:
+    C = s.C
+    k = C.cat[c]
+    base = (f"{C.title[c]} ({C.name[c]}), {CAT_NAME[k]} worth {C.points(c)}, "
+            f"cost {_cost_text(C.cost[c])}")
+    if k == STAR:
+        rp, rm, pts = C.star_bonus[c]
+        if pts:
+            base += f"; bonus {pts} with {rp} planet(s) and {rm} moon(s) in its system"
+    elif k == PLANET:
+        rm, pts = C.moon_bonus[c]
+        base += f"; holds up to {C.moon_limit[c]} moon(s)"
+        if pts:
+            base += f"; bonus {pts} with {rm} moon(s)"
+    elif k == MOON:
+        base += "; needs a planet" if C.needs_host[c] else "; may orbit a star directly"
+    return base
+
+
+def _glyph(cat: int, cx: float, cy: float, c: int, r: float) -> str:
+    if cat == STAR:
+        return (f'<circle cx="{cx}" cy="{cy}" r="{r * 1.6}" fill="url(#sf-star{c % 8})"/>'
+                f'<circle cx="{cx}" cy="{cy}" r="{r * 0.55}" fill="#ffffff"/>')
+    if cat == PLANET:
+        return f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="url(#sf-pl{c % 11})"/>'
+    return (f'<circle cx="{cx}" cy="{cy}" r="{r * 0.6}" fill="#d8dce8"/>'
+            f'<circle cx="{cx + r * 0.2}" cy="{cy - r * 0.15}" r="{r * 0.5}" fill="#151a38"/>')
+
+
+def _hand_card(s: StarFireState, x: float, y: float, c: int, dealt: bool) -> str:
+    C = s.C
+    k = C.cat[c]
+    col = {STAR: "#ffd27f", PLANET: "#7fc8ff", MOON: "#d0d4e4"}[k]
+    inner = [
+        f'<rect class="hit" x="{x}" y="{y}" width="96" height="130" rx="9" fill="#161b3d" '
+        f'stroke="{col}" stroke-width="1.8"/>',
+        f'<rect x="{x}" y="{y}" width="96" height="20" rx="9" fill="{col}" fill-opacity="0.25"/>',
+        _t(x + 48, y + 14, f"{CAT_NAME[k]} \u00b7 {C.points(c)} pts", 10, col, "middle", "bold"),
+        _glyph(k, x + 48, y + 48, c, 15 if k != MOON else 18),
+        _t(x + 48, y + 82, C.title[c], 12, "#ffffff", "middle", "bold"),
+        _t(x + 48, y + 95, C.name[c], 9, "#aab3da", "middle"),
+    ]
+    px = x + 10
+    for e, n in enumerate(C.cost[c]):
+        if n:
+            inner.append(f'<circle cx="{px + 8}" cy="{y + 112}" r="8" fill="{EL_COLOR[e]}" '
+                         f'fill-opacity="0.3" stroke="{EL_COLOR[e]}"/>')
+            inner.append(_t(px + 8, y + 115.5, f"{n}", 10, "#ffffff", "middle", "bold"))
+            inner.append(_t(px + 8, y + 127, ELEMENT_SHORT[e], 7, EL_COLOR[e], "middle"))
+            px += 20
+    if k == PLANET:
+        inner.append(_t(x + 90, y + 116, f"\u263e{C.moon_limit[c]}", 10, "#d0d4e4", "end"))
+    if k == STAR and C.star_bonus[c][2]:
+        rp, rm, pts = C.star_bonus[c]
+        inner.append(_t(x + 90, y + 116, f"+{pts}", 10, "#ffd27f", "end", "bold"))
+    if dealt:
+        inner.append(f'<rect x="{x + 52}" y="{y + 26}" width="40" height="14" rx="7" '
+                     f'fill="#ffd27f"/>')
+        inner.append(_t(x + 72, y + 36, "dealt", 9, "#1a1430", "middle", "bold"))
+    label = _body_label(s, c) + (" - your dealt Star, built for free" if dealt else "")
+    return (f"<g id={_a('card:' + C.name[c])} data-label={_a(label)} style=\"cursor:pointer\">"
+            f"<title>{escape(label)}</title>{''.join(inner)}</g>")
+
+
+def _sf_card(seat: int, x: float, y: float, kind: str, count: int) -> str:
+    inner = [
+        f'<rect class="hit" x="{x}" y="{y}" width="96" height="130" rx="9" fill="#2a1238" '
+        f'stroke="#ff7ad9" stroke-width="1.8"/>',
+        f'<rect x="{x}" y="{y}" width="96" height="20" rx="9" fill="#ff7ad9" fill-opacity="0.25"/>',
+        _t(x + 48, y + 14, "Star Fire", 10, "#ff9be3", "middle", "bold"),
+        _t(x + 48, y + 64, SF_GLYPH[kind], 30, "#ffb3ec", "middle", "bold"),
+    ]
+    words = SF_TITLE[kind].split(" ")
+    for i, w in enumerate(words):
+        inner.append(_t(x + 48, y + 88 + 13 * i, w, 11, "#ffffff", "middle", "bold"))
+    if count > 1:
+        inner.append(f'<circle cx="{x + 84}" cy="{y + 32}" r="10" fill="#ff7ad9"/>')
+        inner.append(_t(x + 84, y + 36, f"\u00d7{count}", 10, "#1a1430", "middle", "bold"))
+    label = f"{SF_TITLE[kind]} (Star Fire card, {count} held)"
+    gid = f"hand:{seat}:{kind}"
+    return (f"<g id={_a(gid)} data-label={_a(label)} style=\"cursor:pointer\">"
+            f"<title>{escape(label)}</title>{''.join(inner)}</g>")
+
+
+def _back(x: float, y: float, cat: int, count: int) -> str:
+    col = {STAR: "#ffd27f", PLANET: "#7fc8ff", MOON: "#d0d4e4", STARFIRE: "#ff7ad9"}[cat]
+    out = []
+    for k in range(min(3, count) - 1, -1, -1):
+        out.append(f'<rect x="{x + 3 * k}" y="{y - 2 * k}" width="34" height="46" rx="5" '
+                   f'fill="url(#sf-back)" stroke="{col}" stroke-width="1.2"/>')
+    out.append(_t(x + 17, y + 20, CAT_NAME[cat][0] + ("F" if cat == STARFIRE else ""), 12, col,
+                  "middle", "bold"))
+    out.append(_t(x + 17, y + 38, f"\u00d7{count}", 11, "#ffffff", "middle", "bold"))
+    return f"<g><title>{count} {CAT_NAME[cat]} card(s), face down</title>{''.join(out)}</g>"
+
+
+# ---------------------------------------------------------------- solar systems
+
+def _system_width(s: StarFireState, sys: list[list[int]]) -> int:
+    stars, planets, loose = sys
+    names = sum(len(s.C.title[x]) + 1 for x in stars)
+    return max(120 + 74 * len(planets) + (44 if loose else 0) + 10, 6 * names + 90)
+
+
+SYS_H = 176
+
+
+def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]],
+            owner_color: str) -> list[str]:
+    C = s.C
+    stars, planets, loose = sys
+    w = _system_width(s, sys)
+    out: list[str] = []
+    hosted = sum(len(s.moons_on[p]) for p in planets)
+    n_moons = hosted + len(loose)
+    pts = 5 * len(stars) + 3 * len(planets) + n_moons
+    bonus = 0
+    for st in stars:
+        rp, rm, bp = C.star_bonus[st]
+        if len(planets) >= rp and n_moons >= rm:
+            bonus += bp
+    for p in planets:
+        rm, bp = C.moon_bonus[p]
+        if rm and len(s.moons_on[p]) >= rm:
+            bonus += bp
+    names = "+".join(C.title[st] for st in stars)
+    label = (f"Seat {seat}'s system of {names}: {len(planets)} planet(s), {n_moons} moon(s), "
+             f"{pts} body points + {bonus} bonus")
+    sid = f"system:{seat}:{C.name[stars[0]]}"
+    out.append(
+        f"<g id={_a(sid)} data-label={_a(label)} style=\"cursor:pointer\"><title>"
+        f"{escape(label)}</title><rect class=\"hit\" x=\"{x}\" y=\"{y}\" width=\"{w}\" "
+        f'height="{SYS_H}" rx="14" fill="#0d1233" fill-opacity="0.85" stroke="{owner_color}" '
+        f'stroke-opacity="0.45" stroke-width="1.5"/>'
+        + _t(x + 10, y + SYS_H - 9, f"{names}", 10, "#aab3da")
+        + _t(x + w - 10, y + SYS_H - 9, f"{pts}+{bonus} pts", 10, "#ffd27f", "end", "bold")
+        + "</g>")
+    cx = x + 46
+    cy = y + 80
+    # orbits, drawn as arcs around the (first) star
+    for i in range(len(planets) + (1 if loose else 0)):
+        r = 86 + 74 * i
+        th = math.asin(min(0.98, 70 / r))
+        x0, y0 = cx + r * math.cos(th), cy - r * math.sin(th)
+        x1, y1 = cx + r * math.cos(th), cy + r * math.sin(th)
+        dash = ' stroke-dasharray="4 4"' if i == len(planets) else ""
+        out.append(f'<path d="M{x0:.1f},{y0:.1f} A{r},{r} 0 0 1 {x1:.1f},{y1:.1f}" '
+                   f'fill="none" stroke="#8fa2ff" stroke-opacity="0.3"{dash}/>')
+    # stars: a column joined by links (SF-6.2)
+    k = len(stars)
+    ys = [cy + (j - (k - 1) / 2) * 46 for j in range(k)]
+    for j in range(k - 1):
+        out.append(f'<line x1="{cx}" y1="{ys[j]}" x2="{cx}" y2="{ys[j + 1]}" '
+                   f'stroke="#ffe9a8" stroke-width="3" stroke-dasharray="2 3"/>')
+    for j, st in enumerate(stars):
+        col = STAR_COLOR[st % 8]
+        lab = _body_label(s, st) + f" - built by seat {seat}"
+        out.append(
+            f"<g id={_a('card:' + C.name[st])} data-label={_a(lab)} style=\"cursor:pointer\">"
+            f"<title>{escape(lab)}</title>"
+            f'<circle cx="{cx}" cy="{ys[j]}" r="{34 if k == 1 else 23}" '
+            f'fill="url(#sf-star{st % 8})"/>'
+            f'<circle class="hit" cx="{cx}" cy="{ys[j]}" r="{15 if k == 1 else 12}" '
+            f'fill="{col}" stroke="#ffffff" stroke-width="1"/>'
+            + _t(cx, ys[j] + 4, C.name[st], 9, "#2a1a00", "middle", "bold") + "</g>")
+    # planets with their moons
+    for i, p in enumerate(planets):
+        px = cx + 86 + 74 * i
+        py = cy
+        moons = s.moons_on[p]
+        lim = C.moon_limit[p]
+        rm, bp = C.moon_bonus[p]
+        lab = _body_label(s, p) + f" - {len(moons)}/{lim} moon(s)"
+        out.append(
+            f"<g id={_a('card:' + C.name[p])} data-label={_a(lab)} style=\"cursor:pointer\">"
+            f"<title>{escape(lab)}</title>"
+            f'<circle class="hit" cx="{px}" cy="{py}" r="17" fill="url(#sf-pl{p % 11})" '
+            f'stroke="#9fb4ff" stroke-opacity="0.6"/>'
+            + _t(px, py + 32, C.title[p], 10, "#e8ecff", "middle", "bold")
+            + _t(px, py + 44, C.name[p] + (f" \u00b7 {rm}\u263e:+{bp}" if bp else ""), 8,
+                 "#aab3da", "middle") + "</g>")
+        for j in range(lim):
+            mx = px - 18 + 18 * j
+            my = py - 34
+            if j < len(moons):
+                m = moons[j]
+                mlab = _body_label(s, m) + f" - orbiting {C.title[p]}"
+                out.append(
+                    f"<g id={_a('card:' + C.name[m])} data-label={_a(mlab)} "
+                    f'style="cursor:pointer"><title>{escape(mlab)}</title>'
+                    f'<circle class="hit" cx="{mx}" cy="{my}" r="7" fill="#dfe3ef" '
+                    f'stroke="#ffffff" stroke-width="0.8"/>'
+                    + _t(mx, my - 10, C.name[m], 8, "#cfd6f5", "middle") + "</g>")
+            else:
+                out.append(f'<circle cx="{mx}" cy="{my}" r="6" fill="none" stroke="#8fa2ff" '
+                           f'stroke-opacity="0.5" stroke-dasharray="2 2"/>')
+    if loose:
+        lx = cx + 86 + 74 * len(planets) - 14
+        for j, m in enumerate(loose):
+            my = cy - 40 + 26 * j
+            mlab = _body_label(s, m) + " - orbiting the star directly"
+            out.append(
+                f"<g id={_a('card:' + C.name[m])} data-label={_a(mlab)} "
+                f'style="cursor:pointer"><title>{escape(mlab)}</title>'
+                f'<circle class="hit" cx="{lx}" cy="{my}" r="8" fill="#dfe3ef" '
+                f'stroke="#ffffff" stroke-width="0.8"/>'
+                + _t(lx + 12, my + 3, C.name[m], 8, "#cfd6f5") + "</g>")
+    return out
+
+
+def _new_system(seat: int, x: float, y: float, color: str) -> str:
+    label = f"Seat {seat}: found a new solar system here"
+    return (f"<g id={_a(f'systems:{seat}')} data-label={_a(label)} style=\"cursor:pointer\">"
+            f"<title>{escape(label)}</title>"
+            f'<rect class="hit" x="{x}" y="{y}" width="96" height="{SYS_H}" rx="14" '
+            f'fill="#0d1233" fill-opacity="0.4" stroke="{color}" stroke-opacity="0.55" '
+            f'stroke-dasharray="6 5"/>'
+            + _t(x + 48, y + SYS_H / 2 - 4, "+", 28, color, "middle", "bold")
+            + _t(x + 48, y + SYS_H / 2 + 18, "new system", 10, color, "middle")
+            + "</g>")
+
+
+# ---------------------------------------------------------------- the whole board
+
+def board_svg(s: StarFireState, viewer: int | None) -> str:
+    """One ``<svg>`` of what ``viewer`` sees (None: a spectator)."""
+    C = s.C
+    v = s.view(viewer)
+    body: list[str] = []
+    scores = v["scores"]
+    terminal = v["terminal"]
+    winners = set(s.winners()) if terminal else set()
+
+    # ---- header: title, status, decks
+    body.append(_t(24, 40, "STAR FIRE", 26, "#ffe9a8", weight="bold",
+                   extra=' letter-spacing="4"'))
+    body.append(_t(24, 60, "Galactic Architects", 12, "#aab3da"))
+    if terminal:
+        best = ", ".join(f"Seat {q}" for q in sorted(winners))
+        status = f"Game over - winner: {best}"
+    elif v["phase"] in ("deal", "setup"):
+        status = "Setting up: each seat places or keeps its dealt Star"
+        if s.phase == 1 and not s.queue:
+            status = f"Set-up: Seat {s.setup_seat} places or keeps its dealt Star"
+    else:
+        status = f"Round {v['round']} \u00b7 Seat {v['turn']} to act \u00b7 "
+        status += f"{v['actions_left']} action(s) left"
+        if v["substep"] == "wormhole":
+            status += f" \u00b7 Worm Hole: steal up to {v['substep_units']} unit(s)"
+        elif v["substep"] == "transmute":
+            status += f" \u00b7 Transmutation: {v['substep_units']} wild left"
+        if v["last_turn"]:
+            status += " \u00b7 last turn"
+    body.append(_t(24, 92, status, 15, "#ffffff", weight="bold"))
+    extra = []
+    if v["fusion_turns_left"]:
+        extra.append(f"Nuclear Fusion: {v['fusion_turns_left']} more turn(s) with 3 actions")
+    credit = [f"{n}{(*ELEMENT_SHORT, 'wild')[e]}" for e, n in enumerate(v["credit"]) if n]
+    if credit:
+        extra.append("credit this turn: " + " ".join(credit))
+    if v["events_used"]:
+        extra.append("events: " + ", ".join(v["events_used"]))
+    spent = f"spent elements: {len(v['spent'])}" + (" (out of play)" if v["reshuffled"] else "")
+    extra.append(spent)
+    body.append(_t(24, 114, " \u00b7 ".join(extra), 11, "#aab3da"))
+    deck_colors = {"elements": "#7fb4ff", "bodies": "#ffd27f", "starfire": "#ff7ad9"}
+    for i, d in enumerate(DECKS):
+        body.append(_deck(900 + 120 * i, 18, d, v["decks"][d]["count"], v["decks"][d]["bottom"],
+                          deck_colors[d]))
+    y = 150
+
+    # ---- the viewer's hand, face up
+    if viewer is not None and 0 <= viewer < s.n:
+        me = v["players"][viewer]
+        hand = [C.by_name[x] for x in me["hand"]]
+        bodies = sorted((c for c in hand if C.cat[c] != STARFIRE),
+                        key=lambda c: (C.cat[c], c))
+        kinds: dict[str, int] = {}
+        for c in hand:
+            if C.cat[c] == STARFIRE:
+                kinds[SF_KINDS[C.sf_kind[c]]] = kinds.get(SF_KINDS[C.sf_kind[c]], 0) + 1
+        n_cards = len(bodies) + len(kinds)
+        per_row = (W - 48) // 104
+        rows = max(1, -(-n_cards // per_row))
+        h = 36 + rows * 140
+        body.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="14" '
+                    f'fill="#141a40" fill-opacity="0.8" stroke="{SEAT_COLOR[viewer % 6]}" '
+                    f'stroke-opacity="0.6"/>')
+        body.append(_t(28, y + 24, f"Your hand (Seat {viewer})", 14,
+                       SEAT_COLOR[viewer % 6], weight="bold"))
+        if not n_cards:
+            body.append(_t(28, y + 60, "no cards in hand", 12, "#aab3da"))
+        dealt = C.by_name[me["dealt_star"]] if me.get("dealt_star") else -1
+        for i, c in enumerate(bodies):
+            cx = 24 + 104 * (i % per_row)
+            cy = y + 34 + 140 * (i // per_row)
+            body.append(_hand_card(s, cx, cy, c, c == dealt))
+        order = sorted(kinds.items(), key=lambda kv: SF_KINDS.index(kv[0]))
+        for j, (kind, cnt) in enumerate(order):
+            i = len(bodies) + j
+            cx = 24 + 104 * (i % per_row)
+            cy = y + 34 + 140 * (i // per_row)
+            body.append(_sf_card(viewer, cx, cy, kind, cnt))
+        y += h + 14
+
+    # ---- one panel per seat
+    for q in range(s.n):
+        p = v["players"][q]
+        col = SEAT_COLOR[q % 6]
+        left_w = 290
+        sx = 24 + left_w
+        avail = W - 24 - sx
+        # systems flow layout
+        # the "new system" slot is drawn where its owner may build one
+        slot = q == viewer and not terminal and not p["eliminated"]
+        widths = [_system_width(s, sys) for sys in s.systems[q]] + ([96] if slot else [])
+        rows_x: list[list[float]] = [[]]
+        cur = 0.0
+        for w in widths:
+            if cur and cur + w > avail:
+                rows_x.append([])
+                cur = 0.0
+            rows_x[-1].append(cur)
+            cur += w + 12
+        sys_h = len(rows_x) * (SYS_H + 12)
+        nursery = [C.by_name[e["card"]] for e in p["nursery"]]
+        chip_rows = max(1, -(-len(nursery) // 7))
+        left_h = 180 + chip_rows * 42  # header, status, nursery rows, hand backs
+        h = max(sys_h + 16 + (14 if terminal else 0), left_h)
+        acting = (not terminal and q in v["current_players"])
+        body.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="16" '
+                    f'fill="#0f1434" fill-opacity="0.75" stroke="{col}" '
+                    f'stroke-opacity="{0.95 if acting else 0.35}" '
+                    f'stroke-width="{2.5 if acting else 1.2}"/>')
+        # header: the seat (Nuclear Fission target)
+        marks: list[str] = []
+        if p["eliminated"]:
+            marks.append("eliminated")
+        if p["fission"]:
+            marks.append(f"fission: -{p['fission']} action(s)")
+        if acting:
+            marks.append("to act")
+        label = f"Seat {q}: score {scores[q]:g}" + (f" ({', '.join(marks)})" if marks else "")
+        crown = " \u265b" if q in winners else ""
+        body.append(
+            f"<g id={_a(f'seat:{q}')} data-label={_a(label)} style=\"cursor:pointer\">"
+            f"<title>{escape(label)}</title>"
+            f'<rect class="hit" x="24" y="{y + 10}" width="{left_w - 16}" height="34" rx="10" '
+            f'fill="{col}" fill-opacity="0.16" stroke="{col}" stroke-width="1.4"/>'
+            f'<circle cx="42" cy="{y + 27}" r="7" fill="{col}"/>'
+            + _t(56, y + 32, f"Seat {q}{' (you)' if q == viewer else ''}{crown}", 14, "#ffffff",
+                 weight="bold")
+            + _t(left_w - 2, y + 32, f"{scores[q]:g} pts", 14, "#ffe9a8", "end", "bold")
+            + "</g>")
+        ly = y + 62
+        if marks:
+            body.append(_t(26, ly, " \u00b7 ".join(marks), 11,
+                           "#ff8a8a" if p["eliminated"] else "#ffd27f", weight="bold"))
+        ly += 14
+        body.append(_t(26, ly + 8, "Stellar Nursery", 11, "#aab3da", weight="bold"))
+        units = [0] * 5
+        for e in p["nursery"]:
+            units[4 if e["wild"] else e["element"]] += e["units"]
+        tot = " ".join(f"{u}{(*ELEMENT_SHORT, 'wild')[i]}" for i, u in enumerate(units) if u)
+        body.append(_t(left_w + 8, ly + 8, tot or "empty", 10, "#cfd6f5", "end"))
+        for i, c in enumerate(nursery):
+            body.append(_chip(s, 44 + 38 * (i % 7), ly + 36 + 42 * (i // 7), c))
+        ly += 26 + chip_rows * 42
+        # the hand: backs (or a pointer to the viewer's own hand)
+        if q == viewer:
+            body.append(_t(26, ly + 22, f"hand: {len(p['hand'])} card(s), shown above", 11,
+                           "#aab3da"))
+        else:
+            known = [C.by_name[x] for x in p["known_hand"]]
+            backs = dict(p["hand_backs"])
+            for c in known:
+                key = {STAR: "stars", PLANET: "planets", MOON: "moons"}.get(C.cat[c], "star_fire")
+                backs[key] -= 1
+            bx = 26.0
+            body.append(_t(26, ly + 8, "Hand", 11, "#aab3da", weight="bold"))
+            for key, cat in (("stars", STAR), ("planets", PLANET), ("moons", MOON),
+                             ("star_fire", STARFIRE)):
+                if backs[key] > 0:
+                    body.append(_back(bx, ly + 16, cat, backs[key]))
+                    bx += 48
+            for c in known:
+                lab = _body_label(s, c) + " - known to all (drawn off the open bottom)"
+                body.append(
+                    f"<g id={_a('card:' + C.name[c])} data-label={_a(lab)}><title>"
+                    f"{escape(lab)}</title>"
+                    f'<rect class="hit" x="{bx}" y="{ly + 16}" width="34" height="46" rx="5" '
+                    f'fill="#161b3d" '
+                    f'stroke="#ffffff"/>' + _glyph(C.cat[c], bx + 17, ly + 30, c, 7)
+                    + _t(bx + 17, ly + 56, C.name[c], 9, "#ffffff", "middle") + "</g>")
+                bx += 40
+            if sum(p["hand_backs"].values()) == 0:
+                body.append(_t(26, ly + 36, "empty", 10, "#6f7aa8"))
+            if p["holds_dealt_star"]:
+                body.append(_t(bx + 4, ly + 44, "holds its dealt Star", 9, "#ffd27f"))
+        if not s.systems[q] and not slot:
+            body.append(_t(sx + 16, y + 40, "no solar system yet", 12, "#6f7aa8"))
+        if terminal:
+            row = s.score_breakdown()[q]
+            parts = [("bodies", "bodies"), ("system_bonus", "system bonus"),
+                     ("moon_bonus", "moon bonus"), ("star_fire", "Star Fire"),
+                     ("elements", "elements"), ("largest_system", "largest system"),
+                     ("most_systems", "most systems"), ("largest_nebula", "largest nebula")]
+            txt = " \u00b7 ".join(f"{lab} {row[k]:g}" for k, lab in parts if row[k])
+            body.append(_t(sx + 4, y + h - 8, txt, 10, "#ffe9a8"))
+        if p["star_fire_pile"]:
+            body.append(_t(left_w + 8, ly + 8, f"\u2737 {len(p['star_fire_pile'])} played", 10,
+                           "#ff9be3", "end"))
+        # systems
+        row_y = y + 8
+        k = 0
+        for r, xs in enumerate(rows_x):
+            for x0 in xs:
+                gx = sx + x0
+                gy = row_y + r * (SYS_H + 12)
+                if k < len(s.systems[q]):
+                    body.extend(_system(s, q, gx, gy, s.systems[q][k], col))
+                elif slot:
+                    body.append(_new_system(q, gx, gy, col))
+                k += 1
+        y += h + 12
+
+    height = y + 8
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" '
+        f'width="100%" preserveAspectRatio="xMidYMin meet" style="{FONT}" '
+        f'role="img" aria-label="Star Fire board">'
+        + _defs()
+        + f'<rect x="0" y="0" width="{W}" height="{height}" fill="url(#sf-sky)"/>'
+        + _stars_bg(height)
+        + "".join(body)
+        + "</svg>"
+    )
+
+
+__all__ = ["board_svg"]
