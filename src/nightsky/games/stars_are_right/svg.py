@@ -217,9 +217,10 @@ def card_svg(card: Card, x: float, y: float, w: float = 132, h: float = 150,
     fill, edge = KIND_FILL[card.kind], KIND_EDGE[card.kind]
     body = [el("rect", x=x, y=y, width=w, height=h, rx=9, fill=fill, stroke=edge,
                stroke_width=2, opacity=0.55 if dim else None)]
-    room = max(6, int((w - 36) / 7.2))
+    fs = 12.5 if w >= 120 else 11
+    room = max(6, int((w - 34) / (fs * 0.6)))
     name = card.name if len(card.name) <= room else card.name[:room - 1] + "\u2026"
-    body.append(text(x + 8, y + 18, name, 12.5, INK, weight="bold"))
+    body.append(text(x + 7, y + 18, name, fs, INK, weight="bold"))
     body.append(el("circle", cx=x + w - 14, cy=y + 14, r=11, fill="#0b1026", stroke=GOLD))
     body.append(text(x + w - 14, y + 18.5, card.vp, 12, GOLD, anchor="middle", weight="bold"))
     body.append(text(x + 8, y + 32, KIND_NAME[card.kind], 9.5, DIM))
