@@ -1,0 +1,52 @@
+"""The SVG sheets: well-formed, every legal click drawn, the same picture for every seat's
+secrets (Mihi Anguli has none: every sheet is public)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from nightsky.core import load_game
+from nightsky.games.mihi_anguli import board as B
+from nightsky.games.mihi_anguli.actions import Move
+from tests.support.svgcheck import check_targets, ids_of, parse, playout
+
+
+def _button(a: object) -> bool:
+    return isinstance(a, Move) and a.kind in ("go", "done", "end")
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_svg_targets_drawn_over_playouts(players: int) -> None:
+    checked = 0
+    kinds: set[str] = set()
+    for seed in range(2):
+        s = load_game("mihi-anguli", players=players).new_initial_state()
+        rng = random.Random(seed)
+        for st in playout(s, rng, max_steps=120 * players, every=2 * players + 1):
+            if st.is_terminal():
+                parse(st.board_svg(None))
+                continue
+            # turns are simultaneous: check one acting seat each time, in turn
+            checked += check_targets(st, _button, (rng.choice(st.current_players()),))
+            kinds |= {a.kind for p in st.current_players() if p >= 0
+                      for a in st.legal_actions(p) if isinstance(a, Move)}
+    assert checked > 100
+    assert {"fill", "pos1", "plot1"} <= kinds
+
+
+def test_svg_every_sheet_element_has_its_seat_prefix() -> None:
+    s = load_game("mihi-anguli", players=3).new_initial_state()
+    for _ in playout(s, random.Random(2), max_steps=40):
+        pass
+    ids = ids_of(parse(s.board_svg(1)))
+    for seat in range(3):
+        # every map point can be chosen ("at x,y" after POSITIONING III/IV, PLOTTING III...)
+        assert {f"p{seat}-pt-{B.point_name(q)}" for q in range(B.NPTS)} <= ids
+        assert {f"p{seat}-pt-1,1", f"p{seat}-pt-0.5,0.5", f"p{seat}-item-W1.1",
+                f"p{seat}-ab-POS1", f"p{seat}-mentor", f"p{seat}-item-W5"} <= ids
+    # the spectator sees the same public sheets, seat 0's in front
+    spectator = s.board_svg(None)
+    assert spectator is not None and "Seat 0 (you)" not in spectator
+    assert s.resample(1, random.Random(0)).board_svg(1) == s.board_svg(1)
