@@ -1,10 +1,10 @@
 """The Mihi Anguli sheets as SVG for the web client (``State.board_svg``).
 
 Every sheet is public (MA-10.3), so each seat's sheet is drawn in full: the viewer's large, the
-others' below it at a third of the size. A sheet shows the 13x13 star map (major points, minor
-points, stars, filled points and squares, the positioned major point), the ability dice, the
-schedule wheel (seven spokes of items around the week), the five articles, the abilities and the
-supporters, with the items filled (this turn's in orange) and the score so far.
+others' below it at half or a third of the size. A sheet shows the 13x13 star map (major points,
+minor points, stars, filled points and squares, the positioned major point), the ability dice,
+the schedule wheel (seven spokes of items around the week), the five articles, the abilities and
+the supporters, with the items filled (this turn's in orange) and the score so far.
 
 Clickable ids follow ``render.action_ui`` with the seat's prefix ``p<seat>-``: ``pt-x,y`` (map
 points), ``item-LABEL`` (items), ``item-W<w>`` (an article, for PROMOTER), ``ab-NAME``
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.components import Item
     from nightsky.games.mihi_anguli.state import MihiAnguliState
 
-SW, SH = 1360, 900  # one sheet at full size
+SW, SH = 1360, 850  # one sheet at full size
 SP = 56  # lattice spacing of the star map
 MX, MY = 50, 100  # the map's top-left point inside a sheet
 COL_A, COL_B = 795, 1100  # the two right-hand columns
@@ -259,7 +259,8 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
     x = COL_A
     out.append(text(x, 96, "dice", 12, DIM))
     seen: set[int] = set()
-    for k, d in enumerate(sheet["dice"]):
+    live = sheet["phase"] not in ("waiting", "finished")
+    for k, d in enumerate(sheet["dice"] if live else []):
         id_ = None if d in seen else f"{pre}die-{d}"
         seen.add(d)
         out.append(_die(x + k * 48, 104, d, id_, f"ability die {d}"))
@@ -351,13 +352,13 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
 
 def board_svg(state: MihiAnguliState, viewer: int | None) -> str:
     """One ``<svg>`` of the sheets: the viewer's large (seat 0's for a spectator), the others
-    below at a third of the size."""
+    below at half (two others) or a third (three others) of the size."""
     v = state.view(viewer)
     n = len(v["sheets"])
     main = viewer if viewer is not None and 0 <= viewer < n else 0
     others = [i for i in range(n) if i != main]
     W = SW + 40
-    small = 1 / 3
+    small = 1 / 2 if n <= 3 else 1 / 3
     H = 70 + SH + 20 + (SH * small + 20 if others else 0)
     out = [text(24, 46, "Mihi Anguli", 28, GOLD, weight="bold")]
     if v["terminal"]:
