@@ -1,9 +1,9 @@
 """The Mihi Anguli sheets as SVG for the web client (``State.board_svg``).
 
 Every sheet is public (MA-10.3), so each seat's sheet is drawn in full: the viewer's large, the
-others' below it at half or a third of the size. A sheet shows the 13x13 star map (major points,
-minor points, stars, filled points and squares, the positioned major point), the ability dice,
-the schedule wheel (seven spokes of items around the week), the five articles, the abilities and
+others' below it at half or a third of the size (pictures only: only the viewer's own sheet
+carries click targets). A sheet shows the 13x13 star map (major points, minor points, stars,
+filled points and squares, the positioned major point), the ability dice, the schedule wheel (seven spokes of items around the week), the five articles, the abilities and
 the supporters, with the items filled (this turn's in orange) and the score so far.
 
 Clickable ids follow ``render.action_ui`` with the seat's prefix ``p<seat>-``: ``pt-x,y`` (map
@@ -46,9 +46,17 @@ def _xy(q: int) -> tuple[float, float]:
     return MX + (q % B.N) * SP, MY + (q // B.N) * SP
 
 
+def _g(body: str, pre: str | None, name: str, label: str) -> str:
+    """A clickable group ``<pre><name>`` on the interactive sheet; the bare drawing on the
+    small sheets of the other seats (nobody clicks there: it keeps the SVG light)."""
+    if pre is None:
+        return body
+    return group(body, pre + name, label)
+
+
 # ---------------------------------------------------------------- star map
 @lru_cache(maxsize=8192)
-def _point(q: int, kind: str, filled: bool, pre: str) -> str:
+def _point(q: int, kind: str, filled: bool, pre: str | None) -> str:
     x, y = _xy(q)
     name = B.point_name(q)
     if kind == "major":
@@ -66,12 +74,14 @@ def _point(q: int, kind: str, filled: bool, pre: str) -> str:
                 el("circle", cx=x, cy=y, r=5.5, fill="#10163a", stroke="#6a77b5",
                    stroke_width=1.3))
         label = f"point {name}"
+    if pre is None:
+        return body
     # a larger transparent disc makes small points easy to click
     body = el("circle", cx=x, cy=y, r=SP * 0.42, fill="#000000", opacity=0) + body
     return group(body, f"{pre}pt-{name}", label + (" (filled)" if filled else ""))
 
 
-def _map(c: Compiled, sheet: dict[str, Any], pre: str) -> str:
+def _map(c: Compiled, sheet: dict[str, Any], pre: str | None) -> str:
     filled = {POINT_INDEX[n] for n in sheet["points"]}
     squares = set(sheet["squares"])
     out = [el("rect", x=MX - 36, y=MY - 36, width=SP * 12 + 72, height=SP * 12 + 72, rx=16,
@@ -105,7 +115,7 @@ def _map(c: Compiled, sheet: dict[str, Any], pre: str) -> str:
 
 # ---------------------------------------------------------------- items
 @lru_cache(maxsize=8192)
-def _item(it: Item, x: float, y: float, state: str, pre: str) -> str:
+def _item(it: Item, x: float, y: float, state: str, pre: str | None) -> str:
     """One item box: E (experience, blue), S (star, gold), Q (squares, green).
     ``state``: "open", "filled", "now" (filled this turn) or "closed"."""
     colour = {"E": E_FILL, "S": S_FILL, "Q": Q_FILL}[it.kind]
@@ -127,10 +137,10 @@ def _item(it: Item, x: float, y: float, state: str, pre: str) -> str:
                      weight="bold")
     kind = {"E": f"{it.value} experience", "S": "a star", "Q": f"{it.value} squares"}[it.kind]
     label = f"{it.label}: costs {kind}" + (" (filled)" if filled else "")
-    return group(body, f"{pre}item-{it.label}", label)
+    return _g(body, pre, f"item-{it.label}", label)
 
 
-def _items_row(c: Compiled, g: int, x: float, y: float, sheet: dict[str, Any], pre: str,
+def _items_row(c: Compiled, g: int, x: float, y: float, sheet: dict[str, Any], pre: str | None,
                closed: bool = False) -> str:
     done = set(sheet["items"])
     now = set(sheet["items_this_turn"])
@@ -154,7 +164,7 @@ def _bits(x: int) -> list[int]:
 
 
 # ---------------------------------------------------------------- wheel, dice, lists
-def _wheel(c: Compiled, sheet: dict[str, Any], pre: str, cx: float, cy: float) -> str:
+def _wheel(c: Compiled, sheet: dict[str, Any], pre: str | None, cx: float, cy: float) -> str:
     out = [el("circle", cx=cx, cy=cy, r=130, fill="#0d1436", stroke=EDGE, stroke_width=2),
            el("circle", cx=cx, cy=cy, r=34, fill="#1a2250", stroke=GOLD, stroke_width=1.5)]
     week = min(sheet["week"], 6)
@@ -195,7 +205,7 @@ def _die(x: float, y: float, v: int, id_: str | None, label: str) -> str:
     return group(body, id_, label)
 
 
-def _button(x: float, y: float, w: float, label: str, id_: str, tip: str) -> str:
+def _button(x: float, y: float, w: float, label: str, id_: str | None, tip: str) -> str:
     body = (el("rect", x=x, y=y, width=w, height=28, rx=14, fill="#253070", stroke=GOLD,
                stroke_width=1.5)
             + text(x + w / 2, y + 19, label, 12.5, INK, anchor="middle", weight="bold"))
@@ -205,17 +215,18 @@ def _button(x: float, y: float, w: float, label: str, id_: str, tip: str) -> str
 _CACHE: dict[tuple[Any, ...], tuple[Compiled, str]] = {}
 
 
-def _sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None) -> str:
+def _sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None,
+           interactive: bool) -> str:
     """One sheet, memoised: a sheet is redrawn only when its seat, score or role changed
     (in a simultaneous turn each action changes one sheet of up to four)."""
     c = state.c
     bd = state.score_breakdown()[i]
-    key = (id(c), i, i == viewer, len(v["sheets"]), state.seats[i].key(),
+    key = (id(c), i, i == viewer, interactive, len(v["sheets"]), state.seats[i].key(),
            tuple(sorted(bd.items())), v["scores"][i])
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is c:
         return hit[1]
-    out = _draw_sheet(state, i, v, viewer, bd)
+    out = _draw_sheet(state, i, v, viewer, bd, interactive)
     if len(_CACHE) > 256:
         _CACHE.clear()
     _CACHE[key] = (c, out)
@@ -223,10 +234,10 @@ def _sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None
 
 
 def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None,
-                bd: dict[str, float]) -> str:
+                bd: dict[str, float], interactive: bool) -> str:
     c = state.c
     sheet = v["sheets"][i]
-    pre = f"p{i}-"
+    pre = f"p{i}-" if interactive else None
     out = [el("rect", x=0, y=0, width=SW, height=SH, rx=18, fill=PANEL, opacity=0.85,
               stroke=GOLD if i == viewer else EDGE, stroke_width=2)]
     # header
@@ -261,7 +272,7 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
     seen: set[int] = set()
     live = sheet["phase"] not in ("waiting", "finished")
     for k, d in enumerate(sheet["dice"] if live else []):
-        id_ = None if d in seen else f"{pre}die-{d}"
+        id_ = None if d in seen or pre is None else f"{pre}die-{d}"
         seen.add(d)
         out.append(_die(x + k * 48, 104, d, id_, f"ability die {d}"))
     bx = x + 160
@@ -277,7 +288,8 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
         buttons.append(("points", "claim0", "claim the finished week's article points"))
         buttons.append(("map point", "claim1", "fill one point of the map instead"))
     for k, (lab, key, tip) in enumerate(buttons):
-        out.append(_button(bx + (k % 2) * 92, 100 + (k // 2) * 32, 86, lab, pre + key, tip))
+        out.append(_button(bx + (k % 2) * 92, 100 + (k // 2) * 32, 86, lab,
+                           None if pre is None else pre + key, tip))
     # wheel
     out.append(_wheel(c, sheet, pre, COL_A + 140, 335))
     # articles
@@ -293,7 +305,7 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
                    fill="#253070" if not closed else "#151a3a", stroke=EDGE)
                 + text(COL_A + 20, yy + 18, f"W{w}", 12, INK if not closed else DIM,
                        anchor="middle", weight="bold"))
-        out.append(group(head, f"{pre}item-W{w}", f"article of week {w}: "
+        out.append(_g(head, pre, f"item-W{w}", f"article of week {w}: "
                          f"{c.article_points[g]} points when finished in its week"))
         out.append(_items_row(c, g, COL_A + 46, yy + 1, sheet, pre, closed))
         pts = f"{c.article_points[g]}"
@@ -319,7 +331,7 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
         tip = f"{name}: " + ("acquired" if own else "not acquired")
         if was_used:
             tip += ", used this turn"
-        out.append(group(head, f"{pre}ab-{short}", tip))
+        out.append(_g(head, pre, f"ab-{short}", tip))
         if short not in ("POS1", "PLOT1"):
             g = B.G_OF_ABILITY[ABILITY_BIT[short]]
             out.append(_items_row(c, g, COL_B + 102, yy + 1, sheet, pre))
@@ -337,7 +349,7 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
                 + text(COL_B + 48, yy + 18, short, 11 if len(short) > 8 else 12,
                        INK if own else DIM, anchor="middle", weight="bold"))
         tip = f"{name}: " + ("acquired" if own else "not acquired")
-        id_ = f"{pre}mentor" if name == "MENTOR" else None
+        id_ = f"{pre}mentor" if name == "MENTOR" and pre is not None else None
         out.append(group(head, id_, tip))
         out.append(_items_row(c, B.G_SUP0 + k, COL_B + 102, yy + 1, sheet, pre))
     # legend
@@ -371,10 +383,11 @@ def board_svg(state: MihiAnguliState, viewer: int | None) -> str:
             status += " \u00b7 acting: " + ", ".join(
                 "you" if q == viewer else f"seat {q}" for q in acting)
     out.append(text(220, 44, status, 17, INK))
-    out.append(el("g", _sheet(state, main, v, viewer), transform="translate(20,70)"))
+    out.append(el("g", _sheet(state, main, v, viewer, main == viewer),
+                  transform="translate(20,70)"))
     for k, i in enumerate(others):
         x = 20 + k * (SW * small + 13)
         y = 70 + SH + 20
-        out.append(el("g", _sheet(state, i, v, viewer),
+        out.append(el("g", _sheet(state, i, v, viewer, False),
                       transform=f"translate({x:.1f},{y}) scale({small:.4f})"))
     return svg(W, H, "".join(out), "Mihi Anguli")
