@@ -83,7 +83,6 @@ def group(body: str, id_: str | None = None, label: str | None = None, **kw: obj
     extra: dict[str, object] = {}
     if id_ is not None:
         extra["id"] = id_
-        extra["style"] = "cursor:pointer"
     if label:
         extra["data_label"] = label
     return el("g", title + body, **extra, **kw)
@@ -143,6 +142,6 @@ def svg(w: float, h: float, body: str, title: str) -> str:
     """The root element."""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(w)} {_num(h)}" '
-        f'role="img" style="{FONT}">'
+        f'style="{FONT}">'
         f"{el('title', esc(title))}{defs()}{backdrop(w, h)}{body}</svg>"
     )
