@@ -193,7 +193,7 @@ def _window(state: ShootingStarState, v: dict[str, Any]) -> tuple[range, range]:
 def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> str:
     cols, rows = _window(state, v)
     sx, sy, sw, sh = SECTOR
-    s = min(150.0, sw / len(cols), sh / len(rows))
+    s = min(165.0, sw / len(cols), sh / len(rows))
     ox = sx + (sw - s * len(cols)) / 2
     oy = sy + (sh - s * len(rows)) / 2
     colour_of = [seat["colour"] for seat in v["seats"]]
@@ -403,5 +403,7 @@ def _events(state: ShootingStarState, v: dict[str, Any]) -> str:
         return ""
     # events are public: the text log shows them to everyone as well
     lines = [describe_event(state, e) for e in state.events][-6:]
-    x, y = 30, 58
-    return text(x, y + 8, "Last resolution: " + "; ".join(lines)[:170], 11.5, DIM)
+    line = "Last resolution: " + "; ".join(lines)
+    if len(line) > 180:
+        line = line[:179] + "\u2026"
+    return text(30, 66, line, 11.5, DIM)

@@ -340,7 +340,8 @@ def _legend(x: float, y: float) -> str:
                       stroke="#33407a"))
         out.append(face_art(code, cx + 12, cy + 12, 26))
         out.append(text(cx + 30, cy + 16, code, 11, GOLD, weight="bold"))
-        out.append(text(cx + 35 + 8 * len(code), cy + 16, FACE_NAMES[i], 11, INK))
+        gap = 8 * len(code) + (3 if "W" in code else 0)
+        out.append(text(cx + 36 + gap, cy + 16, FACE_NAMES[i], 11, INK))
     return "".join(out)
 
 
