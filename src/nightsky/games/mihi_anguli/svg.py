@@ -3,8 +3,9 @@
 Every sheet is public (MA-10.3), so each seat's sheet is drawn in full: the viewer's large, the
 others' below it at half or a third of the size (pictures only: only the viewer's own sheet
 carries click targets). A sheet shows the 13x13 star map (major points, minor points, stars,
-filled points and squares, the positioned major point), the ability dice, the schedule wheel (seven spokes of items around the week), the five articles, the abilities and
-the supporters, with the items filled (this turn's in orange) and the score so far.
+filled points and squares, the positioned major point), the ability dice, the schedule wheel
+(seven spokes of items around the week), the five articles, the abilities and the supporters,
+with the items filled (this turn's in orange) and the score so far.
 
 Clickable ids follow ``render.action_ui`` with the seat's prefix ``p<seat>-``: ``pt-x,y`` (map
 points), ``item-LABEL`` (items), ``item-W<w>`` (an article, for PROMOTER), ``ab-NAME``
