@@ -253,6 +253,7 @@ def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> s
     out = []
     acting = v["current_players"]
     score = v["scores"]
+    breakdown = state.score_breakdown() if v["terminal"] else []
     for idx, q in enumerate(_order(n, viewer)):
         seat = seats[q]
         y = top + idx * row_h
@@ -305,9 +306,13 @@ def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> s
                     if g.p_moon[p]:
                         out.append(el("circle", cx=px + 22, cy=y + 90, r=3.5, fill="#dfe6ff"))
                 px += 29
-        if "missions" in seat and row_h > 130 and q != viewer:
-            codes = ", ".join(seat["missions"])
-            out.append(text(x0 + 16, y + row_h - 22, f"missions {codes}", 11, DIM))
+        if v["terminal"]:  # the final score, item by item (everything is revealed now)
+            b = breakdown[q]
+            codes = ", ".join(seat.get("missions", []))
+            out.append(text(x0 + 16, y + row_h - 22,
+                            f"{b['cards']:g} cards + {b['moons']:g} Moons + {b['missions']:g} "
+                            f"missions ({codes}) + {b['debris_bonus']:g} debris bonus = "
+                            f"{b['total']:g}", 11.5, GOLD if won else INK))
         if seat["planet_hand"] and q != viewer:
             out.append(text(x0 + 16, y + row_h - 22, f"planets to build: "
                             f"{len(seat['planet_hand'])}", 11, DIM))
