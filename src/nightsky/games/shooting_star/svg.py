@@ -66,7 +66,7 @@ def _planet(cx: float, cy: float, s: float, level: int | None, dark: bool, moon:
         out.append(el("ellipse", cx=cx, cy=cy, rx=r * 1.5, ry=r * 0.38, fill="none",
                       stroke="#ffe8c2", stroke_width=1.6, opacity=0.75))
     if moon:
-        out.append(el("circle", cx=cx + r * 1.05, cy=cy - r * 1.0, r=s * 0.06,
+        out.append(el("circle", cx=cx + r * 1.1, cy=cy + r * 0.95, r=s * 0.06,
                       fill="url(#ns-moon)", stroke="#6c7499", stroke_width=0.8))
     out.append(el("circle", cx=cx - s * 0.32, cy=cy - s * 0.32, r=s * 0.11, fill="#0b1026",
                   stroke=fill, stroke_width=2))
@@ -186,8 +186,9 @@ def _window(state: ShootingStarState, v: dict[str, Any]) -> tuple[range, range]:
     if not xs:
         mid = g.width // 2
         return range(mid - 1, mid + 2), range(mid - 1, mid + 2)
-    return (range(max(0, min(xs) - 1), min(g.width, max(xs) + 2)),
-            range(max(0, min(ys) - 1), min(g.height, max(ys) + 2)))
+    pad = 1 if v["phase"] == "build" else 0  # room for the next planet while building
+    return (range(max(0, min(xs) - pad), min(g.width, max(xs) + 1 + pad)),
+            range(max(0, min(ys) - pad), min(g.height, max(ys) + 1 + pad)))
 
 
 def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> str:
@@ -198,6 +199,7 @@ def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> 
     oy = sy + (sh - s * len(rows)) / 2
     colour_of = [seat["colour"] for seat in v["seats"]]
     cells = {(c["col"] - 1, c["row"] - 1): c for c in v["cells"]}
+    building = v["phase"] == "build"
     out = [el("rect", x=ox - 8, y=oy - 8, width=s * len(cols) + 16, height=s * len(rows) + 16,
               rx=12, fill="#070a1c", stroke=EDGE, stroke_width=2, opacity=0.9)]
     for j, y in enumerate(rows):
@@ -205,9 +207,10 @@ def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> 
             px, py = ox + i * s, oy + j * s
             cell = cells.get((x, y))
             body = el("rect", x=px + 2, y=py + 2, width=s - 4, height=s - 4, rx=8,
-                      fill="url(#ns-tile)" if cell else "none",
-                      stroke="#33407a" if cell else "#26305e", stroke_width=1.2,
-                      stroke_dasharray=None if cell else "5,4")
+                      fill="url(#ns-tile)" if cell else "#000000",
+                      fill_opacity=None if cell else 0.25,
+                      stroke="#33407a" if cell else ("#3a4a8c" if building else "#1d2550"),
+                      stroke_width=1.2, stroke_dasharray=None if cell else "5,4")
             name = f"{x + 1},{y + 1}"
             if cell is None:
                 label = f"{name}: empty space"
@@ -229,7 +232,8 @@ def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> 
                     who = "your" if cover["seat"] == viewer else f"{col}'s"
                     shown = "face-down card" if cover["card"] == "?" else cover["card"]
                     label += f"; {who} {shown}"
-            body += text(px + s - 8, py + 16, name, 10, "#5d6aa8", anchor="end")
+            if cell is not None or building:
+                body += text(px + s - 8, py + 16, name, 10, "#5d6aa8", anchor="end")
             out.append(group(body, f"cell-{x + 1}-{y + 1}", label))
     return "".join(out)
 
@@ -276,7 +280,7 @@ def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> s
             tag.append("\u2605 winner")
         elif live:
             tag.append("acting")
-        out.append(text(W - 120, y + 28, " \u00b7 ".join(tag), 13, GOLD if won else DIM,
+        out.append(text(W - 36, y + 53, " \u00b7 ".join(tag), 12.5, GOLD if won else DIM,
                         anchor="end"))
         # cards not yet revealed (public set) and the conquest pile
         out.append(text(x0 + 16, y + 52, "unrevealed", 10.5, DIM))
