@@ -66,7 +66,7 @@ def _planet(cx: float, cy: float, s: float, level: int | None, dark: bool, moon:
         out.append(el("ellipse", cx=cx, cy=cy, rx=r * 1.5, ry=r * 0.38, fill="none",
                       stroke="#ffe8c2", stroke_width=1.6, opacity=0.75))
     if moon:
-        out.append(el("circle", cx=cx + r * 1.1, cy=cy + r * 0.95, r=s * 0.06,
+        out.append(el("circle", cx=cx - r * 1.15, cy=cy + r * 0.9, r=s * 0.06,
                       fill="url(#ns-moon)", stroke="#6c7499", stroke_width=0.8))
     out.append(el("circle", cx=cx - s * 0.32, cy=cy - s * 0.32, r=s * 0.11, fill="#0b1026",
                   stroke=fill, stroke_width=2))
