@@ -70,3 +70,16 @@ def check_targets(state: State, buttons: Callable[[object], bool],
                 assert targets, f"{a} has no target to click"
             checked += 1
     return checked
+
+
+def check_setup(state: State, rng: random.Random) -> int:
+    """The drawing parses for every viewer (and the spectator) at each set-up chance node,
+    before anyone has acted. Returns the number of positions drawn."""
+    seats = state.game.num_players
+    n = 0
+    while state.current_players() == (CHANCE,):
+        for viewer in (None, *range(seats)):
+            parse(state.board_svg(viewer))
+        state.apply(state.sample_chance(rng), CHANCE)
+        n += 1
+    return n

@@ -10,7 +10,7 @@ import pytest
 from nightsky.core import load_game
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move
-from tests.support.svgcheck import check_targets, ids_of, parse, playout
+from tests.support.svgcheck import check_setup, check_targets, ids_of, parse, playout
 
 
 def _button(a: object) -> bool:
@@ -53,3 +53,8 @@ def test_svg_the_viewers_sheet_is_clickable_the_others_are_pictures() -> None:
     assert all(i.startswith("ns-") for i in ids_of(parse(spectator)))
     # every sheet is public: resampling changes nothing a seat sees
     assert s.resample(1, random.Random(0)).board_svg(1) == s.board_svg(1)
+
+
+def test_svg_draws_every_set_up_step() -> None:
+    s = load_game("mihi-anguli", players=2).new_initial_state()
+    assert check_setup(s, random.Random(3)) >= 1

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from nightsky.core import load_game
-from tests.support.svgcheck import check_targets, ids_of, parse, playout
+from tests.support.svgcheck import check_setup, check_targets, ids_of, parse, playout
 
 
 @pytest.mark.parametrize("variant", ["standard", "personalized"])
@@ -68,3 +68,8 @@ def test_svg_spectator_sees_no_hand() -> None:
         x, y = s.g.cell_xy[c]
         cell = next(e for e in root.iter() if e.get("id") == f"cell-{x + 1}-{y + 1}")
         assert "face-down" in (cell.get("data-label") or "")
+
+
+def test_svg_draws_every_set_up_step() -> None:
+    s = load_game("shooting-star", players=2).new_initial_state()
+    assert check_setup(s, random.Random(3)) >= 1

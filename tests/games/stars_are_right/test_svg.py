@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from nightsky.core import load_game
 from nightsky.games.stars_are_right.actions import End
-from tests.support.svgcheck import check_targets, ids_of, parse, playout
+from tests.support.svgcheck import check_setup, check_targets, ids_of, parse, playout
 
 from .util import game, setup
 
@@ -53,3 +54,8 @@ def test_svg_hides_other_hands_and_resample_is_invisible() -> None:
     hands = [g.cards[c].id for q in range(3) for c in s.hands[q] if c not in s.known[q]]
     assert not any(f"card-{c}\"" in spectator for c in hands)
     assert "Your hand" not in spectator and "Your hand" in mine
+
+
+def test_svg_draws_every_set_up_step() -> None:
+    s = load_game("stars-are-right", players=2).new_initial_state()
+    assert check_setup(s, random.Random(3)) >= 1
