@@ -83,3 +83,10 @@ def check_setup(state: State, rng: random.Random) -> int:
         state.apply(state.sample_chance(rng), CHANCE)
         n += 1
     return n
+
+
+def check_resample(state: State, rng: random.Random) -> None:
+    """What each acting seat sees is drawn the same after its hidden information is redrawn."""
+    for p in state.current_players():
+        if p != CHANCE:
+            assert state.resample(p, rng).board_svg(p) == state.board_svg(p), f"seat {p} leaks"

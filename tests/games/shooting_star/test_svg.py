@@ -7,12 +7,20 @@ import random
 import pytest
 
 from nightsky.core import load_game
-from tests.support.svgcheck import check_setup, check_targets, ids_of, parse, playout
+from tests.support.svgcheck import (
+    check_resample,
+    check_setup,
+    check_targets,
+    ids_of,
+    parse,
+    playout,
+)
 
 
 @pytest.mark.parametrize("variant", ["standard", "personalized"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_svg_targets_drawn_over_playouts(players: int, variant: str) -> None:
+def test_svg_targets_drawn_and_nothing_hidden_over_playouts(players: int,
+                                                            variant: str) -> None:
     checked = 0
     for seed in range(2):
         s = load_game("shooting-star", players=players, variant=variant).new_initial_state()
@@ -22,6 +30,7 @@ def test_svg_targets_drawn_over_playouts(players: int, variant: str) -> None:
                 assert "winner" in "".join(root.itertext())
             else:
                 checked += check_targets(st, lambda a: False)  # every action has a target
+                check_resample(st, random.Random(checked))
     assert checked > 50
 
 

@@ -8,19 +8,27 @@ import pytest
 
 from nightsky.core import load_game
 from nightsky.games.stars_are_right.actions import End
-from tests.support.svgcheck import check_setup, check_targets, ids_of, parse, playout
+from tests.support.svgcheck import (
+    check_resample,
+    check_setup,
+    check_targets,
+    ids_of,
+    parse,
+    playout,
+)
 
 from .util import game, setup
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_svg_targets_drawn_over_playouts(players: int) -> None:
+def test_svg_targets_drawn_and_nothing_hidden_over_playouts(players: int) -> None:
     checked = 0
     for seed in range(2):
         s = game(players).new_initial_state()
-        for st in playout(s, random.Random(seed), max_steps=150, every=3):
+        for st in playout(s, random.Random(seed), max_steps=150, every=5):
             if not st.is_terminal():
                 checked += check_targets(st, lambda a: isinstance(a, End))
+                check_resample(st, random.Random(checked))
             else:
                 parse(st.board_svg(0))
     assert checked > 100
