@@ -58,3 +58,35 @@ def test_svg_the_viewers_sheet_is_clickable_the_others_are_pictures() -> None:
 def test_svg_draws_every_set_up_step() -> None:
     s = load_game("mihi-anguli", players=2).new_initial_state()
     assert check_setup(s, random.Random(3)) >= 1
+
+
+def test_svg_targets_of_every_ability_and_supporter() -> None:
+    """A sheet with every ability and supporter acquired (built by hand) offers every kind of
+    action; each one's targets are drawn on the seat's sheet."""
+    kinds: set[str] = set()
+    for seed in range(2):
+        s = load_game("mihi-anguli", players=1).new_initial_state()
+        s.seats[0].acq = sum(1 << g for g in range(B.G_AB0, B.NGROUPS))
+        rng = random.Random(seed)
+        for st in playout(s, rng, max_steps=150, every=2):
+            if st.is_terminal():
+                continue
+            check_targets(st, _button)
+            kinds |= {a.kind for p in st.current_players() if p >= 0
+                      for a in st.legal_actions(p) if isinstance(a, Move)}
+    assert {"pos2", "pos3", "pos4", "plot2", "plot3", "plot4", "plot5", "rec", "opt",
+            "study", "at", "mentor", "promote"} <= kinds, kinds
+
+
+def test_svg_week_reward_buttons_are_drawn() -> None:
+    from nightsky.games.mihi_anguli.state import REWARD
+
+    s = load_game("mihi-anguli", players=1).new_initial_state()
+    for st in playout(s, random.Random(1), max_steps=3):
+        pass
+    seat = s.seats[0]
+    seat.phase, seat.aux = REWARD, 1  # the week-1 article was just finished (MA-3.4)
+    assert {str(a) for a in s.legal_actions(0)} == {"claim points", "claim map"}
+    assert check_targets(s, _button) == 2
+    ids = ids_of(parse(s.board_svg(0)))
+    assert {"p0-claim0", "p0-claim1"} <= ids
