@@ -82,7 +82,7 @@ def test_svg_week_reward_buttons_are_drawn() -> None:
     from nightsky.games.mihi_anguli.state import REWARD
 
     s = load_game("mihi-anguli", players=1).new_initial_state()
-    for st in playout(s, random.Random(1), max_steps=3):
+    for _ in playout(s, random.Random(1), max_steps=3):
         pass
     seat = s.seats[0]
     seat.phase, seat.aux = REWARD, 1  # the week-1 article was just finished (MA-3.4)
