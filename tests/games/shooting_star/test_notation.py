@@ -7,6 +7,7 @@ import random
 import pytest
 
 from nightsky.core import CHANCE, InvalidActionError, load_game
+from nightsky.games.shooting_star.actions import CARD_KEYS
 from nightsky.games.shooting_star.observation import CELL, SEAT, SEATS
 from tests.games.shooting_star.helpers import build_position, play, setup
 
@@ -57,7 +58,8 @@ def test_SS_3_4_action_ui_targets_cells() -> None:
     s = setup(2, seed=1)
     a = s.legal_actions(0)[0]
     ui = s.action_ui(a, 0)
-    assert ui["targets"] == [f"cell-{a.col}-{a.row}"] and "face down" in ui["label"]
+    key = CARD_KEYS[a.card]
+    assert ui["targets"] == [f"cell-{a.col}-{a.row}", f"card-{key}"] and "face down" in ui["label"]
     ids = {cell["id"] for cell in s.view(0)["cells"]}
     assert ui["targets"][0] in ids
 

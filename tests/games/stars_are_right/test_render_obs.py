@@ -33,7 +33,7 @@ def test_action_ui_targets_tiles() -> None:
     ui = s.action_ui(g.parse_action("swap b2 c2"), 0)
     assert ui["targets"] == ["tile-1-1", "tile-1-2"] and "swap" in ui["label"].lower()
     ui = s.action_ui(g.parse_action("push col a down"), 0)
-    assert ui["targets"] == [f"tile-{r}-0" for r in range(5)]
+    assert ui["targets"] == ["push-col-0-down"] + [f"tile-{r}-0" for r in range(5)]
 
 
 def test_observation_fixed_size_and_private() -> None:

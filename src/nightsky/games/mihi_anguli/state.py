@@ -737,6 +737,11 @@ class MihiAnguliState(State):
 
         return action_ui(self, action, player)
 
+    def board_svg(self, viewer: int | None = None) -> str | None:
+        from nightsky.games.mihi_anguli.svg import board_svg
+
+        return board_svg(self, viewer)
+
     def observation(self, player: int) -> list[float]:
         from nightsky.games.mihi_anguli.render import observation
 

@@ -693,9 +693,21 @@ class ShootingStarState(State):
         return str(action)
 
     def action_ui(self, action: Action, player: int) -> dict[str, Any]:
-        x = getattr(action, "col", None)
-        targets = [f"cell-{action.col}-{action.row}"] if x is not None else []  # type: ignore[attr-defined]
+        """Targets: the cell (``cell-<col>-<row>``), then the card or planet from the hand
+        (``card-<KEY>``, ``planet-<code>``) that ``board_svg`` draws."""
+        targets: list[str] = []
+        if type(action) is Place:
+            targets = [f"cell-{action.col}-{action.row}", f"card-{CARD_KEYS[action.card]}"]
+        elif type(action) is Build:
+            targets = [f"cell-{action.col}-{action.row}", f"planet-{action.code}"]
+        elif type(action) is Discard:
+            targets = [f"planet-{action.code}"]
         return {"label": self.describe_action(action, player), "targets": targets}
+
+    def board_svg(self, viewer: int | None = None) -> str | None:
+        from nightsky.games.shooting_star.svg import board_svg
+
+        return board_svg(self, viewer)
 
     def observation(self, player: int) -> list[float]:
         from nightsky.games.shooting_star.observation import observation

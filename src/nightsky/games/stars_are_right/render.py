@@ -147,7 +147,10 @@ def action_ui(state: StarsAreRightState, a: Action, player: int) -> dict[str, An
     """Label plus the element ids a click on which takes ``a``."""
     targets: list[str] = []
     if isinstance(a, Push):
-        targets = [tile_target(p) for p in a.path()]
+        from .svg import push_target
+
+        # the arrow names the direction; the line's tiles follow
+        targets = [push_target(a.column, a.index, a.delta)] + [tile_target(p) for p in a.path()]
     elif isinstance(a, Swap):
         targets = [tile_target(a.a), tile_target(a.b)]
     elif isinstance(a, Flip):

@@ -772,6 +772,11 @@ class StarsAreRightState(State):
 
         return action_ui(self, action, player)
 
+    def board_svg(self, viewer: int | None = None) -> str | None:
+        from .svg import board_svg
+
+        return board_svg(self, viewer)
+
     def observation(self, player: int) -> list[float]:
         from .render import observation
 
