@@ -86,14 +86,6 @@ def test_conformance_configs_cover_every_mix():
     assert all(c["players"] >= 1 and c["players"] + c["starbots"] <= 5 for c in CONFIGS)
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: f"SL-1.1-{c['players']}p{c['starbots']}b")
-def test_SL_12_6_every_mix_reaches_daybreak(cfg):
-    g = load_game("starlight", **cfg)
-    s = playout(g.new_initial_state(), random.Random(7), check=False)
-    assert s.daybreak_round > 0 and s.winners()
-    assert len(s.scores()) == g.num_seats
-
-
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
