@@ -34,7 +34,7 @@ def test_SL_12_1_SL_12_2_daybreak_then_one_more_round_with_final_launch():
     assert s.np[1] == 4 and s.winners() == [0]
 
 
-def test_SL_12_3_SL_12_4_slotless_final_launch():
+def test_SL_12_3_SL_12_4_SL_13_4_slotless_final_launch():
     s = new(2)
     for sl in s.t.slots:
         if sl.size == 0:
@@ -51,6 +51,7 @@ def test_SL_12_3_SL_12_4_slotless_final_launch():
     assert texts(s)[-1] == "to nowhere"
     do(s, "to nowhere")
     assert s.np[0] == 3 + 1 and s.mags[0] == 0 and s.stars_of(0) == 0
+    assert s.tiebreakers(0) == (0.0, 0.0)  # no marker on the board: not a star for the ties
 
 
 def test_SL_12_3_slotless_only_without_a_fitting_slot():

@@ -173,6 +173,7 @@ def render_state(s: Any, viewer: int | None = None) -> str:
         lines.append(f"AP left: {s.ap}")
     if s.phase == 9:
         for q, b in enumerate(s.score_breakdown()):
-            lines.append(f"Final {_who(s, q)}: {b}")
-        lines.append(f"Winners: {s.winners()}")
+            parts = ", ".join(f"{k} {x:g}" for k, x in b.items() if k != "total")
+            lines.append(f"Final {_who(s, q)}: {parts} = {b['total']:g}")
+        lines.append("Winners: " + ", ".join(_who(s, q) for q in s.winners()))
     return "\n".join(line.rstrip() for line in lines)
