@@ -81,6 +81,7 @@ def render_state(s: Any, viewer: int | None = None) -> str:
         f"Starlight - round {s.round}, phase {v['phase']}, to act: "
         + (", ".join(_who(s, q) if q >= 0 else "chance" for q in s.current_players()) or "-")
         + (f", daybreak came in round {s.daybreak_round}" if s.daybreak_round else "")
+        + (" (round limit, SL-12.6)" if s.safeguard else "")
     )
     cells = []
     for i, sp in enumerate(t.rondel):
