@@ -37,30 +37,27 @@ def goal_text(goal: Any, accolade: bool = False) -> str:
     }[k]
 
 
-def _wrap(text: str, indent: int, first: str = "") -> list[str]:
-    return textwrap.wrap(
-        first + text,
-        WIDTH,
-        initial_indent="",
-        subsequent_indent=" " * indent,
-        break_on_hyphens=False,
-    )
+def _wrap(text: str, indent: int) -> list[str]:
+    """``text`` in lines of at most WIDTH columns, continued ``indent`` columns in."""
+    return textwrap.wrap(text, WIDTH, subsequent_indent=" " * indent, break_on_hyphens=False)
 
 
-def _pack(head: str, items: list[str], sep: str = "; ", indent: int = 8) -> list[str]:
-    """``head`` then the items, breaking lines only between items (at most WIDTH columns)."""
+def _pack(head: str, items: list[str], sep: str = ";", indent: int = 8) -> list[str]:
+    """``head`` then the items, breaking lines only between items where it can."""
+    if not items:
+        return [head + " -"]
     lines = [head]
     for i, item in enumerate(items):
-        piece = item + (sep.rstrip() if i < len(items) - 1 else "")
-        if len(lines[-1]) + 1 + len(piece) > WIDTH and lines[-1].strip():
+        piece = item + (sep if i < len(items) - 1 else "")
+        if len(lines[-1]) + 1 + len(piece) > WIDTH and lines[-1] != head:
             lines.append(" " * indent + piece)
         else:
-            lines[-1] += ("" if lines[-1].endswith(" ") or not lines[-1] else " ") + piece
-    return [x for line in lines for x in _wrap(line, indent)] if items else [head + " -"]
+            lines[-1] += " " + piece
+    return [x for line in lines for x in _wrap(line, indent)]
 
 
 def _rays(rays: dict[str, int]) -> str:
-    """{"long red": 2, "short blue": 1} as "long red 2, blue 0; short ..." grouped by size."""
+    """{"long red": 2, "short blue": 1, ...} as "long red 2; short blue 1", by size."""
     parts = []
     for size in ("long", "short"):
         mine = [f"{k.split()[1]} {n}" for k, n in rays.items() if k.startswith(size)]
@@ -152,10 +149,10 @@ def render_state(s: Any, viewer: int | None = None) -> str:
             f"{' '.join(str(m) for m in d['magnitudes']) or '-'}; aspects "
             f"{', '.join(d['aspects']) or '-'}"
         )
-        lines.extend(_wrap(mat, 8, "    "))
+        lines.extend(_wrap("    " + mat, 8))
         cores = [f"{c} ({_plan(t, t.core_ids.index(c))})" for c in d["cores"]]
         lines.extend(_pack("    cores:", cores))
-        lines.extend(_wrap(f"rays: {_rays(d['rays'])}", 8, "    "))
+        lines.extend(_wrap(f"    rays: {_rays(d['rays'])}", 8))
         fl = [f"{f} ({_flare(t, t.flare_ids.index(f))})" for f in d["flares"]]
         lines.extend(_pack(f"    Flares (used {len(d['used_flares'])}):", fl))
         if "laurels" in d:
