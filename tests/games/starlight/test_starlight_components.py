@@ -78,3 +78,59 @@ def test_views_observation_and_ui():
     for a in s.legal_actions():
         ui = s.action_ui(a, 0)
         assert ui["label"] and ui["targets"][0].startswith("rondel:")
+
+
+def test_designed_components_fit_every_rule_that_mentions_them():
+    """The designed Sky Board and decks agree with each rule (and example) that mentions them."""
+    t = load_tables()
+    d = t.data
+    r = t.rondel
+    # SL-2.2 and the Example of Play: two steps from Gain Cores, past the Aquila/Hydrus Launch
+    # space, reach Gain Long Rays; Gain Short Rays is one step before Gain Cores.
+    i = r.index("cores")
+    assert r[(i + 1) % 7] == "launch1" and r[(i + 2) % 7] == "long" and r[i - 1] == "short"
+    # SL-7.1: three Launch spaces, each showing two constellations, each constellation once.
+    shown = [c for sp in ("launch1", "launch2", "launch3") for c in t.launch_shows[sp]]
+    assert sorted(shown) == list(range(len(t.constellations))) == list(range(6))
+    # SL-7.5, SL-7.6: from a target slot every slot of a constellation can be reached by lines.
+    for sl in t.slots_of:
+        seen = {i for i in sl if t.slots[i].target}
+        todo = list(seen)
+        while todo:
+            for j in t.slots[todo.pop()].links:
+                if j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+        assert seen == set(sl)
+    # The Example of Play: a star in a Hydrus target slot leaves exactly one empty small slot
+    # (7 night points, Refill Rays) and one medium slot linked to it.
+    hy = t.slots_of[t.constellations.index("hydrus")]
+    first = t.slots[hy[0]]
+    assert first.target
+    assert sorted(t.slots[j].size for j in first.links) == [0, 1]
+    small = next(t.slots[j] for j in first.links if t.slots[j].size == 0)
+    assert small.np == 7 and small.privilege == 2  # Refill Rays
+    # SL-7.3: slots of all three sizes; SL-12.4: the slotless table grows with size.
+    assert {s.size for s in t.slots} == {0, 1, 2}
+    assert d.slotless.small < d.slotless.medium < d.slotless.large
+    # SL-14: the Starbot deck is numbered SB-1.. with one Refresh card; every Accolade index
+    # is named by some card; launch cards name a Launch space and a slot size.
+    assert t.starbot_ids == tuple(f"SB-{n}" for n in range(1, len(t.starbot_ids) + 1))
+    assert [c.action for c in d.starbots].count("refresh") == 1
+    assert {c.accolade for c in d.starbots if c.action != "refresh"} == {1, 2, 3, 4, 5}
+    for c in d.starbots:
+        assert c.action != "launch" or (c.space in t.launch_shows and c.size)
+    # SL-6.3 to SL-6.6: every Core plan can make a star from the bags; Starter Cores have no
+    # Aspect and take any colour; six Aspects, so the Aspect goals can be met.
+    assert len(t.aspects) == 6 and all(a == -1 for a in t.core_aspect[t.num_deck_cores :])
+    for c in d.cores:
+        assert set(c.colors) <= set(t.colors) and len(c.colors) >= 2
+    # SL-10, SL-11: every goal can be met on this board (magnitudes 2-7, six privileges).
+    for goal in [*d.laurels, *d.accolades]:
+        limit = {"magnitudes": 6, "aspects": 6, "privileges": 6, "alpha": 6}.get(goal.kind)
+        assert limit is None or goal.value <= limit
+        assert goal.kind != "stars_in_one" or goal.value <= 8
+    # SL-1.3: two Gods for each of five players; Apollo and Zeus (launch anywhere) among them.
+    zeus = next(g for g in d.gods if g.name == "Zeus")
+    assert zeus.power == "any_constellation" and len(d.gods) >= 2 * 5
+    assert all(g.text and g.why for g in d.gods)

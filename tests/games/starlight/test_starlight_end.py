@@ -30,11 +30,11 @@ def test_SL_12_1_SL_12_2_daybreak_then_one_more_round_with_final_launch():
     assert "to orion 1" in texts(s)  # any constellation, without moving
     do(s, "to orion 1")
     settle(s)
-    assert s.is_terminal() and s.phase == OVER
+    assert s.is_terminal() and s.phase == OVER and not s.safeguard
     assert s.np[1] == 4 and s.winners() == [0]
 
 
-def test_SL_12_3_SL_12_4_slotless_final_launch():
+def test_SL_12_3_SL_12_4_SL_13_4_slotless_final_launch():
     s = new(2)
     for sl in s.t.slots:
         if sl.size == 0:
@@ -51,6 +51,7 @@ def test_SL_12_3_SL_12_4_slotless_final_launch():
     assert texts(s)[-1] == "to nowhere"
     do(s, "to nowhere")
     assert s.np[0] == 3 + 1 and s.mags[0] == 0 and s.stars_of(0) == 0
+    assert s.tiebreakers(0) == (0.0, 0.0)  # no marker on the board: not a star for the ties
 
 
 def test_SL_12_3_slotless_only_without_a_fitting_slot():
@@ -83,6 +84,8 @@ def test_SL_12_6_round_limit_safeguard():
         do(s, "end")
         settle(s)
     assert s.daybreak_round == 3 and s.round == 4
+    assert s.safeguard and s.view(None)["daybreak_by_safeguard"]
+    assert "(round limit, SL-12.6)" in s.render(None).splitlines()[0]
 
 
 def test_SL_13_1_SL_13_2_final_scores():

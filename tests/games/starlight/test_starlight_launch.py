@@ -92,11 +92,24 @@ def test_SL_6_5_equal_sizes_with_odd_counts():
     s = ready("C5", long_red=3, short_red=3)  # C5: equal sizes
     s.privs[0] |= P_ALPHA
     do(s, "step", "launch", "star C5", "attach long red", "attach long red")
-    # Two long and no short: a third long can never become "as close as possible".
+    # Only small slots are open (magnitude 2-3): a third long could never be balanced.
     assert "attach long red" not in texts(s)
     assert not s.star_complete()
     do(s, "attach short red")
     assert s.star_complete() and s.star_magnitude() == 3  # 2 long + 1 short is fine
+    # With a medium slot open (Hydrus 3, linked to a filled Hydrus 1): the book's own example,
+    # 3 long and 2 short, is complete; 4 long and 1 short is not.
+    s = ready("C5", long_red=4, short_red=3)
+    s.board[slot(s, "hydrus 1")] = 1
+    do(s, "step", "launch", "star C5")
+    do(s, "attach long red", "attach long red", "attach long red", "attach short red")
+    assert s.star_magnitude() == 4 and not s.star_complete()
+    assert "attach long red" not in texts(s)  # 4 long + 1 short is never as close as possible
+    do(s, "attach short red")
+    assert s.star_complete() and s.star_counts() == (3, 2)
+    assert "to hydrus 3" in texts(s)
+    do(s, "to hydrus 3")
+    assert s.mags[0] == 1 << 3  # magnitude 5 recorded
 
 
 def test_SL_6_6_SL_6_7_starter_core():

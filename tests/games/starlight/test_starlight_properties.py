@@ -80,18 +80,11 @@ def playout(s, rng, check=True, limit=20000):
     return s
 
 
-def test_conformance_configs_cover_every_mix():
-    assert len(CONFIGS) == 15
-    assert {"players": 1, "starbots": 4} in CONFIGS and {"players": 5, "starbots": 0} in CONFIGS
-    assert all(c["players"] >= 1 and c["players"] + c["starbots"] <= 5 for c in CONFIGS)
-
-
-@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: f"SL-1.1-{c['players']}p{c['starbots']}b")
-def test_SL_12_6_every_mix_reaches_daybreak(cfg):
-    g = load_game("starlight", **cfg)
-    s = playout(g.new_initial_state(), random.Random(7), check=False)
-    assert s.daybreak_round > 0 and s.winners()
-    assert len(s.scores()) == g.num_seats
+def test_SL_1_1_conformance_configs_cover_every_mix():
+    mixes = {(c["players"], c["starbots"]) for c in CONFIGS}
+    every = {(live, bots) for live in range(1, 6) for bots in range(5) if live + bots <= 5}
+    assert mixes == every and len(every) == 15
+    assert any(c.get("gods") for c in CONFIGS)
 
 
 @settings(max_examples=25, deadline=None)
@@ -101,7 +94,7 @@ def test_SL_12_6_every_mix_reaches_daybreak(cfg):
     gods=st.booleans(),
 )
 def test_random_playouts_keep_invariants(seed, cfg, gods):
-    g = load_game("starlight", gods=gods, max_rounds=12, **cfg)
+    g = load_game("starlight", **{**cfg, "gods": gods, "max_rounds": 12})
     s = playout(g.new_initial_state(), random.Random(seed))
     rec = make_record(s)
     again = replay(json.loads(json.dumps(rec)))

@@ -17,6 +17,14 @@ LAUNCHING = 8.0
 RAY = 0.6
 FLARE = 1.2
 PRIVILEGE = 1.5
+TURN = 2.5  # what a fresh turn is worth: ending one early is not free
+
+
+def turns_started(s: Any, p: int) -> int:
+    """Turns the seat has begun so far (seats take turns in seat order within a round)."""
+    if s.round <= 0:
+        return 0
+    return s.round if s.turn >= p else s.round - 1
 
 
 def _launch_distance(s: Any, p: int) -> int:
@@ -91,7 +99,12 @@ def potential(s: Any, p: int) -> float:
 
 
 def evaluate(s: Any, p: int) -> float:
-    """Own potential minus half the best opponent's (so the greedy agent also races)."""
-    mine = potential(s, p)
+    """Own potential minus half the best opponent's (so the greedy agent also races).
+
+    Each turn the seat has begun is charged: alone (or with only Starbots) ending a turn leads
+    straight to one's own next turn, which a one-ply search would otherwise see as costless.
+    Only one's own turns are charged, so ending a turn never looks good for using up a rival's.
+    """
+    mine = potential(s, p) - TURN * turns_started(s, p)
     others = [potential(s, q) for q in range(s.game.num_seats) if q != p]
     return mine - (max(others) if others else 0.0) * 0.5

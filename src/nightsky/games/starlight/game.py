@@ -128,10 +128,19 @@ class StarlightGame(Game):
 
     @classmethod
     def conformance_configs(cls) -> list[dict[str, Any]]:
-        out = []
+        """Every mix of 1-5 live players and 0-4 Starbots (at most five seats), and Gods once.
+
+        Random live players seldom launch, so without Starbots a random game only ends by the
+        round-limit safeguard (SL-12.6); those configurations set it to 20 rounds, about the
+        length of a real game, to keep the suite quick. Real games reaching daybreak by points
+        is checked in ``tests/games/starlight/test_starlight_balance.py``.
+        """
+        out: list[dict[str, Any]] = []
         for live in range(1, 6):
             for bots in range(0, 6 - live):
-                if bots > 4:
-                    continue
-                out.append({"players": live, "starbots": bots})
+                cfg: dict[str, Any] = {"players": live, "starbots": bots}
+                if not bots:
+                    cfg["max_rounds"] = 20
+                out.append(cfg)
+        out.append({"players": 2, "starbots": 1, "gods": True})
         return out

@@ -124,6 +124,7 @@ class StarlightState(State):
         self.turn = -1
         self.round = 0
         self.daybreak_round = 0
+        self.safeguard = False  # daybreak came from the SL-12.6 safeguard, not 65 points
         self.pos = [-1] * n
         self.np = [0] * n
         self.saved = [0] * n
@@ -1059,6 +1060,7 @@ class StarlightState(State):
                 ):
                     # Safeguard (SL-12.6): the night cannot last for ever.
                     self.daybreak_round = self.round
+                    self.safeguard = True
                 self.round += 1
                 self.turn = 0
         p = self.turn

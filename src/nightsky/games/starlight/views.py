@@ -103,6 +103,7 @@ def make_view(s: Any, player: int | None) -> dict[str, Any]:
         "turn": s.turn,
         "round": s.round,
         "daybreak_round": s.daybreak_round or None,
+        "daybreak_by_safeguard": s.safeguard,
         "ap": s.ap,
         "first_turn": s.first,
         "last_turn": s.last,
