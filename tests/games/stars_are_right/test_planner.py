@@ -146,3 +146,22 @@ def test_bots_beat_random(spec: str) -> None:
         w = s.winners()
         wins += 1 / len(w) if 0 in w else 0
     assert wins / n > 0.6
+
+
+def test_bench_reports_matcher_and_planner_time() -> None:
+    """``nightsky bench stars-are-right`` gives the planner's time per decision (wall and CPU)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from nightsky.cli import _load_commands, app
+    from nightsky.games.stars_are_right import bench
+
+    _load_commands()
+    bench.register()  # the game may have been imported before the CLI (as in this test run)
+    out = CliRunner().invoke(app, ["bench", "stars-are-right", "--seconds", "0.3", "--json"])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.stdout)
+    assert got["planner_decisions"] > 0
+    assert got["planner_cpu_ms_per_decision_mean"] > 0
+    assert 0 < got["matcher_all_creatures_us_median"] <= got["matcher_all_creatures_us_max"]
