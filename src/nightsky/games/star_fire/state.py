@@ -12,10 +12,10 @@ State layout (small lists of ints, cloned by hand):
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
-from nightsky.core.game import CHANCE, State
+from nightsky.core.game import CHANCE, Action, State
 from nightsky.games.star_fire.actions import (
     BUILD,
     DECK_B,
@@ -53,6 +53,9 @@ from nightsky.games.star_fire.components import (
     WILD as WILD_EL,
 )
 
+if TYPE_CHECKING:
+    from nightsky.games.star_fire.game import StarFireGame
+
 SF_WORMHOLE, SF_FISSION, SF_GAMMA, SF_DIVINE, SF_TRANSMUTE = range(5)
 EV_FUSION, EV_BLOOM, EV_CRUNCH, EV_RIP, EV_FREEZE = range(5)
 
@@ -63,6 +66,8 @@ SUB_NONE, SUB_WORMHOLE, SUB_TRANSMUTE = range(3)
 
 class StarFireState(State):
     """One position of a Star Fire game."""
+
+    game: StarFireGame
 
     def __init__(self, game: Any, *, blank: bool = False) -> None:
         super().__init__(game)
@@ -156,7 +161,7 @@ class StarFireState(State):
         return (self.cur,)
 
     # ------------------------------------------------------------------ chance
-    def chance_outcomes(self) -> list[tuple[Card, float]]:
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
         if not self.queue:
             return []
         pool = self.pool[self.queue[0][1]]
@@ -283,7 +288,7 @@ class StarFireState(State):
         return spent, credit
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, player: int | None = None) -> list[Act]:
+    def legal_actions(self, player: int | None = None) -> list[Action]:
         seat = self._seat(player)
         if self.phase == PH_OVER or seat == CHANCE or self.queue:
             return []
