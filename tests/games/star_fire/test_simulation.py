@@ -46,6 +46,7 @@ def test_greedy_clearly_beats_random() -> None:
 
 
 @pytest.mark.bench
+@pytest.mark.timeout(3600)  # 1,000 whole games; the suite's default limit is for unit tests
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_SF_17_1_bench_500_games_end_with_plausible_length(players: int) -> None:
     g = game(players)
@@ -71,6 +72,7 @@ def test_SF_17_1_bench_500_games_end_with_plausible_length(players: int) -> None
 
 
 @pytest.mark.bench
+@pytest.mark.timeout(3600)
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_bench_greedy_beats_random_at_every_count(players: int) -> None:
     assert _greedy_vs_random(players, 100) >= 0.75
