@@ -166,9 +166,16 @@ def play(
     seed = seed if seed is not None else random.randrange(1 << 30)
     try:
         agents = [None if s == "human" else make_agent(s) for s in specs]
-        state = g.tutorial(tutorial).build() if tutorial else g.new_initial_state()
+        lesson = g.tutorial(tutorial) if tutorial else None
+        state = lesson.build() if lesson else g.new_initial_state()
     except GameError as exc:
         fail(str(exc))
+    if lesson is not None:
+        # The example's own words and moves, so the loaded position makes sense on its own.
+        steps = "; ".join(f"seat {p}: {n}" for p, n in lesson.steps) or "-"
+        console.print(Panel(f"{lesson.text}\n\n[bold]The example plays:[/] {steps}",
+                            title=lesson.title, style="green"))
+        console.print(state.render(None))
     chance_rng = random.Random(f"{seed}:chance")
     rngs = [random.Random(f"{seed}:seat{p}") for p in range(g.num_seats)]
     humans = [p for p, s in enumerate(specs) if s == "human"]

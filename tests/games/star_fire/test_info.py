@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -168,3 +169,19 @@ def test_random_playouts_keep_the_invariants(seed: int, players: int) -> None:
     b = s.score_breakdown()
     assert all(abs(sum(v for k, v in row.items() if k != "total") - row["total"]) < 1e-9
                for row in b)
+
+
+@pytest.mark.parametrize("name", ["split-double", "surplus-lost"], ids=["SF-5.3", "SF-5.4"])
+def test_tutorials_load_in_the_cli(name: str) -> None:
+    """``nightsky play star-fire --tutorial NAME`` starts from the example and shows its text."""
+    from typer.testing import CliRunner
+
+    from nightsky.cli import _load_commands, app
+
+    _load_commands()
+    t = game(2).tutorial(name)
+    out = CliRunner().invoke(app, ["play", "star-fire", "--players", "2", "--seats",
+                                   "random,random", "--seed", "1", "--tutorial", name])
+    assert out.exit_code == 0, out.output
+    assert t.title in out.output and "build M6 at S1" in out.output
+    assert "Final score" in out.output

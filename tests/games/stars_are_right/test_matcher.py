@@ -119,12 +119,33 @@ def test_TSAR_6_5_void_and_dark_cells_in_the_reference() -> None:
     assert "V" in G.comps.card_by_id("gug-P").code_text
 
 
+@pytest.mark.parametrize("mirror", [False, True], ids=["TSAR-6.2-dealt", "TSAR-6.3-dealt-mirror"])
+def test_TSAR_6_2_all_creatures_agree_with_brute_force_on_dealt_skies(mirror: bool) -> None:
+    """Skies as set-up deals them (TSAR-1.3: the real tile mix, random sides), every card."""
+    from .util import setup, sky_faces
+
+    g = G_MIRROR if mirror else G
+    found = 0
+    for seed in range(6):
+        faces = sky_faces(setup(g, 100 + seed))
+        for card in range(len(g.cards)):
+            _check(g, card, faces)
+            found += matcher.find(g.shapes_for(card)[0], matcher.face_masks(
+                [FACE_INDEX[f] for f in faces])) is not None
+    assert found > 0  # the comparison saw matches as well as misses
+
+
 @pytest.mark.bench
 def test_bench_all_75_creatures_against_one_sky(benchmark) -> None:
+    """Speed goal of the issue: the matcher checks all 75 creatures against a sky in < 2 ms."""
     from nightsky.games.stars_are_right.bench import check_all
 
     from .util import setup
 
-    s = setup(G, 1)
-    masks = s.masks()
-    benchmark(check_all, G, masks)
+    skies = itertools.cycle([setup(G, seed).masks() for seed in range(50)])
+    check_all(G, next(skies))  # the shape cache is filled once per game, not per sky
+    benchmark.pedantic(lambda: check_all(G, next(skies)), rounds=500, warmup_rounds=10)
+    if benchmark.stats is not None:  # None under --benchmark-disable
+        # The median: a shared machine's stalls must not count as matcher time.
+        per_sky = benchmark.stats.stats.median
+        assert per_sky < 0.002, f"{per_sky * 1e3:.3f} ms per sky"

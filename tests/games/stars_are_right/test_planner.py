@@ -101,6 +101,58 @@ def test_planner_finds_a_summoning_whenever_one_exists(seed: int) -> None:
     assert got == want
 
 
+def _brute_best_two(s, seat):
+    """Best VP summonable with no invocation or a two-symbol one: every pair of moves tried."""
+    moves = ("Push", "Swap", "Flip")
+    best = max((s.game.cards[a.card].vp for a in s.summons(seat)), default=-1)
+    for inv in s.hands[seat]:
+        if sum(s.game.cards[inv].invocation) != 2:
+            continue
+        t = s.clone()
+        t.apply(s.game.invoke_action[inv], seat)
+        for m1 in [a for a in t.legal_actions(seat) if type(a).__name__ in moves]:
+            u = t.clone()
+            u.apply(m1, seat)
+            for m2 in [a for a in u.legal_actions(seat) if type(a).__name__ in moves]:
+                v = u.clone()
+                v.apply(m2, seat)
+                best = max([best, *(s.game.cards[a.card].vp for a in v.summons(seat))])
+    return best
+
+
+def _two_symbol_position(seed: int, size: int):
+    g = game()
+    s = setup(g, seed)
+    rng = random.Random(seed)
+    pool = [c.idx for c in g.cards if sum(c.invocation) == 2]
+    s.deck = [c for c in range(75) if c not in s.hands[1]]
+    hand = rng.sample([c for c in pool if c in s.deck], size)
+    for c in hand:
+        s.deck.remove(c)
+    s.hands[0] = sorted(hand)
+    return s
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3])  # 0 and 3 need moves; 2 has no summoning
+def test_planner_finds_two_move_summonings(seed: int) -> None:
+    """Depth 2 is exact for two-symbol invocations: the planner's best equals brute force."""
+    s = _two_symbol_position(seed, 4)
+    want = _brute_best_two(s, 0)
+    if seed != 2:
+        assert not s.summons(0) and want > 0
+    plan = plan_turn(s.clone(), 0, depth=2)
+    assert (-1 if plan is None else s.game.cards[plan.actions[-1].card].vp) == want
+
+
+@pytest.mark.bench
+@pytest.mark.parametrize("seed", range(10))
+def test_bench_planner_finds_two_move_summonings(seed: int) -> None:
+    s = _two_symbol_position(seed, 8)
+    want = _brute_best_two(s, 0)
+    plan = plan_turn(s.clone(), 0, depth=2)
+    assert (-1 if plan is None else s.game.cards[plan.actions[-1].card].vp) == want
+
+
 def test_planner_uses_only_its_view() -> None:
     g = game(3)
     s = setup(g, 2)
@@ -146,3 +198,22 @@ def test_bots_beat_random(spec: str) -> None:
         w = s.winners()
         wins += 1 / len(w) if 0 in w else 0
     assert wins / n > 0.6
+
+
+def test_bench_reports_matcher_and_planner_time() -> None:
+    """``nightsky bench stars-are-right`` gives the planner's time per decision (wall and CPU)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from nightsky.cli import _load_commands, app
+    from nightsky.games.stars_are_right import bench
+
+    _load_commands()
+    bench.register()  # the game may have been imported before the CLI (as in this test run)
+    out = CliRunner().invoke(app, ["bench", "stars-are-right", "--seconds", "0.3", "--json"])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.stdout)
+    assert got["planner_decisions"] > 0
+    assert got["planner_cpu_ms_per_decision_mean"] > 0
+    assert 0 < got["matcher_all_creatures_us_median"] <= got["matcher_all_creatures_us_max"]

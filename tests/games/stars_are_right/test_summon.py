@@ -185,10 +185,18 @@ def test_TSAR_7_4_bonus_stars_only_for_their_great_old_one() -> None:
 
 
 # ------------------------------------------------------------ the rulebook's worked examples
-@pytest.mark.parametrize("name", ["harvey-deep-ones", "harvey-byakhee",
-                                  "deep-ones-constellation", "chaugnar-bonus-star"])
-def test_rulebook_examples_as_tutorials(name: str) -> None:
-    g = game()
+EXAMPLES = [
+    pytest.param("harvey-deep-ones", id="TSAR-4.1-harvey-deep-ones"),
+    pytest.param("harvey-byakhee", id="TSAR-4.3-harvey-byakhee-miri-nigri-formless"),
+    pytest.param("deep-ones-constellation", id="TSAR-6.2-deep-ones-constellation"),
+    pytest.param("chaugnar-bonus-star", id="TSAR-7.1-chaugnar-miri-nigri-bonus-star"),
+]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_rulebook_examples_as_tutorials(name: str, players: int) -> None:
+    g = game(players)
     t = g.tutorial(name)
     s = t.build()
     for seat, text in t.steps:
@@ -211,3 +219,20 @@ def test_rulebook_example_chaugnar_needs_the_bonus() -> None:
     s = g.tutorial("chaugnar-bonus-star").build()
     with pytest.raises(IllegalActionError, match="TSAR-6.2"):
         play(s, "summon chaugnar-P")
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_rulebook_examples_load_in_the_cli(name: str) -> None:
+    """``nightsky play stars-are-right --tutorial NAME`` starts from the example and says so."""
+    from typer.testing import CliRunner
+
+    from nightsky.cli import _load_commands, app
+
+    _load_commands()
+    g = game()
+    t = g.tutorial(name)
+    out = CliRunner().invoke(app, ["play", "stars-are-right", "--players", "2", "--seats",
+                                   "random,random", "--seed", "3", "--tutorial", name])
+    assert out.exit_code == 0, out.output
+    assert t.title in out.output and "The example plays" in out.output
+    assert "Final score" in out.output

@@ -15,7 +15,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
-from nightsky.core.game import CHANCE, State
+from nightsky.core.game import CHANCE, Action, State
 from nightsky.games.star_fire.actions import (
     BUILD,
     DECK_B,
@@ -161,7 +161,7 @@ class StarFireState(State):
         return (self.cur,)
 
     # ------------------------------------------------------------------ chance
-    def chance_outcomes(self) -> list[tuple[Any, float]]:
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
         if not self.queue:
             return []
         pool = self.pool[self.queue[0][1]]
@@ -288,7 +288,7 @@ class StarFireState(State):
         return spent, credit
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, player: int | None = None) -> list[Any]:
+    def legal_actions(self, player: int | None = None) -> list[Action]:
         seat = self._seat(player)
         if self.phase == PH_OVER or seat == CHANCE or self.queue:
             return []

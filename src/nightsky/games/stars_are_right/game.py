@@ -223,9 +223,8 @@ class StarsAreRightGame(Game):
     @classmethod
     def conformance_configs(cls) -> list[dict[str, object]]:
         """Every player count, plus mirrored constellations and a short deck cap."""
-        return [{"players": n} for n in (2, 3, 4)] + [
-            {"players": 2, "mirror": True, "reshuffles": 0}
-        ]
+        configs: list[dict[str, object]] = [{"players": n} for n in (2, 3, 4)]
+        return [*configs, {"players": 2, "mirror": True, "reshuffles": 0}]
 
     # ------------------------------------------------------------------ states
     def new_initial_state(self) -> StarsAreRightState:
