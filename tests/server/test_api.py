@@ -192,3 +192,14 @@ def test_static_client_is_served(client):
     assert client.get("/").status_code == 200
     assert client.get("/g/abc").status_code == 200
     assert client.get("/api/games/zzz/view").json()["error"]["code"] == "game_not_found"
+
+
+def test_serve_command_is_offered():
+    from typer.testing import CliRunner
+
+    from nightsky.cli import _load_commands, app
+
+    _load_commands()
+    out = CliRunner().invoke(app, ["serve", "--help"])
+    assert out.exit_code == 0
+    assert "--port" in out.output and "--db" in out.output

@@ -20,8 +20,7 @@ def test_games_survive_a_killed_server():
     load_test = importlib.util.module_from_spec(spec)
     sys.modules["load_test"] = load_test  # dataclasses look their module up there
     spec.loader.exec_module(load_test)
-    report = load_test.run(games=2, kill_after=1.5, seed=3,
-                           titles=["shooting-star", "star-fire"])
+    report = load_test.run(games=2, kill_after=1.5, seed=3, titles=["shooting-star", "star-fire"])
     assert report["errors"] == []
     assert report["intact_after_restart"] and report["lost_moves"] == 0
     assert report["moves_before_kill"] > 0

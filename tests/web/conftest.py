@@ -13,8 +13,14 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 
 
 def _free_port() -> int:
@@ -31,8 +37,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     db = tmp_path_factory.mktemp("web") / "games.sqlite3"
     port = _free_port()
-    config = uvicorn.Config(create_app(f"sqlite:///{db}"), host="127.0.0.1", port=port,
-                            log_level="warning", ws="websockets")
+    config = uvicorn.Config(
+        create_app(f"sqlite:///{db}"),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws="websockets",
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

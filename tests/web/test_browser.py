@@ -61,7 +61,9 @@ def test_play_a_complete_game_in_the_browser(page, game_id):
     page.wait_for_selector("#replaybar")
     page.click("#rp-next")
     page.click("#rp-next")
-    page.wait_for_function("() => /Replay · step [1-9]/.test(document.querySelector('#banner').innerText)")
+    page.wait_for_function(
+        "() => /Replay · step [1-9]/.test(document.querySelector('#banner').innerText)"
+    )
     page.screenshot(path=str(ARTIFACTS / f"{game_id}-replay.png"))
 
 

@@ -27,4 +27,10 @@ def serve(
     from nightsky.server import create_app
 
     console.print(f"nightsky web app on [bold cyan]http://{host}:{port}[/] (database {db})")
-    uvicorn.run(create_app(db, bot_delay=bot_delay), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        create_app(db, bot_delay=bot_delay),
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_keep_alive=30,
+    )

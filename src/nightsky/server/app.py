@@ -114,8 +114,10 @@ class ServerTiming:
         async def timed(msg: Message) -> None:
             if msg["type"] == "http.response.start":
                 ms = (time.perf_counter() - t0) * 1000
-                msg["headers"] = [*msg.get("headers", []),
-                                  (b"server-timing", f"app;dur={ms:.3f}".encode())]
+                msg["headers"] = [
+                    *msg.get("headers", []),
+                    (b"server-timing", f"app;dur={ms:.3f}".encode()),
+                ]
             await send(msg)
 
         await self.app(scope, receive, timed)

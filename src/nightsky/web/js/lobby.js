@@ -136,6 +136,9 @@ async function refresh() {
   const mine = myGames();
   const lobby = $("lobby"), own = $("mine");
   lobby.replaceChildren(); own.replaceChildren();
+  // Tables waiting for players first, then games in play, then finished ones.
+  const rank = (g) => (g.status === "over" ? 2 : g.open_seats.length ? 0 : 1);
+  list.sort((a, b) => rank(a) - rank(b));
   for (const g of list) (mine[g.id] ? own : lobby).append(gameLine(g, !!mine[g.id]));
   if (!own.children.length) own.append(h("div", { class: "empty" }, "No games yet: create one."));
   if (!lobby.children.length) lobby.append(h("div", { class: "empty" }, "No other tables right now."));
