@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,17 @@ from nightsky.server import create_app
 
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    """A fresh SQLite file; or, with NIGHTSKY_TEST_DB_URL (e.g. a PostgreSQL URL), that
+    database emptied first."""
+    url = os.environ.get("NIGHTSKY_TEST_DB_URL")
+    if not url:
+        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    from nightsky.server.store import Base, Store
+
+    store = Store(url)
+    Base.metadata.drop_all(store.engine)
+    store.close()
+    return url
 
 
 @pytest.fixture

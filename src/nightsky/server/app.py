@@ -139,7 +139,7 @@ Token = Annotated[str | None, Depends(bearer)]
 
 
 def create_app(
-    db_url: str | None = None, *, bot_workers: int = 2, bot_delay: float = 0.0
+    db_url: str | None = None, *, bot_workers: int = 4, bot_delay: float = 0.0
 ) -> FastAPI:
     """Build the application on a database URL (default: ``nightsky.sqlite3`` here)."""
     store = Store(db_url or default_url())

@@ -120,7 +120,7 @@ class Room:
 class Manager:
     """Owns the rooms, the store and the bot threads."""
 
-    def __init__(self, store: Store, *, bot_workers: int = 2, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, *, bot_workers: int = 4, bot_delay: float = 0.0) -> None:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self._rooms_lock = threading.Lock()
@@ -575,6 +575,15 @@ class Manager:
             if self._closing or room.bot_busy or not self._bot_seats(room):
                 return
             room.bot_busy = True
+        if self.bot_delay > 0:
+            # Wait on a timer, not in a worker: a pause must not hold up other games' bots.
+            timer = threading.Timer(self.bot_delay, self._submit_bots, args=(room,))
+            timer.daemon = True
+            timer.start()
+        else:
+            self._submit_bots(room)
+
+    def _submit_bots(self, room: Room) -> None:
         try:
             self._pool.submit(self._bot_loop, room)
         except RuntimeError:  # shutting down
@@ -595,8 +604,6 @@ class Manager:
                     if agent is None:
                         agent = room.agents[seat] = make_agent(room.seats[seat]["spec"])
                     cheat = bool(parse_spec(room.seats[seat]["spec"])[1].get("cheat"))
-                if self.bot_delay:
-                    time.sleep(self.bot_delay)
                 rng = random.Random(f"{room.seed}:bot{seat}:{len(snap.history)}")
                 # A bot sees only its own view: a state it cannot tell from the true one.
                 base = (
@@ -620,6 +627,13 @@ class Manager:
                         log.warning("bot chose an illegal %s in game %s", action, room.id)
                         action = rng.choice(room.state.legal_actions(seat))
                     self._commit_action(room, seat, action, human=False)
+                    if self.bot_delay > 0:  # the next bot move waits its turn on a timer
+                        room.bot_busy = False
+                        break
+            else:
+                return
+            self._kick_bots(room)
+            return
         except Exception:
             log.exception("bot loop of game %s stopped", room.id)
             with room.lock:

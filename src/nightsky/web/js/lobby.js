@@ -111,7 +111,7 @@ function gameLine(g, mine) {
   if (mine) buttons.append(h("a", { class: "btn", href: `/g/${g.id}` }, g.status === "over" ? "Review" : "Resume"));
   else {
     if (open && g.status !== "over") {
-      buttons.append(h("button", { class: "primary", onclick: () => join(g) }, "Join"));
+      buttons.append(h("button", { class: "primary", onclick: (e) => askName(g, e.target) }, "Join"));
     }
     buttons.append(h("a", { class: "btn", href: `/g/${g.id}` }, "Watch"));
   }
@@ -121,8 +121,15 @@ function gameLine(g, mine) {
     buttons);
 }
 
-async function join(g) {
-  const name = prompt("Your name at this table?", "") ?? "";
+function askName(g, button) {
+  const input = h("input", { placeholder: "Your name", maxlength: 40, "aria-label": "your name" });
+  const form = h("form", { class: "row" }, input, h("button", { class: "primary", type: "submit" }, "Take seat"));
+  form.addEventListener("submit", (e) => { e.preventDefault(); join(g, input.value.trim()); });
+  button.parentElement.replaceWith(form);
+  input.focus();
+}
+
+async function join(g, name) {
   try {
     const j = await api(`/api/games/${g.id}/join`, { method: "POST", body: { name: name || null } });
     rememberSeat(g.id, { token: j.token, seat: j.seat, game: g.game, title: g.title });
