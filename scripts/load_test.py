@@ -108,12 +108,22 @@ async def play(
     headers = {"Authorization": f"Bearer {p.token}"}
     async with connect(ws_url, max_size=None) as ws:
         latest: dict[str, Any] | None = None
+        idle = 0.0
         while not stop.is_set():
             try:
                 msg = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                view = json.loads(msg)["data"]
+                idle = 0.0
             except TimeoutError:
-                continue
-            view = json.loads(msg)["data"]
+                idle += 0.5
+                if idle < 10 or latest is None:
+                    continue
+                # Quiet for long: look. A newer view than the last push means a push was lost.
+                idle = 0.0
+                got = await client.get(f"{base}/api/games/{p.gid}/view", headers=headers)
+                view = got.json()
+                if view["version"] > latest["version"]:
+                    stats.errors.append(f"{p.gid}: push of version {view['version']} missed")
             if latest is not None and view["version"] < latest["version"]:
                 continue
             latest = view
@@ -311,7 +321,7 @@ def main() -> None:
         default=0.5,
         help="mean seconds the scripted human waits before each move",
     )
-    ap.add_argument("--bot-delay", type=float, default=0.25, help="server's bot delay")
+    ap.add_argument("--bot-delay", type=float, default=0.1, help="server's bot delay")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", type=Path, help="also write the report here")
     args = ap.parse_args()

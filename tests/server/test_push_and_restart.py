@@ -109,3 +109,15 @@ def test_every_game_resumes_exactly_after_a_restart(db_url):
                 "history": [[s, str(a)] for s, a in room.state.history],
             }
             assert replay(rec).history == room.state.history
+
+
+def test_push_never_sends_an_older_view_than_one_already_sent():
+    from nightsky.server.app import newest_view
+
+    v = [{"version": n, "n": n} for n in range(4)]
+    assert newest_view([v[3], v[2]], sent=-1) is v[3]  # a late first view loses to a newer push
+    assert newest_view([v[1]], sent=2) is None
+    joined = {"version": 2, "n": "joined"}
+    assert newest_view([v[2], joined], sent=2) is joined  # same version, newer news: sent
+    assert newest_view([None], sent=0) is None
+    assert newest_view([v[1], None], sent=0) is v[1]

@@ -344,13 +344,17 @@ def create_app(
 
         reading = asyncio.create_task(reader())
         try:
+            sent = -1
             while True:
-                payload = await queue.get()
-                while payload is not None and not queue.empty():
-                    payload = queue.get_nowait()  # only the newest view matters
-                if payload is None:
+                batch = [await queue.get()]
+                while not queue.empty():
+                    batch.append(queue.get_nowait())
+                payload = newest_view(batch, sent)
+                if payload is not None:
+                    await websocket.send_json({"type": "view", "data": payload})
+                    sent = payload["version"]
+                if None in batch:
                     break
-                await websocket.send_json({"type": "view", "data": payload})
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -359,6 +363,20 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
+
+
+def newest_view(batch: list[dict[str, Any] | None], sent: int) -> dict[str, Any] | None:
+    """The one view of ``batch`` worth sending: the newest (the last of equal versions), and
+    never one older than the version already sent. Views can reach the queue out of order (the
+    first view of a connection is computed while pushes already flow), so order alone is not
+    enough."""
+    best: dict[str, Any] | None = None
+    for item in batch:
+        if item is not None and (best is None or item["version"] >= best["version"]):
+            best = item
+    if best is None or best["version"] < sent:
+        return None
+    return best
 
 
 def _json(payload: dict[str, Any]) -> Response:
