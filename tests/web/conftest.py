@@ -42,7 +42,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        ws="websockets",
+        ws="websockets-sansio",
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -128,9 +128,11 @@ class Manager:
         self._closing = False
         self.bot_delay = bot_delay
         # Server-side work per move (apply + chance + commit + push), milliseconds.
+        # "human"/"bot": wall-clock time (waits for the CPU, the GIL and the database
+        # included); "*_cpu": CPU time of the thread doing it (the work itself).
         self.timings: dict[str, deque[float]] = {
-            "human": deque(maxlen=200_000),
-            "bot": deque(maxlen=200_000),
+            k: deque(maxlen=200_000)
+            for k in ("human", "bot", "human_cpu", "bot_cpu", "post", "post_cpu")
         }
 
     # ------------------------------------------------------------------ life cycle
@@ -378,6 +380,7 @@ class Manager:
     def _commit_action(self, room: Room, seat: int, action: Action, *, human: bool) -> None:
         """Apply (validated), resolve the chance it triggers, commit, push. Under the lock."""
         t0 = time.perf_counter()
+        c0 = time.thread_time()
         state = room.state
         start = len(state.history)
         before = state.clone() if human else None
@@ -407,7 +410,9 @@ class Manager:
                 503, "storage_error", "the move could not be saved; try again"
             ) from exc
         self._changed(room)
-        self.timings["human" if human else "bot"].append((time.perf_counter() - t0) * 1000)
+        kind = "human" if human else "bot"
+        self.timings[kind].append((time.perf_counter() - t0) * 1000)
+        self.timings[f"{kind}_cpu"].append((time.thread_time() - c0) * 1000)
 
     def _resolve_chance(self, room: Room) -> None:
         state = room.state

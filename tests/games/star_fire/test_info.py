@@ -26,8 +26,7 @@ def _midgame(players: int, seed: int, steps: int = 120):
 
 
 def test_SF_19_1_view_hides_hands_but_shows_backs() -> None:
-    s = position(game(3), hands={0: ["S2", "P3", "M1", "gamma1"], 1: ["P4"]},
-                 nursery={0: ["H5"]})
+    s = position(game(3), hands={0: ["S2", "P3", "M1", "gamma1"], 1: ["P4"]}, nursery={0: ["H5"]})
     for viewer in (None, 1, 2):
         v = s.view(viewer)["players"][0]
         assert "hand" not in v and "dealt_star" not in v
@@ -91,8 +90,12 @@ def test_observation_has_fixed_size_and_only_own_hand() -> None:
 
 
 def test_render_draws_hands_nursery_and_systems() -> None:
-    s = position(game(2), hands={0: ["P3"], 1: ["M1", "gamma1"]}, nursery={0: ["H5"]},
-                 systems={0: [(["S1", "S2"], [("P6", ["M3"])], ["M6"])]})
+    s = position(
+        game(2),
+        hands={0: ["P3"], 1: ["M1", "gamma1"]},
+        nursery={0: ["H5"]},
+        systems={0: [(["S1", "S2"], [("P6", ["M3"])], ["M6"])]},
+    )
     text = s.render(0)
     assert "P3[Terra]" in text and "H5(2H)" in text
     assert "<S1 Sirius>+<S2 Vega>" in text and "(P6 Zephyr 1/3 M3)" in text
@@ -102,14 +105,17 @@ def test_render_draws_hands_nursery_and_systems() -> None:
 
 
 def test_action_ui_targets_and_labels() -> None:
-    s = position(game(3), hands={0: ["P3", "fission1", "M6"]}, nursery={0: ["H1", "C1", "HM1"]},
-                 systems={0: [(["S1"], [], [])]})
+    s = position(
+        game(3),
+        hands={0: ["P3", "fission1", "M6"]},
+        nursery={0: ["H1", "C1", "HM1"]},
+        systems={0: [(["S1"], [], [])]},
+    )
     for a in s.legal_actions():
         ui = s.action_ui(a, 0)
         assert ui["label"] and isinstance(ui["targets"], list)
     g = s.game
-    assert s.action_ui(g.parse_action("build P3 at S1"), 0)["targets"] == [
-        "card:P3", "system:0:S1"]
+    assert s.action_ui(g.parse_action("build P3 at S1"), 0)["targets"] == ["card:P3", "system:0:S1"]
     assert s.action_ui(g.parse_action("fission 2"), 0)["targets"] == ["seat:2"]
     assert s.action_ui(g.parse_action("draw bodies"), 0)["targets"] == ["deck:bodies"]
 
@@ -166,5 +172,6 @@ def test_random_playouts_keep_the_invariants(seed: int, players: int) -> None:
         s.apply(rng.choice(acts), p)
     assert s.winners()
     b = s.score_breakdown()
-    assert all(abs(sum(v for k, v in row.items() if k != "total") - row["total"]) < 1e-9
-               for row in b)
+    assert all(
+        abs(sum(v for k, v in row.items() if k != "total") - row["total"]) < 1e-9 for row in b
+    )

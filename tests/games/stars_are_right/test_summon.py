@@ -36,11 +36,13 @@ def test_TSAR_6_2_all_constellations_on_separate_tiles() -> None:
     with pytest.raises(IllegalActionError, match="TSAR-6.2"):
         play(s, "summon gug-P")
     # Deep Ones Sh-1 & 1-3: a single 1 between Sh and 3 cannot serve both pairs.
-    s = pos(g, {"a1": "Sh", "b1": "1", "c1": "3", "e5": "Me", "e4": "Me"},
-            [["deep-ones-S-4"], []])
+    s = pos(g, {"a1": "Sh", "b1": "1", "c1": "3", "e5": "Me", "e4": "Me"}, [["deep-ones-S-4"], []])
     assert s.summon_placement(s.hands[0][0], ()) is None
-    s = pos(g, {"a1": "Sh", "b1": "1", "c1": "3", "c2": "1", "e5": "Me", "e4": "Me"},
-            [["deep-ones-S-4"], []])
+    s = pos(
+        g,
+        {"a1": "Sh", "b1": "1", "c1": "3", "c2": "1", "e5": "Me", "e4": "Me"},
+        [["deep-ones-S-4"], []],
+    )
     pl = s.summon_placement(s.hands[0][0], ())
     assert pl is not None and not pl[0] & pl[1]
     # Naming overlapping tiles is refused.
@@ -53,8 +55,7 @@ def test_TSAR_6_3_rotations_yes_mirrors_only_as_option() -> None:
     # Miri Nigri (P): Mo-Wx / 1-b. Its mirror image is Wx-Mo / b-1.
     mirror = {"b1": "Wx", "c1": "Mo", "c2": "1"}
     rotated = {"b1": "1", "c1": "Mo", "c2": "Wx"}  # turned 90 degrees clockwise
-    for opt, cells, ok in ((False, rotated, True), (False, mirror, False),
-                           (True, mirror, True)):
+    for opt, cells, ok in ((False, rotated, True), (False, mirror, False), (True, mirror, True)):
         g = game(mirror=opt)
         s = pos(g, cells, [["miri-nigri-P"], []])
         assert (s.summon_placement(s.hands[0][0], ()) is not None) is ok, (opt, cells)
@@ -115,8 +116,14 @@ def test_TSAR_6_7_summon_names_its_tiles() -> None:
 
 def test_TSAR_6_8_seventh_creature_forces_a_discard_before_scoring() -> None:
     g = game()
-    six = ["deep-ones-P-L", "deep-ones-P-4", "deep-ones-P-Sh", "formless-P-Mo",
-           "formless-P-1", "formless-P-Wx"]
+    six = [
+        "deep-ones-P-L",
+        "deep-ones-P-4",
+        "deep-ones-P-Sh",
+        "formless-P-Mo",
+        "formless-P-1",
+        "formless-P-Wx",
+    ]
     s = pos(g, {"a1": "Mo", "b1": "Wx", "a2": "1"}, [["miri-nigri-P"], []], [six, []])
     play(s, "summon miri-nigri-P")
     assert s.phase == 7 and len(s.creatures[0]) == 7
@@ -141,8 +148,12 @@ def test_TSAR_7_1_bonus_star_blanks_a_star_of_its_great_old_one() -> None:
 def test_TSAR_7_2_at_most_three_bonus_stars_each_on_a_shown_star() -> None:
     g = game()
     # Chaugnar (P) shows So Wn 1 Me Mo. Servitors of Chaugnar with bonus Mo, 1, Me, Mo.
-    s = pos(g, {}, [["chaugnar-P"], []],
-            [["miri-nigri-P", "miri-nigri-F", "miri-nigri-S", "tcho-tcho-P-Mo"], []])
+    s = pos(
+        g,
+        {},
+        [["chaugnar-P"], []],
+        [["miri-nigri-P", "miri-nigri-F", "miri-nigri-S", "tcho-tcho-P-Mo"], []],
+    )
     opts = s.bonus_options(0, s.hands[0][0])
     assert all(len(o) <= 3 for o in opts)
     faces = [sorted(g.cards[x].bonus for x in o) for o in opts]
@@ -153,8 +164,12 @@ def test_TSAR_7_2_at_most_three_bonus_stars_each_on_a_shown_star() -> None:
     assert s.bonus_options(0, s.hands[0][0]) == [()]
     from nightsky.games.stars_are_right.actions import Summon
 
-    four = pos(g, CHAUGNAR, [["chaugnar-P"], []],
-               [["miri-nigri-P", "miri-nigri-F", "miri-nigri-S", "tcho-tcho-P-1"], []])
+    four = pos(
+        g,
+        CHAUGNAR,
+        [["chaugnar-P"], []],
+        [["miri-nigri-P", "miri-nigri-F", "miri-nigri-S", "tcho-tcho-P-1"], []],
+    )
     ids = tuple(sorted(four.creatures[0]))
     with pytest.raises(IllegalActionError, match="TSAR-7.2"):
         four.apply(Summon(four.hands[0][0], ids, "summon with four"), 0)
@@ -166,8 +181,16 @@ def test_TSAR_7_2_at_most_three_bonus_stars_each_on_a_shown_star() -> None:
 def test_TSAR_7_3_lesser_servitor_used_is_discarded_greater_stays() -> None:
     g = game()
     # Chaugnar (P) without So (blanked by nothing) - use Tcho Tcho (F, bonus Mo) and Miri (S).
-    cells = {"a1": "So", "b1": "Wn", "d1": "1", "a2": "Sh", "d2": "L", "e5": "Sh", "e4": "Sh",
-             "c5": "L"}
+    cells = {
+        "a1": "So",
+        "b1": "Wn",
+        "d1": "1",
+        "a2": "Sh",
+        "d2": "L",
+        "e5": "Sh",
+        "e4": "Sh",
+        "c5": "L",
+    }
     s = pos(g, cells, [["chaugnar-P"], []], [["miri-nigri-S", "tcho-tcho-F-Mo"], []])
     assert _summons(s) == {"summon chaugnar-P +miri-nigri-S +tcho-tcho-F-Mo"}
     play(s, "summon chaugnar-P +miri-nigri-S +tcho-tcho-F-Mo")
@@ -178,15 +201,20 @@ def test_TSAR_7_3_lesser_servitor_used_is_discarded_greater_stays() -> None:
 def test_TSAR_7_4_bonus_stars_only_for_their_great_old_one() -> None:
     g = game()
     # Miri Nigri (S) gives Meteors; Dagoon (S) needs 4-Me-b-5 and gets no help from it.
-    s = pos(g, {"a1": "4", "b1": "Sh", "d1": "5", "e5": "Sh", "e4": "Sh"}, [["dagoon-S"], []],
-            [["miri-nigri-S"], []])
+    s = pos(
+        g,
+        {"a1": "4", "b1": "Sh", "d1": "5", "e5": "Sh", "e4": "Sh"},
+        [["dagoon-S"], []],
+        [["miri-nigri-S"], []],
+    )
     assert s.bonus_options(0, s.hands[0][0]) == [()]
     assert _summons(s) == set()
 
 
 # ------------------------------------------------------------ the rulebook's worked examples
-@pytest.mark.parametrize("name", ["harvey-deep-ones", "harvey-byakhee",
-                                  "deep-ones-constellation", "chaugnar-bonus-star"])
+@pytest.mark.parametrize(
+    "name", ["harvey-deep-ones", "harvey-byakhee", "deep-ones-constellation", "chaugnar-bonus-star"]
+)
 def test_rulebook_examples_as_tutorials(name: str) -> None:
     g = game()
     t = g.tutorial(name)
