@@ -87,3 +87,30 @@ def test_board_svg_targets_are_highlighted_and_clicks_take_actions(page):
     page.click('#menu button[data-action="swap1"]')
     page.wait_for_selector("#endcard", timeout=15_000)
     assert "swap1" in page.inner_text("#log")
+
+
+def test_lobby_join_takes_the_free_seat_and_spectators_watch(page):
+    import httpx
+
+    made = httpx.post(
+        page.base + "/api/games",
+        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"]},
+    ).json()
+    page.goto(page.base + "/")
+    item = page.locator(f'.lobby-item[data-id="{made["id"]}"]')
+    item.locator("button", has_text="Join").click()
+    page.fill('input[aria-label="your name"]', "Rigel")
+    page.click("text=Take seat")
+    page.wait_for_url(f"**/g/{made['id']}")
+    page.wait_for_selector(".seat.me")
+    assert "Rigel" in page.inner_text(".seat.me")
+    assert "you are Rigel" in page.inner_text("#crumb")
+    # A bot-only table seen without a token: the spectator view, played to its end.
+    bots = httpx.post(
+        page.base + "/api/games",
+        json={"game": "toy-secret-sum", "players": 2, "seats": ["random", "greedy"]},
+    ).json()
+    page.goto(f"{page.base}/g/{bots['id']}")
+    page.wait_for_selector("#endcard")
+    assert "spectator" in page.inner_text("#crumb")
+    page.screenshot(path=str(ARTIFACTS / "toy-spectator-end.png"))
