@@ -18,9 +18,10 @@ $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
 
 install: $(VENV)/.installed
 
-## The main job.
+## The main job: the web app (lobby, games with friends or bots) on http://$(HOST):$(PORT).
+DB ?= sqlite:///nightsky.sqlite3
 run: install
-	$(VENV)/bin/nightsky play shooting-star --players 3 --seats human,greedy,random
+	$(VENV)/bin/nightsky serve --host $(HOST) --port $(PORT) --db $(DB)
 
 $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 	$(PIP) install -q -e ".[test,dev,ray,rl]"

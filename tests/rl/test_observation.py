@@ -16,9 +16,7 @@ from tests.rl.conftest import all_configs, config_id
 
 
 @pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
-def test_observation_is_fixed_size_finite_and_private(
-    game_id: str, params: dict[str, Any]
-) -> None:
+def test_observation_is_fixed_size_finite_and_private(game_id: str, params: dict[str, Any]) -> None:
     game = load_game(game_id, **params)
     size = game.observation_size
     assert size > 0

@@ -148,7 +148,11 @@ def _mcts(game: Any, rs: np.random.RandomState) -> Any:
 def _ismcts(game: Any, rs: np.random.RandomState) -> Any:
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
     return ismcts.ISMCTSBot(
-        game, evaluator, uct_c=2.0, max_simulations=2, random_state=rs,
+        game,
+        evaluator,
+        uct_c=2.0,
+        max_simulations=2,
+        random_state=rs,
         allow_inconsistent_action_sets=True,
     )
 

@@ -112,6 +112,27 @@ class ToyState(State):
             "turn": self.turn,
         }
 
+    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
+        # Both swaps also name the deck, so a click there must offer a small menu of two.
+        targets = {"keep": ["keep"], "swap0": ["card0", "deck"], "swap1": ["card1", "deck"]}
+        return {"label": f"{action} (toy)", "targets": targets.get(str(action), [])}
+
+    def board_svg(self, viewer: int | None = None) -> str | None:
+        v = self.view(viewer)
+        parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 120">']
+        parts.append(
+            f'<rect id="deck" x="10" y="10" width="60" height="90"/>'
+            f'<text x="20" y="60">{v["deck"]}</text>'
+        )
+        mine = v["hands"][viewer] if viewer is not None else []
+        for i, card in enumerate(mine if isinstance(mine, list) else []):
+            parts.append(
+                f'<g id="card{i}"><rect x="{90 + 70 * i}" y="10" width="60" '
+                f'height="90"/><text x="{110 + 70 * i}" y="60">{card}</text></g>'
+            )
+        parts.append('<circle id="keep" cx="260" cy="55" r="25"/></svg>')
+        return "".join(parts)
+
     def resample(self, player: int, rng: random.Random) -> ToyState:
         c = self.clone()
         unseen = list(c.deck)

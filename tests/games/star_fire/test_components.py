@@ -78,12 +78,20 @@ def test_SF_1_5_components_option_loads_a_user_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "needle"),
     [
-        pytest.param('moon_limit = 3', 'moon_limit = 9', "planets[5] ('Zephyr').moon_limit",
-                     id="SF-1.5-bad-field"),
-        pytest.param('units = 2', 'units = 3', "elements[4] ('H5').units", id="SF-1.5-units"),
-        pytest.param('count = 5', 'count = 6', "starfire", id="SF-1.2-counts"),
-        pytest.param('name = "C7"\nelement = "carbon"', 'name = "C7"\nelement = "helium"',
-                     "7 helium cards, this file has 8", id="SF-1.1-counts"),
+        pytest.param(
+            "moon_limit = 3",
+            "moon_limit = 9",
+            "planets[5] ('Zephyr').moon_limit",
+            id="SF-1.5-bad-field",
+        ),
+        pytest.param("units = 2", "units = 3", "elements[4] ('H5').units", id="SF-1.5-units"),
+        pytest.param("count = 5", "count = 6", "starfire", id="SF-1.2-counts"),
+        pytest.param(
+            'name = "C7"\nelement = "carbon"',
+            'name = "C7"\nelement = "helium"',
+            "7 helium cards, this file has 8",
+            id="SF-1.1-counts",
+        ),
     ],
 )
 def test_SF_1_5_bad_files_name_file_entry_field(

@@ -29,11 +29,21 @@ def test_SF_16_1_discarding_does_not_keep_a_player_in() -> None:
 
 
 def test_SF_16_1_builds_and_star_fire_plays_count() -> None:
-    s = position(game(2), hands={0: ["wormhole1", "M1"], 1: ["P2"]}, nursery={0: ["C1"]},
-                 systems={0: [(["S1"], [("P6", [])], [])]}, decks=EMPTY)
+    s = position(
+        game(2),
+        hands={0: ["wormhole1", "M1"], 1: ["P2"]},
+        nursery={0: ["C1"]},
+        systems={0: [(["S1"], [("P6", [])], [])]},
+        decks=EMPTY,
+    )
     assert not s.last_turn and s.actions_left == 2
-    s = position(game(2), hands={0: ["M1"], 1: ["P2"]}, nursery={0: ["C1"]},
-                 systems={0: [(["S1"], [("P6", [])], [])]}, decks={0: [], 1: ["P3"], 2: []})
+    s = position(
+        game(2),
+        hands={0: ["M1"], 1: ["P2"]},
+        nursery={0: ["C1"]},
+        systems={0: [(["S1"], [("P6", [])], [])]},
+        decks={0: [], 1: ["P3"], 2: []},
+    )
     assert not s.last_turn  # one draw plus one payable build
 
 
@@ -49,8 +59,12 @@ def test_SF_16_2_fission_alone_never_eliminates() -> None:
 
 
 def test_SF_16_3_one_action_or_end_before_elimination() -> None:
-    s = position(game(2), hands={0: ["gamma1"], 1: ["P2"]},
-                 systems={1: [(["S1"], [("P1", [])], [])]}, decks=EMPTY)
+    s = position(
+        game(2),
+        hands={0: ["gamma1"], 1: ["P2"]},
+        systems={1: [(["S1"], [("P1", [])], [])]},
+        decks=EMPTY,
+    )
     assert s.last_turn and s.actions_left == 1
     assert set(_acts(s)) == {"gamma P1", "end", "discard gamma"} - {"discard gamma"}
     act(s, "end")
@@ -58,8 +72,12 @@ def test_SF_16_3_one_action_or_end_before_elimination() -> None:
 
 
 def test_SF_16_4_eliminated_players_keep_their_bodies_and_elements() -> None:
-    s = position(game(2), systems={0: [(["S1"], [("P1", [])], [])]},
-                 hands={1: ["wormhole1", "gamma1"]}, decks={0: [], 1: ["P2"], 2: []})
+    s = position(
+        game(2),
+        systems={0: [(["S1"], [("P1", [])], [])]},
+        hands={1: ["wormhole1", "gamma1"]},
+        decks={0: [], 1: ["P2"], 2: []},
+    )
     act(s, "draw bodies")
     deal(s, "P2")
     assert s.eliminated[0] and names(s, s.hands[0]) == ["P2"]
@@ -68,9 +86,12 @@ def test_SF_16_4_eliminated_players_keep_their_bodies_and_elements() -> None:
 
 
 def test_SF_16_5_eliminated_players_are_skipped_but_still_targets() -> None:
-    s = position(game(3), hands={1: ["fission1", "gamma1", "P2"], 2: ["P3", "M1"]},
-                 systems={0: [(["S1"], [("P1", [])], [])]},
-                 decks={0: [], 1: ["P4", "P5"], 2: []})
+    s = position(
+        game(3),
+        hands={1: ["fission1", "gamma1", "P2"], 2: ["P3", "M1"]},
+        systems={0: [(["S1"], [("P1", [])], [])]},
+        decks={0: [], 1: ["P4", "P5"], 2: []},
+    )
     s.eliminated[0] = True
     s._start_turn(1)
     s._legal = None
@@ -92,8 +113,12 @@ def test_SF_17_1_game_ends_when_nobody_can_act() -> None:
 
 
 def test_SF_17_2_lone_player_continues() -> None:
-    s = position(game(2), hands={1: ["wormhole1", "gamma1", "fission1"]},
-                 systems={0: [(["S1"], [("P1", [])], [])]}, decks=EMPTY)
+    s = position(
+        game(2),
+        hands={1: ["wormhole1", "gamma1", "fission1"]},
+        systems={0: [(["S1"], [("P1", [])], [])]},
+        decks=EMPTY,
+    )
     # Seat 0 has nothing to do at all: eliminated at once; seat 1 plays on alone.
     assert s.eliminated[0] and s.cur == 1 and not s.is_terminal() and not s.last_turn
     act(s, "wormhole")
@@ -173,17 +198,22 @@ def test_SF_18_9_tied_bonuses_full_or_split_and_none_at_zero() -> None:
 
 
 def test_SF_18_10_tiebreaker_most_built_bodies_then_shared() -> None:
-    s = position(game(2),
-                 systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S6"], [], ["M6", "M7"])]},
-                 nursery={0: ["H5"]}, piles={1: ["gamma1", "gamma2", "gamma3"]},
-                 decks={0: [], 1: ["P2"], 2: []})
+    s = position(
+        game(2),
+        systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S6"], [], ["M6", "M7"])]},
+        nursery={0: ["H5"]},
+        piles={1: ["gamma1", "gamma2", "gamma3"]},
+        decks={0: [], 1: ["P2"], 2: []},
+    )
     act(s, "draw bodies")
     deal(s, "P2")
     assert s.is_terminal() and s.scores() == [15, 15]
     assert s.winners() == [1]  # 3 built bodies beat 2
-    s = position(game(2),
-                 systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S2"], [("P2", [])], [])]},
-                 decks={0: [], 1: ["P3"], 2: []})
+    s = position(
+        game(2),
+        systems={0: [(["S1"], [("P1", [])], [])], 1: [(["S2"], [("P2", [])], [])]},
+        decks={0: [], 1: ["P3"], 2: []},
+    )
     act(s, "draw bodies")
     deal(s, "P3")
     assert s.is_terminal() and s.scores() == [14, 14] and s.winners() == [0, 1]

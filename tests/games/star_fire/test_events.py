@@ -101,8 +101,13 @@ def test_SF_14_8_returned_cards_are_shuffled_in_with_the_bottom() -> None:
 
 def test_SF_15_1_first_depletion_reshuffles_spent_elements_without_events() -> None:
     g = game(2)
-    s = position(g, hands={0: ["M1"]}, nursery={0: ["C1"]},
-                 systems={0: [(["S1"], [("P6", [])], [])]}, decks={0: [], 1: ["P1"], 2: []})
+    s = position(
+        g,
+        hands={0: ["M1"]},
+        nursery={0: ["C1"]},
+        systems={0: [(["S1"], [("P6", [])], [])]},
+        decks={0: [], 1: ["P1"], 2: []},
+    )
     s.spent = [g.cards.by_name["H1"], g.cards.by_name["H2"]]
     s.events_used = [g.cards.by_name["bloom"]]
     s._legal = None
@@ -115,9 +120,13 @@ def test_SF_15_1_first_depletion_reshuffles_spent_elements_without_events() -> N
 
 def test_SF_15_2_after_the_reshuffle_spent_elements_are_out_of_play() -> None:
     g = game(2)
-    s = position(g, hands={0: ["M1"], 1: ["P2"]}, nursery={0: ["C1"]},
-                 systems={0: [(["S1"], [("P6", [])], [])]},
-                 decks={0: [], 1: ["P1", "P3", "P4"], 2: []})
+    s = position(
+        g,
+        hands={0: ["M1"], 1: ["P2"]},
+        nursery={0: ["C1"]},
+        systems={0: [(["S1"], [("P6", [])], [])]},
+        decks={0: [], 1: ["P1", "P3", "P4"], 2: []},
+    )
     s.reshuffled = True
     s._legal = None
     act(s, "build M1 on P6")

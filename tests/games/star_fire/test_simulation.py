@@ -18,8 +18,7 @@ def _greedy_vs_random(players: int, games: int) -> float:
     g = game(players)
     share = 0.0
     for seed in range(games):
-        agents = [make_agent("greedy" if (q + seed) % 2 == 0 else "random")
-                  for q in range(players)]
+        agents = [make_agent("greedy" if (q + seed) % 2 == 0 else "random") for q in range(players)]
         s = play_random(g, seed, agents)
         greedy = [q for q in range(players) if (q + seed) % 2 == 0]
         share += sum(s.returns()[q] for q in greedy)

@@ -36,8 +36,7 @@ def test_SF_7_3_up_to_cards_may_fizzle_targeted_cards_need_a_target() -> None:
 
 
 def test_SF_8_1_wormhole_steals_up_to_three_units_from_several_players() -> None:
-    s = position(game(3), hands={0: ["wormhole1"]},
-                 nursery={1: ["H1", "C5"], 2: ["He1", "HM1"]})
+    s = position(game(3), hands={0: ["wormhole1"]}, nursery={1: ["H1", "C5"], 2: ["He1", "HM1"]})
     act(s, "wormhole")
     assert s.sub == 1 and "stop" in _acts(s)
     act(s, "steal C5")
@@ -89,8 +88,7 @@ def test_SF_9_2_fission_never_eliminates() -> None:
 
 
 def test_SF_10_1_gamma_hits_the_lowest_body_and_sends_it_to_the_bottom() -> None:
-    s = position(game(2), hands={0: ["gamma1"]},
-                 systems={1: [(["S1"], [("P6", ["M1"])], ["M6"])]})
+    s = position(game(2), hands={0: ["gamma1"]}, systems={1: [(["S1"], [("P6", ["M1"])], ["M6"])]})
     acts = _acts(s)
     assert "gamma M1" in acts and "gamma M6" in acts and "gamma P6" not in acts
     illegal(s, "gamma P6", "SF-10.1")
@@ -119,8 +117,9 @@ def test_SF_10_3_last_star_removed_dissolves_the_system() -> None:
 
 
 def test_SF_11_1_divine_intervention_builds_without_paying() -> None:
-    s = position(game(2), hands={0: ["divine1", "divine2", "P6", "S2"]},
-                 systems={0: [(["S1"], [], [])]})
+    s = position(
+        game(2), hands={0: ["divine1", "divine2", "P6", "S2"]}, systems={0: [(["S1"], [], [])]}
+    )
     assert "build P6 at S1" not in _acts(s)
     act(s, "divine P6 at S1")
     assert s.actions_left == 1 and names(s, s.pile[0]) == ["divine1"]

@@ -89,8 +89,9 @@ def test_SF_3_1_turns_go_clockwise_from_seat_0() -> None:
 
 
 def test_SF_3_2_two_actions_any_order_repeats_allowed() -> None:
-    s = position(game(2), hands={0: ["M6"]}, nursery={0: ["H1", "HM1"]},
-                 systems={0: [(["S1"], [], [])]})
+    s = position(
+        game(2), hands={0: ["M6"]}, nursery={0: ["H1", "HM1"]}, systems={0: [(["S1"], [], [])]}
+    )
     act(s, "draw bodies")
     deal(s, "P2")
     assert s.cur == 0 and s.actions_left == 1
@@ -152,8 +153,12 @@ def test_SF_4_3_public_bottom_drawn_last_and_known() -> None:
 
 
 def test_SF_5_1_build_spends_the_cost_and_refuses_what_cannot_be_paid() -> None:
-    s = position(game(2), hands={0: ["P3", "P6"]}, nursery={0: ["H1", "C1", "HM1"]},
-                 systems={0: [(["S1"], [], [])]})
+    s = position(
+        game(2),
+        hands={0: ["P3", "P6"]},
+        nursery={0: ["H1", "C1", "HM1"]},
+        systems={0: [(["S1"], [], [])]},
+    )
     illegal(s, "build P6 at S1", "SF-5.1")  # Zephyr needs Helium
     illegal(s, "build P2 at S1", "SF-5.1")  # not in hand
     act(s, "build P3 at S1")
@@ -161,8 +166,12 @@ def test_SF_5_1_build_spends_the_cost_and_refuses_what_cannot_be_paid() -> None:
 
 
 def test_SF_5_2_spent_cards_go_to_the_spent_pile() -> None:
-    s = position(game(2), hands={0: ["M1"]}, nursery={0: ["C2", "C3"]},
-                 systems={0: [(["S1"], [("P6", [])], [])]})
+    s = position(
+        game(2),
+        hands={0: ["M1"]},
+        nursery={0: ["C2", "C3"]},
+        systems={0: [(["S1"], [("P6", [])], [])]},
+    )
     act(s, "build M1 on P6")
     assert names(s, s.spent) == ["C2"] and names(s, s.nursery[0]) == ["C3"]
     assert s.census()["spent"] == ["C2"]
@@ -201,16 +210,24 @@ def test_SF_5_4_surplus_is_lost_at_the_end_of_the_turn() -> None:
 
 
 def test_SF_5_5_payment_wastes_least_then_uses_fewest_cards() -> None:
-    s = position(game(2), hands={0: ["P2"]}, nursery={0: ["C1", "C2", "C5", "HM1", "HM5"]},
-                 systems={0: [(["S1"], [], [])]})
+    s = position(
+        game(2),
+        hands={0: ["P2"]},
+        nursery={0: ["C1", "C2", "C5", "HM1", "HM5"]},
+        systems={0: [(["S1"], [], [])]},
+    )
     act(s, "build P2 at S1")  # Cinder: 2 Carbon, 1 Heavy Metal
     assert sorted(names(s, s.spent)) == ["C5", "HM1"]
     assert sorted(names(s, s.nursery[0])) == ["C1", "C2", "HM5"]
 
 
 def test_SF_5_6_wild_cards_only_cover_what_is_missing() -> None:
-    s = position(game(2), hands={0: ["M1", "M2"]}, nursery={0: ["C1", "H1"]},
-                 systems={0: [(["S1"], [("P6", [])], [])]})
+    s = position(
+        game(2),
+        hands={0: ["M1", "M2"]},
+        nursery={0: ["C1", "H1"]},
+        systems={0: [(["S1"], [("P6", [])], [])]},
+    )
     s.wild = 1 << s.C.by_name["H1"]
     act(s, "build M1 on P6")  # Luna: 1 Carbon -> C1, not the wild H1
     assert names(s, s.spent) == ["C1"]
@@ -219,8 +236,11 @@ def test_SF_5_6_wild_cards_only_cover_what_is_missing() -> None:
 
 
 def test_SF_5_7_build_order_star_then_planet_then_moon() -> None:
-    s = position(game(2), hands={0: ["P3", "M1", "S2"]},
-                 nursery={0: ["H5", "H1", "He5", "C5", "C1", "C2", "HM5"]})
+    s = position(
+        game(2),
+        hands={0: ["P3", "M1", "S2"]},
+        nursery={0: ["H5", "H1", "He5", "C5", "C1", "C2", "HM5"]},
+    )
     illegal(s, "build P3 at S1", "SF-5.7")
     illegal(s, "build M1 on P3", "SF-6.4")
     act(s, "build S2 new")
@@ -234,17 +254,21 @@ def test_SF_5_7_build_order_star_then_planet_then_moon() -> None:
 
 
 def test_SF_6_1_several_single_star_systems() -> None:
-    s = position(game(2), hands={0: ["S2", "S3"]},
-                 nursery={0: ["H5", "H6", "He5", "He6", "C1", "HM1"]})
+    s = position(
+        game(2), hands={0: ["S2", "S3"]}, nursery={0: ["H5", "H6", "He5", "He6", "C1", "HM1"]}
+    )
     act(s, "build S2 new")
     act(s, "build S3 new")
     assert len(s.systems[0]) == 2
 
 
 def test_SF_6_2_linking_makes_binary_and_tertiary_at_most() -> None:
-    s = position(game(2), hands={0: ["S2", "S3", "S4"]},
-                 nursery={0: ["H5", "H6", "H7", "He5", "He6", "C1", "HM1", "HM2"]},
-                 systems={0: [(["S1"], [], [])], 1: [(["S8"], [], [])]})
+    s = position(
+        game(2),
+        hands={0: ["S2", "S3", "S4"]},
+        nursery={0: ["H5", "H6", "H7", "He5", "He6", "C1", "HM1", "HM2"]},
+        systems={0: [(["S1"], [], [])], 1: [(["S8"], [], [])]},
+    )
     illegal(s, "build S2 link S8", "SF-6.2")  # not your system
     act(s, "build S2 link S1")
     act(s, "build S3 link S1")
@@ -269,16 +293,24 @@ def test_SF_6_3_linked_stars_share_the_system_for_bonuses() -> None:
 
 
 def test_SF_6_4_moon_limit() -> None:
-    s = position(game(2), hands={0: ["M1", "M2"]}, nursery={0: ["C1", "HM1"]},
-                 systems={0: [(["S1"], [("P1", []), ("P2", [])], [])]})
+    s = position(
+        game(2),
+        hands={0: ["M1", "M2"]},
+        nursery={0: ["C1", "HM1"]},
+        systems={0: [(["S1"], [("P1", []), ("P2", [])], [])]},
+    )
     illegal(s, "build M1 on P1", "SF-6.4")  # Ember holds no moon
     act(s, "build M1 on P2")
     illegal(s, "build M2 on P2", "SF-6.4")  # Cinder is full
 
 
 def test_SF_6_5_hostless_moons_sit_in_a_system() -> None:
-    s = position(game(2), hands={0: ["M6", "M1"]}, nursery={0: ["H1", "HM1", "C1"]},
-                 systems={0: [(["S1"], [], [])]})
+    s = position(
+        game(2),
+        hands={0: ["M6", "M1"]},
+        nursery={0: ["H1", "HM1", "C1"]},
+        systems={0: [(["S1"], [], [])]},
+    )
     illegal(s, "build M1 at S1", "SF-6.5")
     act(s, "build M6 at S1")
     assert s.systems[0][0][2] == [s.C.by_name["M6"]]

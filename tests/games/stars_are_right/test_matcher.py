@@ -75,7 +75,8 @@ def _check(g, card_idx: int, faces: list[str]) -> None:
         for t, m in zip(texts, got, strict=True):
             assert frozenset(matcher.cells_of(m)) in brute_placements(t, faces, mirror)
         assert sum(bin(m).count("1") for m in got) == bin(sum(got)).count("1") or all(
-            not a & b for a, b in itertools.combinations(got, 2))
+            not a & b for a, b in itertools.combinations(got, 2)
+        )
 
 
 @settings(max_examples=60)

@@ -167,8 +167,13 @@ def test_TSAR_9_6_ghouls_discard_two() -> None:
 
 def test_TSAR_9_7_discard_minions_at_any_time_of_the_turn() -> None:
     g = game()
-    s = pos(g, {"a1": "Mo", "b1": "Wx", "a2": "1"}, [["miri-nigri-P", "byakhee-P-Mo"], ["gug-F"]],
-            [["dhole-P", "dhole-F", "dhole-S"], []], discard=["gug-P", "gug-S", "tcho-tcho-P-1"])
+    s = pos(
+        g,
+        {"a1": "Mo", "b1": "Wx", "a2": "1"},
+        [["miri-nigri-P", "byakhee-P-Mo"], ["gug-F"]],
+        [["dhole-P", "dhole-F", "dhole-S"], []],
+        discard=["gug-P", "gug-S", "tcho-tcho-P-1"],
+    )
     play(s, "take discard dhole-P")  # before invoking
     play(s, "invoke byakhee-P-Mo")
     play(s, "take discard dhole-F")  # with symbols unspent
@@ -177,10 +182,21 @@ def test_TSAR_9_7_discard_minions_at_any_time_of_the_turn() -> None:
     play(s, "take discard dhole-S")  # after summoning
     assert s.phase == 6
     # Not while a seventh creature waits to be released, nor in another seat's turn.
-    six = ["deep-ones-P-4", "deep-ones-P-Sh", "formless-P-Mo", "formless-P-1", "formless-P-Wx",
-           "dhole-P"]
-    s = pos(g, {"a1": "Mo", "b1": "Wx", "a2": "1"}, [["miri-nigri-P"], ["gug-F"]], [six, []],
-            discard=["gug-P"])
+    six = [
+        "deep-ones-P-4",
+        "deep-ones-P-Sh",
+        "formless-P-Mo",
+        "formless-P-1",
+        "formless-P-Wx",
+        "dhole-P",
+    ]
+    s = pos(
+        g,
+        {"a1": "Mo", "b1": "Wx", "a2": "1"},
+        [["miri-nigri-P"], ["gug-F"]],
+        [six, []],
+        discard=["gug-P"],
+    )
     play(s, "summon miri-nigri-P")
     with pytest.raises(IllegalActionError, match="TSAR-6.8"):
         play(s, "take discard dhole-P")
@@ -196,8 +212,12 @@ def test_TSAR_10_1_vp_are_the_creatures_in_play() -> None:
 
 def test_TSAR_10_2_ten_vp_wins_at_once() -> None:
     g = game()
-    s = pos(g, {"a1": "Mo", "b1": "Wx", "a2": "1"}, [["miri-nigri-P"], ["gug-F"]],
-            [["chaugnar-P", "hastur-P"], []])
+    s = pos(
+        g,
+        {"a1": "Mo", "b1": "Wx", "a2": "1"},
+        [["miri-nigri-P"], ["gug-F"]],
+        [["chaugnar-P", "hastur-P"], []],
+    )
     play(s, "summon miri-nigri-P")
     assert s.is_terminal() and s.end_reason == "goal" and s.winners() == [0]
     assert s.returns() == [1.0, 0.0]
@@ -239,6 +259,9 @@ def test_TSAR_9_7_dhole_still_usable_after_the_last_discard() -> None:
     play(s, "discard byakhee-P-Mo")
     assert not s.is_chance_node()
     assert {str(a) for a in s.legal_actions(0)} == {
-        "take deck dhole-P", "take discard dhole-P", "end"}
+        "take deck dhole-P",
+        "take discard dhole-P",
+        "end",
+    }
     play(s, "take discard dhole-P", "end")
     assert "byakhee-P-Mo" in names(s, s.hands[0])

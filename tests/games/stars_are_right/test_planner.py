@@ -36,8 +36,7 @@ def test_planner_summons_what_is_already_in_the_sky() -> None:
 
 def test_planner_invokes_and_flips_to_summon() -> None:
     g = game()
-    s = pos(g, {"a1": "Mo", "b1": "Wn", "a2": "1"},
-            [["miri-nigri-P", "tcho-tcho-F-Mo"], ["gug-F"]])
+    s = pos(g, {"a1": "Mo", "b1": "Wn", "a2": "1"}, [["miri-nigri-P", "tcho-tcho-F-Mo"], ["gug-F"]])
     assert s.summons(0) == []
     assert _run_plan(s) == ["miri-nigri-P"]
     assert names(s, s.discard) == ["tcho-tcho-F-Mo"]
@@ -48,8 +47,12 @@ def test_planner_searches_two_moves_and_powers() -> None:
     # Miri Nigri (P) Mo-Wx / 1-b: Wn at b1 and 4 at a2 both need a flip. Byakhee gives one
     # Push; Deep Ones (P>F) make it a Flip and Miri Nigri (F>FF) doubles it.
     cells = {"a1": "Mo", "b1": "Wn", "a2": "4"}
-    s = pos(g, cells, [["miri-nigri-P", "byakhee-P-Mo"], ["gug-F"]],
-            [["deep-ones-F-L", "miri-nigri-F"], []])
+    s = pos(
+        g,
+        cells,
+        [["miri-nigri-P", "byakhee-P-Mo"], ["gug-F"]],
+        [["deep-ones-F-L", "miri-nigri-F"], []],
+    )
     assert plan_turn(s.clone(), 0, depth=1) is None  # one move is not enough
     plan = plan_turn(s.clone(), 0, depth=2)
     assert plan is not None
@@ -59,8 +62,17 @@ def test_planner_searches_two_moves_and_powers() -> None:
 def test_planner_prefers_more_vp() -> None:
     g = game()
     # Deep Ones (S,4) Sh-1 & 1-3 is there now (1 VP); Miri Nigri (P) needs one flip (2 VP).
-    cells = {"a1": "Sh", "a2": "1", "c4": "1", "d4": "3", "e5": "Me", "e4": "Me",
-             "c1": "Mo", "d1": "Wn", "c2": "1"}
+    cells = {
+        "a1": "Sh",
+        "a2": "1",
+        "c4": "1",
+        "d4": "3",
+        "e5": "Me",
+        "e4": "Me",
+        "c1": "Mo",
+        "d1": "Wn",
+        "c2": "1",
+    }
     s = pos(g, cells, [["deep-ones-S-4", "miri-nigri-P", "tcho-tcho-F-Mo"], ["gug-F"]])
     assert {str(a).split(" @")[0] for a in s.summons(0)} == {"summon deep-ones-S-4"}
     assert _run_plan(s) == ["miri-nigri-P"]

@@ -53,6 +53,8 @@ def test_every_rule_id_is_named_by_a_test() -> None:
     assert len(ids) > 40
     here = Path(__file__).parent
     text = "\n".join(p.read_text() for p in here.glob("test_*.py"))
-    named = {m.replace("_", ".").replace("TSAR.", "TSAR-")
-             for m in re.findall(r"TSAR[-_][0-9]+(?:[._][0-9]+)*", text)}
+    named = {
+        m.replace("_", ".").replace("TSAR.", "TSAR-")
+        for m in re.findall(r"TSAR[-_][0-9]+(?:[._][0-9]+)*", text)
+    }
     assert ids <= named, sorted(ids - named)

@@ -28,9 +28,15 @@ def test_TSAR_1_2_tiles_pairs_and_counts() -> None:
     for front, back, count in g.comps.tiles:
         pairs[(front, back)] += count
     F = FACE_INDEX
-    assert pairs == {(F["2"], F["3"]): 7, (F["1"], F["4"]): 5, (F["V"], F["5"]): 3,
-                     (F["Wn"], F["Wx"]): 3, (F["Sh"], F["Me"]): 3, (F["Su"], F["So"]): 2,
-                     (F["Mo"], F["L"]): 2}
+    assert pairs == {
+        (F["2"], F["3"]): 7,
+        (F["1"], F["4"]): 5,
+        (F["V"], F["5"]): 3,
+        (F["Wn"], F["Wx"]): 3,
+        (F["Sh"], F["Me"]): 3,
+        (F["Su"], F["So"]): 2,
+        (F["Mo"], F["L"]): 2,
+    }
     s = setup(g)
     v = s.view(1)
     # The back of every tile is public: the view shows it, and it is the pair of the face.
@@ -134,8 +140,6 @@ def test_loader_errors_name_file_entry_and_field(tmp_path) -> None:
     with pytest.raises(ComponentError, match="cannot read"):
         game(components=str(tmp_path / "missing.toml"))
     ragged = tmp_path / "ragged.toml"
-    ragged.write_text(
-        '[[tiles]]\nfront = "2"\nback = "3"\ncount = 24\nsource = "designed"\n'
-    )
+    ragged.write_text('[[tiles]]\nfront = "2"\nback = "3"\ncount = 24\nsource = "designed"\n')
     with pytest.raises(ComponentError, match="25 tiles"):
         game(components=str(ragged))

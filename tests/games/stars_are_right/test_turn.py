@@ -13,12 +13,12 @@ from nightsky.core.game import CHANCE
 
 from .util import game, names, play, pos, setup, sky_faces
 
-SKY = {"a1": "Su", "b1": "1", "c1": "2", "d1": "3", "e1": "4",
-       "a2": "Mo", "b2": "V", "a5": "Sh"}
+SKY = {"a1": "Su", "b1": "1", "c1": "2", "d1": "3", "e1": "4", "a2": "Mo", "b2": "V", "a5": "Sh"}
 
 
-def _fresh(hand=("miri-nigri-S", "byakhee-P-Mo", "tcho-tcho-F-Mo", "gug-P", "ghast-F"),
-           creatures=()):
+def _fresh(
+    hand=("miri-nigri-S", "byakhee-P-Mo", "tcho-tcho-F-Mo", "gug-P", "ghast-F"), creatures=()
+):
     g = game()
     return pos(g, SKY, [list(hand), ["gug-F"]], [list(creatures), []])
 
@@ -164,8 +164,11 @@ def test_TSAR_5_4_flip_turns_one_tile() -> None:
 
 
 def test_TSAR_5_5_symbols_any_order_same_or_other_tiles() -> None:
-    for seq in (("flip a1", "push row 1 right"), ("push row 1 right", "flip a1"),
-                ("flip b1", "push row 1 right")):
+    for seq in (
+        ("flip a1", "push row 1 right"),
+        ("push row 1 right", "flip a1"),
+        ("flip b1", "push row 1 right"),
+    ):
         s = _fresh(creatures=("formless-F-Mo",))  # P>F
         play(s, "invoke byakhee-P-Mo")
         s.apply(s.game.parse_action("power formless-F-Mo"), 0)

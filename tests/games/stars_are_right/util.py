@@ -17,10 +17,12 @@ def game(players: int = 2, **opts: object) -> StarsAreRightGame:
     return g
 
 
-def pos(g: StarsAreRightGame, cells=None, hands=None, creatures=None, current=0, discard=None
-        ) -> StarsAreRightState:
-    return build_position(g, cells or {}, hands or [[] for _ in range(g.num_players)],
-                          creatures, current, discard)
+def pos(
+    g: StarsAreRightGame, cells=None, hands=None, creatures=None, current=0, discard=None
+) -> StarsAreRightState:
+    return build_position(
+        g, cells or {}, hands or [[] for _ in range(g.num_players)], creatures, current, discard
+    )
 
 
 def cid(g: StarsAreRightGame, name: str) -> int:

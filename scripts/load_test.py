@@ -1,0 +1,344 @@
+"""Load and crash test of the nightsky server on loopback.
+
+Starts ``nightsky serve`` in a subprocess on a fresh SQLite file, runs GAMES concurrent games
+(each: one human seat played by this script through the HTTP API and WebSocket push, choosing
+random legal actions; the other seats are bots on the server), records every move's latency,
+kills the server (SIGKILL) mid-game, restarts it on the same file, checks every game is intact
+(every acknowledged move still there, identical log), and plays them all to the end.
+
+Latency is reported three ways: the round trip seen by the client (queueing on this 2-core
+machine included), the server's handling time of each POST (``Server-Timing``), and the
+server's own work per move (apply + chance + commit + push; ``/api/metrics``), bots' thinking
+excluded everywhere.
+
+    python scripts/load_test.py [--games 50] [--kill-after 8] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+GAMES = ["shooting-star", "stars-are-right", "star-fire", "mihi-anguli", "starlight"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, db: str, bot_delay: float) -> subprocess.Popen[bytes]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "nightsky",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--bot-delay",
+        str(bot_delay),
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/catalog", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+@dataclass
+class Player:
+    gid: str
+    game: str
+    token: str
+    rng: random.Random
+    acked_log: list[dict[str, Any]] = field(default_factory=list)
+    acked_version: int = -1
+    moves: int = 0
+    done: bool = False
+    result: dict[str, Any] | None = None
+
+
+@dataclass
+class Stats:
+    client_ms: list[float] = field(default_factory=list)
+    server_ms: list[float] = field(default_factory=list)
+    stale: int = 0
+    transport_retries: int = 0
+    moves: int = 0
+    errors: list[str] = field(default_factory=list)
+    record: bool = True  # False in the finishing phase: latencies there are not reported
+
+
+def pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    ys = sorted(xs)
+    return round(ys[min(len(ys) - 1, round(q / 100 * (len(ys) - 1)))], 2)
+
+
+async def play(
+    base: str, p: Player, stats: Stats, client: httpx.AsyncClient, stop: asyncio.Event, think: float
+) -> None:
+    """Play ``p``'s seat from pushed views until the game ends or ``stop`` is set."""
+    ws_url = base.replace("http", "ws") + f"/api/games/{p.gid}/ws?token={p.token}"
+    headers = {"Authorization": f"Bearer {p.token}"}
+    async with connect(ws_url, max_size=None) as ws:
+        latest: dict[str, Any] | None = None
+        idle = 0.0
+        while not stop.is_set():
+            try:
+                msg = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                view = json.loads(msg)["data"]
+                idle = 0.0
+            except TimeoutError:
+                idle += 0.5
+                if idle < 10 or latest is None:
+                    continue
+                # Quiet for long: look. A newer view than the last push means a push was lost.
+                idle = 0.0
+                got = await client.get(f"{base}/api/games/{p.gid}/view", headers=headers)
+                view = got.json()
+                if view["version"] > latest["version"]:
+                    stats.errors.append(f"{p.gid}: push of version {view['version']} missed")
+            if latest is not None and view["version"] < latest["version"]:
+                continue
+            latest = view
+            while latest["legal"] and not latest["terminal"] and not stop.is_set():
+                if think:
+                    await asyncio.sleep(p.rng.uniform(0.5 * think, 1.5 * think))
+                choice = p.rng.choice(latest["legal"])["action"]
+                t0 = time.perf_counter()
+                try:
+                    r = await client.post(
+                        f"{base}/api/games/{p.gid}/actions",
+                        headers=headers,
+                        json={"action": choice, "version": latest["version"]},
+                    )
+                except httpx.TransportError:
+                    # A kept-alive connection closed under us: the move may or may not have
+                    # been taken; look again (the version check makes a retry safe).
+                    stats.transport_retries += 1
+                    r2 = await client.get(f"{base}/api/games/{p.gid}/view", headers=headers)
+                    latest = r2.json()
+                    continue
+                dt = (time.perf_counter() - t0) * 1000
+                if r.status_code == 409 and r.json()["error"]["code"] == "stale_version":
+                    stats.stale += 1
+                    break  # wait for the push of the newer view
+                if r.status_code != 200:
+                    stats.errors.append(f"{p.gid} {choice}: {r.status_code} {r.text[:200]}")
+                    return
+                stats.moves += 1
+                if stats.record:
+                    stats.client_ms.append(dt)
+                    timing = r.headers.get("server-timing", "")
+                    if "dur=" in timing:
+                        stats.server_ms.append(float(timing.split("dur=")[1]))
+                latest = r.json()
+                p.moves += 1
+                p.acked_log, p.acked_version = latest["log"], latest["version"]
+            if latest["terminal"]:
+                p.done = True
+                p.result = {"scores": latest["scores"], "winners": latest["winners"]}
+                return
+
+
+async def run_phase(
+    base: str, players: list[Player], stats: Stats, seconds: float | None, think: float
+) -> None:
+    stop = asyncio.Event()
+    limits = httpx.Limits(max_connections=len(players) + 5)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+        tasks = [
+            asyncio.create_task(play(base, p, stats, client, stop, think))
+            for p in players
+            if not p.done
+        ]
+        if seconds is not None:
+            await asyncio.sleep(seconds)
+            stop.set()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+    for res in results:
+        if isinstance(res, BaseException) and not isinstance(res, asyncio.CancelledError):
+            stats.errors.append(f"client task failed: {res!r}")
+
+
+def check_intact(base: str, players: list[Player]) -> list[str]:
+    """Every move acknowledged before the kill is still there, with the same log."""
+    problems = []
+    for p in players:
+        r = httpx.get(
+            f"{base}/api/games/{p.gid}/view",
+            headers={"Authorization": f"Bearer {p.token}"},
+            timeout=30,
+        )
+        if r.status_code != 200:
+            problems.append(f"{p.gid}: view {r.status_code}")
+            continue
+        v = r.json()
+        if v["version"] < p.acked_version:
+            problems.append(f"{p.gid}: version {v['version']} < acknowledged {p.acked_version}")
+        if v["log"][: len(p.acked_log)] != p.acked_log:
+            problems.append(f"{p.gid}: log differs from the acknowledged one")
+    return problems
+
+
+def run(
+    games: int = 50,
+    kill_after: float = 8.0,
+    seed: int = 0,
+    titles: list[str] | None = None,
+    think: float = 0.0,
+    bot_delay: float = 0.0,
+    after: float = 0.0,
+) -> dict[str, Any]:
+    """Phases: play ``kill_after`` s, SIGKILL, restart, check, play ``after`` s more (these
+    two are measured), then finish every game with no think time (not measured)."""
+    from nightsky.core.record import replay
+
+    tmp = tempfile.mkdtemp(prefix="nightsky-load-")
+    db = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    rng = random.Random(seed)
+    proc = start_server(port, db, bot_delay)
+    players: list[Player] = []
+    stats = Stats()
+    report: dict[str, Any] = {
+        "games": games,
+        "think_seconds": think,
+        "bot_delay": bot_delay,
+        "load_average_at_start": os.getloadavg()[0],
+    }
+    try:
+        for i in range(games):
+            game = (titles or GAMES)[i % len(titles or GAMES)]
+            r = httpx.post(
+                f"{base}/api/games",
+                json={
+                    "game": game,
+                    "players": 2,
+                    "seats": ["human", "random"],
+                    "seed": rng.randrange(2**40),
+                },
+                timeout=30,
+            )
+            r.raise_for_status()
+            made = r.json()
+            players.append(
+                Player(made["id"], game, made["tokens"][0]["token"], random.Random(rng.random()))
+            )
+        t0 = time.perf_counter()
+        asyncio.run(run_phase(base, players, stats, kill_after, think))
+        before_kill = httpx.get(f"{base}/api/metrics", timeout=30).json()
+        proc.send_signal(signal.SIGKILL)  # a crash: no clean shutdown
+        proc.wait()
+        report["moves_before_kill"] = stats.moves
+        report["finished_before_kill"] = sum(p.done for p in players)
+        t1 = time.perf_counter()
+        proc = start_server(port, db, bot_delay)
+        report["restart_seconds"] = round(time.perf_counter() - t1, 2)
+        problems = check_intact(base, players)
+        report["intact_after_restart"] = not problems
+        stats.errors.extend(problems)
+        after_restart: dict[str, Any] | None = None
+        if after:
+            asyncio.run(run_phase(base, players, stats, after, think))
+            after_restart = httpx.get(f"{base}/api/metrics", timeout=30).json()
+        report["load_average_measured"] = os.getloadavg()[0]
+        stats.record = False
+        asyncio.run(run_phase(base, players, stats, None, 0.0))
+        report["wall_seconds"] = round(time.perf_counter() - t0, 1)
+        # Every game finished and its downloadable record replays to the same result.
+        for p in players:
+            if not p.done or p.result is None:
+                stats.errors.append(f"{p.gid}: not finished")
+                continue
+            rec = httpx.get(f"{base}/api/games/{p.gid}/record", timeout=30).json()
+            final = replay(rec)
+            if final.scores() != p.result["scores"] or final.winners() != p.result["winners"]:
+                stats.errors.append(f"{p.gid}: record does not replay to the seen result")
+        report["finished"] = sum(p.done for p in players)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        if proc.poll() is None:
+            proc.kill()
+    report.update(
+        {
+            "human_moves_total": stats.moves,
+            "human_moves_measured": len(stats.client_ms),
+            "stale_409_retried": stats.stale,
+            "transport_retries": stats.transport_retries,
+            "errors": stats.errors,
+            "lost_moves": sum(1 for e in stats.errors if "acknowledged" in e or "log differs" in e),
+            "client_round_trip_ms": {f"p{q}": pct(stats.client_ms, q) for q in (50, 95, 99)},
+            "server_post_ms": {f"p{q}": pct(stats.server_ms, q) for q in (50, 95, 99)},
+            "server_work_per_move_ms_before_kill": before_kill["latency_ms"],
+            "moves_counted_before_kill": before_kill["moves"],
+            "server_work_per_move_ms_after_restart": (after_restart or {}).get("latency_ms"),
+            "moves_counted_after_restart": (after_restart or {}).get("moves"),
+            "cpus": os.cpu_count(),
+        }
+    )
+    return report
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--kill-after", type=float, default=8.0, help="seconds before the SIGKILL")
+    ap.add_argument("--after", type=float, default=10.0, help="seconds measured after the restart")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        help="mean seconds the scripted human waits before each move",
+    )
+    ap.add_argument("--bot-delay", type=float, default=0.1, help="server's bot delay")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", type=Path, help="also write the report here")
+    args = ap.parse_args()
+    report = run(
+        args.games,
+        args.kill_after,
+        args.seed,
+        think=args.think,
+        bot_delay=args.bot_delay,
+        after=args.after,
+    )
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+    sys.exit(1 if report["errors"] else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,397 @@
+"""The FastAPI application: routes, error mapping, body limit, WebSocket push, static client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from nightsky.agents.base import agent_names
+from nightsky.core.registry import game_class, game_ids
+from nightsky.server import models as m
+from nightsky.server.rooms import Manager, Room, ServerError, Subscriber
+from nightsky.server.store import Store, default_url
+
+log = logging.getLogger("nightsky.server")
+
+MAX_BODY = 64 * 1024
+WEB_DIR = Path(str(resources.files("nightsky").joinpath("web")))
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": m.ErrorBody, "description": "Malformed JSON (`malformed_json`)."},
+    403: {"model": m.ErrorBody, "description": "Missing or wrong seat token."},
+    404: {"model": m.ErrorBody, "description": "No such game (`game_not_found`)."},
+    409: {"model": m.ErrorBody, "description": "Stale version, game over, or undo refused."},
+    413: {"model": m.ErrorBody, "description": "Body larger than 64 KiB."},
+    422: {"model": m.ErrorBody, "description": "Illegal/unknown action (with `rule`), bad field."},
+}
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, before any handler reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for key, value in scope.get("headers", []):
+            if key == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await _too_large(send)
+                return
+        # Read the whole body first (it is small or refused), then hand it on in one piece.
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                break
+            chunk = msg.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await _too_large(send)
+                return
+            chunks.append(chunk)
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(send: Send) -> None:
+    body = b'{"error":{"code":"body_too_large","message":"request body over 64 KiB"}}'
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class ServerTiming:
+    """Add ``Server-Timing: app;dur=<ms>`` to every HTTP response: the server's own work."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        t0 = time.perf_counter()
+
+        async def timed(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                ms = (time.perf_counter() - t0) * 1000
+                msg["headers"] = [
+                    *msg.get("headers", []),
+                    (b"server-timing", f"app;dur={ms:.3f}".encode()),
+                ]
+            await send(msg)
+
+        await self.app(scope, receive, timed)
+
+
+def bearer(
+    authorization: Annotated[str | None, Header()] = None,
+    x_seat_token: Annotated[str | None, Header()] = None,
+) -> str | None:
+    """The seat token: ``Authorization: Bearer <token>`` or ``X-Seat-Token: <token>``."""
+    if x_seat_token:
+        return x_seat_token
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+Token = Annotated[str | None, Depends(bearer)]
+
+
+def create_app(
+    db_url: str | None = None, *, bot_workers: int = 4, bot_delay: float = 0.0
+) -> FastAPI:
+    """Build the application on a database URL (default: ``nightsky.sqlite3`` here)."""
+    store = Store(db_url or default_url())
+    manager = Manager(store, bot_workers=bot_workers, bot_delay=bot_delay)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        resumed = await run_in_threadpool(manager.start)
+        log.info("nightsky server: %d unfinished games resumed", resumed)
+        yield
+        await run_in_threadpool(manager.close)
+        store.close()
+
+    app = FastAPI(
+        title="nightsky",
+        version="1.0",
+        summary="Play the five nightsky games in the browser, with friends or bots.",
+        description=(
+            "Each human seat has a secret token (send `Authorization: Bearer <token>`); without "
+            'a token you are a spectator. Every error body is `{"error": {"code", '
+            '"message", ...}}` with a stable code. Push: `WS /api/games/{id}/ws?token=...` '
+            "sends the seat's whole view after every change."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    app.add_middleware(BodyLimit)
+    app.add_middleware(ServerTiming)
+
+    @app.exception_handler(ServerError)
+    async def _server_error(_: Request, exc: ServerError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errs = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errs):
+            return JSONResponse(
+                {"error": {"code": "malformed_json", "message": "the body is not valid JSON"}}, 400
+            )
+        first = errs[0] if errs else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        return JSONResponse(
+            {
+                "error": {
+                    "code": "validation_error",
+                    "field": where or None,
+                    "message": f"{where or 'request'}: {first.get('msg')}",
+                }
+            },
+            422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, exc.status_code)
+
+    def room_of(gid: str) -> Room:
+        return manager.get(gid)
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html")
+
+    @app.get("/g/{gid}", include_in_schema=False)
+    def game_page(gid: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "game.html")
+
+    # ------------------------------------------------------------------ API
+    @app.get("/api/catalog", response_model=m.Catalog, tags=["games"])
+    def catalog() -> dict[str, Any]:
+        """Every game with its player counts and options (the new-game form), and agents."""
+        games = []
+        for gid in game_ids():
+            info = game_class(gid).info
+            d = info.describe()
+            d["default_players"] = info.default_players or info.min_players
+            games.append(d)
+        return {"games": games, "agents": agent_names()}
+
+    @app.get("/api/lobby", response_model=list[m.LobbyGame], tags=["games"])
+    def lobby() -> list[dict[str, Any]]:
+        """Recent games, most recently active first; `open_seats` lists seats free to join."""
+        return manager.lobby()
+
+    @app.post(
+        "/api/games",
+        response_model=m.CreatedGame,
+        status_code=201,
+        tags=["games"],
+        responses=ERRORS,
+    )
+    def create(req: m.CreateGame, request: Request) -> dict[str, Any]:
+        """Create a game. Returns a token and an invite link for every human seat."""
+        room, tokens = manager.create(
+            req.game, req.players, req.options, req.seats, req.names, req.seed
+        )
+        base = str(request.base_url).rstrip("/")
+        return {
+            "id": room.id,
+            "version": room.version,
+            "you": min(tokens) if tokens else None,
+            "tokens": [
+                {"seat": s, "token": t, "invite": f"{base}/g/{room.id}#token={t}"}
+                for s, t in sorted(tokens.items())
+            ],
+        }
+
+    @app.get("/api/games/{gid}/view", response_model=m.SeatView, tags=["play"], responses=ERRORS)
+    def view(gid: str, token: Token) -> Response:
+        """Your seat's view (with a token) or the spectator's (without one)."""
+        room = room_of(gid)
+        seat = manager.seat_for(room, token, required=False)
+        return _json(manager.payload(room, seat))
+
+    @app.post(
+        "/api/games/{gid}/actions", response_model=m.SeatView, tags=["play"], responses=ERRORS
+    )
+    def act(gid: str, req: m.ActionRequest, token: Token) -> Response:
+        """Take an action chosen on view `version`. Returns your new view."""
+        t0, c0 = time.perf_counter(), time.thread_time()
+        room = room_of(gid)
+        seat = manager.seat_for(room, token, required=True)
+        assert seat is not None
+        manager.act(room, seat, req.action, req.version)
+        out = _json(manager.payload(room, seat))
+        # The whole request in its worker thread: wall time, and CPU time of the work itself.
+        manager.timings["post"].append((time.perf_counter() - t0) * 1000)
+        manager.timings["post_cpu"].append((time.thread_time() - c0) * 1000)
+        return out
+
+    @app.post("/api/games/{gid}/undo", response_model=m.SeatView, tags=["play"], responses=ERRORS)
+    def undo(gid: str, req: m.UndoRequest, token: Token) -> Response:
+        """Take back your last action, when nothing happened since and it revealed nothing."""
+        room = room_of(gid)
+        seat = manager.seat_for(room, token, required=True)
+        assert seat is not None
+        manager.undo(room, seat, req.version)
+        return _json(manager.payload(room, seat))
+
+    @app.post("/api/games/{gid}/join", response_model=m.Joined, tags=["games"], responses=ERRORS)
+    def join(gid: str, req: m.JoinRequest) -> dict[str, Any]:
+        """Take a free human seat; returns its (new) token."""
+        room = room_of(gid)
+        seat, token = manager.join(room, req.seat, req.name)
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/games/{gid}/record", tags=["games"], responses=ERRORS)
+    def record(gid: str) -> JSONResponse:
+        """The game's `nightsky-record/1` (once it is over)."""
+        rec = manager.record(room_of(gid))
+        return JSONResponse(
+            rec,
+            headers={
+                "content-disposition": f'attachment; filename="nightsky-{rec["game"]}-{gid}.json"'
+            },
+        )
+
+    @app.get(
+        "/api/games/{gid}/replay", response_model=m.ReplayView, tags=["games"], responses=ERRORS
+    )
+    def replay_step(gid: str, step: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+        """The spectator's view after `step` entries of a finished game."""
+        return manager.replay_view(room_of(gid), step)
+
+    @app.get("/api/metrics", response_model=m.Metrics, tags=["ops"])
+    def metrics() -> dict[str, Any]:
+        """Server-side work per move (apply + chance + commit + push), bots' thinking excluded."""
+        out: dict[str, dict[str, float]] = {}
+        counts: dict[str, int] = {}
+        for kind, values in manager.timings.items():
+            xs = sorted(values)
+            counts[kind] = len(xs)
+            out[kind] = {f"p{q}": _pct(xs, q) for q in (50, 95, 99)} | {
+                "max": xs[-1] if xs else 0.0
+            }
+        return {"moves": counts, "latency_ms": out, "games_in_memory": len(manager.rooms)}
+
+    # ------------------------------------------------------------------ push
+    @app.websocket("/api/games/{gid}/ws")
+    async def ws(websocket: WebSocket, gid: str, token: str | None = None) -> None:
+        """Sends the seat's (or spectator's) whole view now and after every change."""
+        try:
+            room = await run_in_threadpool(room_of, gid)
+            seat = await run_in_threadpool(manager.seat_for, room, token, required=False)
+        except ServerError as exc:
+            await websocket.close(code=4403 if exc.status == 403 else 4404, reason=exc.code)
+            return
+        await websocket.accept()
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+        def push(payload: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(queue.put_nowait, payload)
+
+        sub = Subscriber(seat=seat, push=push)
+        await run_in_threadpool(manager.subscribe, room, sub)
+        queue.put_nowait(await run_in_threadpool(manager.payload, room, seat))
+
+        async def reader() -> None:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                while True:
+                    await websocket.receive_text()
+            queue.put_nowait(None)
+
+        reading = asyncio.create_task(reader())
+        try:
+            sent = -1
+            while True:
+                batch = [await queue.get()]
+                while not queue.empty():
+                    batch.append(queue.get_nowait())
+                payload = newest_view(batch, sent)
+                if payload is not None:
+                    await websocket.send_json({"type": "view", "data": payload})
+                    sent = payload["version"]
+                if None in batch:
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            reading.cancel()
+            await run_in_threadpool(manager.unsubscribe, room, sub)
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    return app
+
+
+def newest_view(batch: list[dict[str, Any] | None], sent: int) -> dict[str, Any] | None:
+    """The one view of ``batch`` worth sending: the newest (the last of equal versions), and
+    never one older than the version already sent. Views can reach the queue out of order (the
+    first view of a connection is computed while pushes already flow), so order alone is not
+    enough."""
+    best: dict[str, Any] | None = None
+    for item in batch:
+        if item is not None and (best is None or item["version"] >= best["version"]):
+            best = item
+    if best is None or best["version"] < sent:
+        return None
+    return best
+
+
+def _json(payload: dict[str, Any]) -> Response:
+    # The views are built by the server itself: skip re-validating them against SeatView
+    # (which documents them) and send them straight.
+    return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    i = min(len(xs) - 1, max(0, round(q / 100 * (len(xs) - 1))))
+    return round(xs[i], 3)

@@ -1,0 +1,161 @@
+"""Request and response bodies of the HTTP API (pydantic; they make the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="Stable machine-readable code, e.g. `illegal_action`.")
+    message: str
+    rule: str | None = Field(None, description="Rule id that refuses an action (422).")
+    current_version: int | None = Field(None, description="With `stale_version` (409).")
+    field: str | None = None
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+class CreateGame(BaseModel):
+    """A new game: each seat is `human` or an agent spec (`random`, `greedy`, `mcts:...`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64, examples=["shooting-star"])
+    players: int | None = Field(None, ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[str] = Field(min_length=1, max_length=16, examples=[["human", "greedy"]])
+    names: list[str] | None = Field(None, max_length=16)
+    seed: int | None = Field(None, ge=0, lt=2**62, description="Seed of chance and bots.")
+
+
+class SeatToken(BaseModel):
+    seat: int
+    token: str = Field(description="Secret of this seat: send it as `Authorization: Bearer`.")
+    invite: str = Field(description="Link that opens the game as this seat.")
+
+
+class CreatedGame(BaseModel):
+    id: str
+    version: int
+    tokens: list[SeatToken]
+    you: int | None = Field(description="The creator's seat (the first human seat).")
+
+
+class ActionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: str = Field(max_length=200, description="The action's notation, from `legal`.")
+    version: int = Field(description="The version of the view the action was chosen on.")
+
+
+class UndoRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: int
+
+
+class JoinRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = None
+    name: str | None = Field(None, max_length=40)
+
+
+class Joined(BaseModel):
+    seat: int
+    token: str
+
+
+class LegalChoice(BaseModel):
+    action: str = Field(description="Notation to POST.")
+    label: str
+    targets: list[str] = Field(description="Ids of board SVG elements that choose it.")
+
+
+class LogLine(BaseModel):
+    index: int
+    seat: int = Field(description="-1 for chance.")
+    text: str = Field(description="The entry as this viewer may see it (secrets redacted).")
+
+
+class PublicSeat(BaseModel):
+    seat: int
+    kind: str = Field(description="human, bot, or game (a seat the rules play).")
+    name: str
+    spec: str | None
+    joined: bool
+
+
+class SeatView(BaseModel):
+    """Everything one seat (or a spectator) may see now."""
+
+    id: str
+    game: str
+    title: str
+    params: dict[str, Any]
+    version: int
+    seat: int | None = Field(description="Your seat; null for a spectator.")
+    seats: list[PublicSeat]
+    status: str = Field(description="playing or over.")
+    current_players: list[int]
+    terminal: bool
+    view: dict[str, Any] = Field(description="The game's own view(seat).")
+    text: str = Field(description="Plain-text drawing for this viewer.")
+    svg: str | None = Field(description="Board SVG, clickable ids = targets; null if none.")
+    legal: list[LegalChoice]
+    log: list[LogLine]
+    scores: list[float] | None
+    breakdown: list[dict[str, float]] | None
+    winners: list[int]
+    can_undo: bool
+
+
+class ReplayView(BaseModel):
+    """The spectator's view after `step` entries of a finished game's record."""
+
+    id: str
+    game: str
+    title: str
+    step: int
+    steps: int
+    seats: list[PublicSeat]
+    current_players: list[int]
+    terminal: bool
+    view: dict[str, Any]
+    text: str
+    svg: str | None
+    legal: list[LegalChoice]
+    log: list[LogLine]
+    scores: list[float] | None
+    breakdown: list[dict[str, float]] | None
+    winners: list[int]
+
+
+class LobbySeat(BaseModel):
+    seat: int
+    kind: str
+    name: str
+    joined: bool
+
+
+class LobbyGame(BaseModel):
+    id: str
+    game: str
+    title: str
+    players: int | None
+    status: str
+    open_seats: list[int]
+    version: int
+    seats: list[LobbySeat]
+    created_at: str
+
+
+class Catalog(BaseModel):
+    games: list[dict[str, Any]] = Field(description="Each game's info with its options.")
+    agents: list[str]
+
+
+class Metrics(BaseModel):
+    moves: dict[str, int]
+    latency_ms: dict[str, dict[str, float]]
+    games_in_memory: int

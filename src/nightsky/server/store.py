@@ -1,0 +1,200 @@
+"""Persistence: every game is stored as its record (SQLAlchemy 2; SQLite by default).
+
+Two tables. ``games`` holds what the record cannot say (the seed of the server's chance and bots,
+the seats with their agent specs and token hashes, the version counter); ``moves`` holds the
+history, one row per action, chance outcomes included (seat -1). A game is rebuilt by replaying
+its moves through the rules, so after a crash or a restart it resumes exactly where it was.
+
+Every change (one action plus the chance it triggers, an undo, a join) is one transaction,
+committed before the client hears about it: an acknowledged move is never lost.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    delete,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(String(200))
+
+
+@dataclass
+class StoredGame:
+    """One game as the database holds it."""
+
+    id: str
+    game: str
+    params: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    version: int
+    status: str
+    created_at: datetime
+    history: list[tuple[int, str]] = field(default_factory=list)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def default_url(path: str = "nightsky.sqlite3") -> str:
+    return f"sqlite:///{path}"
+
+
+class Store:
+    """The database behind the server. Thread-safe: writes are serialized by one lock."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+    def create(self, g: StoredGame) -> None:
+        with self._lock, Session(self.engine) as s, s.begin():
+            s.add(
+                GameRow(
+                    id=g.id,
+                    game=g.game,
+                    params=g.params,
+                    seed=g.seed,
+                    seats=g.seats,
+                    version=g.version,
+                    status=g.status,
+                    created_at=g.created_at,
+                    updated_at=g.created_at,
+                )
+            )
+            for i, (seat, text) in enumerate(g.history):
+                s.add(MoveRow(game_id=g.id, idx=i, seat=seat, notation=text))
+
+    def commit_change(
+        self,
+        game_id: str,
+        *,
+        start: int,
+        moves: list[tuple[int, str]],
+        truncate_to: int | None = None,
+        version: int,
+        status: str,
+        seats: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """One atomic change: drop moves from ``truncate_to`` on (undo), append ``moves`` at
+        index ``start``, and set the version and status (and the seats when given)."""
+        values: dict[str, Any] = {"version": version, "status": status, "updated_at": now()}
+        if seats is not None:
+            values["seats"] = seats
+        with self._lock, Session(self.engine) as s, s.begin():
+            if truncate_to is not None:
+                s.execute(
+                    delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.idx >= truncate_to)
+                )
+            if moves:
+                s.add_all(
+                    MoveRow(game_id=game_id, idx=start + i, seat=seat, notation=text)
+                    for i, (seat, text) in enumerate(moves)
+                )
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+
+    # ------------------------------------------------------------------ reads
+    def load(self, game_id: str) -> StoredGame | None:
+        with Session(self.engine) as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            moves = s.execute(
+                select(MoveRow.seat, MoveRow.notation)
+                .where(MoveRow.game_id == game_id)
+                .order_by(MoveRow.idx)
+            ).all()
+            return _stored(row, [(int(a), str(b)) for a, b in moves])
+
+    def ids(self, *, status: str | None = None) -> list[str]:
+        with Session(self.engine) as s:
+            q = select(GameRow.id).order_by(GameRow.created_at)
+            if status is not None:
+                q = q.where(GameRow.status == status)
+            return [r for (r,) in s.execute(q).all()]
+
+    def recent(self, limit: int = 50) -> list[StoredGame]:
+        """The most recently active games, without their moves (for the lobby)."""
+        with Session(self.engine) as s:
+            rows = s.scalars(select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit))
+            return [_stored(r, []) for r in rows]
+
+
+def _stored(row: GameRow, history: list[tuple[int, str]]) -> StoredGame:
+    return StoredGame(
+        id=row.id,
+        game=row.game,
+        params=dict(row.params),
+        seed=int(row.seed),
+        seats=[dict(x) for x in row.seats],
+        version=row.version,
+        status=row.status,
+        created_at=row.created_at,
+        history=history,
+    )
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL + synchronous=NORMAL survives a killed process (not a power cut) and keeps commits
+    # cheap; foreign keys make the cascade real.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

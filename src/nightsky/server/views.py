@@ -1,0 +1,78 @@
+"""What one seat is sent: built only from ``view``/``render``/``board_svg``/legal actions of
+that seat and the redacted log, so it holds nothing the seat may not know.
+
+These functions are pure (state in, JSON-ready dict out) so the secrecy test can call them on
+a state and on its resamples and demand identical output.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from nightsky.core.game import CHANCE, State
+
+
+def legal_choices(state: State, viewer: int | None) -> list[dict[str, Any]]:
+    """The legal actions of ``viewer`` with their labels and board targets (empty when the
+    viewer is a spectator or not to act)."""
+    if viewer is None or viewer == CHANCE or viewer not in state.current_players():
+        return []
+    out = []
+    for action in state.legal_actions(viewer):
+        ui = state.action_ui(action, viewer)
+        out.append(
+            {
+                "action": str(action),
+                "label": str(ui.get("label") or action),
+                "targets": [str(t) for t in ui.get("targets") or []],
+            }
+        )
+    return out
+
+
+def log_line(state: State, index: int, seat: int, action: Any, viewer: int | None) -> dict:
+    """One history entry as ``viewer`` may see it."""
+    return {
+        "index": index,
+        "seat": seat,
+        "text": state.game.redact_action(seat, action, viewer),
+    }
+
+
+def redacted_log(state: State, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
+    return [
+        log_line(state, i, seat, action, viewer)
+        for i, (seat, action) in enumerate(state.history[start:], start=start)
+    ]
+
+
+_STYLE = (
+    r"(?:bold|dim|italic|underline|reverse|strike|blink|not|on|default|red|green|yellow|blue|"
+    r"magenta|cyan|white|black|bright_[a-z]+|gr[ae]y\d*|orange\d*|purple|#[0-9a-fA-F]{6})"
+)
+_MARKUP = re.compile(rf"\[/?{_STYLE}(?: {_STYLE})*\]|\[/\]")
+
+
+def plain_text(text: str) -> str:
+    """A render without its rich console style tags (``[bold]...[/bold]``, ``[/]``).
+
+    Only style tags go: a render's own brackets (``[x]`` boxes, ``[]`` lists) stay.
+    """
+    return _MARKUP.sub("", text) if "[" in text else text
+
+
+def seat_payload(state: State, viewer: int | None) -> dict[str, Any]:
+    """Everything about the position that ``viewer`` (None: a spectator) is sent, but the log."""
+    terminal = state.is_terminal()
+    return {
+        "current_players": list(state.current_players()),
+        "terminal": terminal,
+        "view": state.view(viewer),
+        "text": plain_text(state.render(viewer)),
+        "svg": state.board_svg(viewer),
+        "legal": legal_choices(state, viewer),
+        "scores": [float(x) for x in state.scores()] if terminal else None,
+        "breakdown": state.score_breakdown() if terminal else None,
+        "winners": list(state.winners()) if terminal else [],
+    }

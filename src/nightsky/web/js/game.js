@@ -1,0 +1,392 @@
+// The game page: board (SVG or text), seats, legal choices, log, push, undo, end screen, replay.
+import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
+import { drawBoard } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const gid = location.pathname.split("/").filter(Boolean).pop();
+
+let token = null;
+let current = null;        // the last view the server sent
+let narrowed = null;       // choices a board click narrowed the list to
+let board = null;
+let busy = false;
+let endDismissed = false;
+let replaying = null;      // {step, steps, moves}
+let socket = null;
+let pollTimer = null;
+
+// ------------------------------------------------------------------ tokens
+function takeTokenFromLink() {
+  const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
+  if (m) {
+    rememberSeat(gid, { token: m[1] });
+    history.replaceState(null, "", location.pathname);  // keep the secret out of the address bar
+  }
+  const mine = myGames()[gid];
+  token = mine ? mine.token : null;
+}
+
+// ------------------------------------------------------------------ names
+function seatName(v, seat) {
+  if (seat < 0) return "Chance";
+  const s = v.seats[seat];
+  return s ? s.name : `Seat ${seat + 1}`;
+}
+
+// ------------------------------------------------------------------ drawing
+function render(v) {
+  current = v;
+  document.title = `nightsky · ${v.title}`;
+  $("crumb").replaceChildren(h("b", {}, v.title), ` · table ${v.id} · `,
+    v.seat === null ? "spectator" : `you are ${seatName(v, v.seat)}`);
+  if (replaying) return;
+  drawBanner(v);
+  drawSeats(v);
+  drawBoardAndActions(v);
+  drawLog(v.log, v);
+  if ($("more").open) drawDetails(v);
+  drawInvites(v);
+  if (v.terminal && !endDismissed) showEnd(v);
+  maybeAutoplay();
+}
+
+function drawBanner(v) {
+  const b = $("banner");
+  b.classList.remove("mine");
+  if (v.terminal) {
+    b.textContent = `Game over — ${v.winners.map((w) => seatName(v, w)).join(" & ")} won`;
+  } else if (v.seat !== null && v.current_players.includes(v.seat)) {
+    b.classList.add("mine");
+    b.textContent = v.legal.length === 1 ? "Your turn — one choice" : "Your turn — choose on the board or in the list";
+  } else {
+    const who = v.current_players.filter((p) => p >= 0).map((p) => seatName(v, p));
+    b.textContent = who.length ? `Waiting for ${who.join(", ")}…` : "The stars are moving…";
+  }
+}
+
+function drawSeats(v) {
+  const box = $("seats");
+  box.replaceChildren();
+  for (const s of v.seats) {
+    const acting = v.current_players.includes(s.seat);
+    const kind = s.kind === "human" ? (s.joined ? "human" : "invited — seat free")
+      : s.kind === "bot" ? `bot · ${s.spec}` : "played by the rules";
+    const score = v.scores ? v.scores[s.seat] : null;
+    box.append(h("div", {
+      class: `seat${acting ? " acting" : ""}${s.seat === v.seat ? " me" : ""}`, "data-seat": s.seat,
+    },
+    h("span", { class: "dot", style: `color:${seatColor(s.seat)};background:${seatColor(s.seat)}` }),
+    h("div", {}, h("div", { class: "name" }, s.name), h("div", { class: "kind" }, kind)),
+    score !== null && score !== undefined ? h("span", { class: "score" }, fmt(score))
+      : acting ? h("span", { class: "hourglass", title: "to act" }, "✦") : h("span")));
+  }
+}
+
+function fmt(x) {
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+function drawBoardAndActions(v) {
+  board = drawBoard($("board"), {
+    svg: v.svg, text: v.text, legal: v.legal,
+    onChoose: (c) => take(c),
+    onNarrow: (choices, ev) => { narrowed = choices; drawActions(v); openMenu(choices, ev); },
+  });
+  if (narrowed) {
+    const still = new Set(v.legal.map((c) => c.action));
+    narrowed = narrowed.every((c) => still.has(c.action)) ? narrowed : null;
+  }
+  drawActions(v);
+}
+
+function drawActions(v) {
+  const box = $("actions");
+  box.replaceChildren();
+  const mine = v.seat !== null && v.legal.length > 0;
+  $("actions-panel").classList.toggle("idle", !mine);
+  $("undo").hidden = !v.can_undo;
+  $("autoplay").parentElement.hidden = v.seat === null || v.terminal;
+  const filter = $("filter");
+  if (!mine) {
+    filter.hidden = true;
+    $("actions-title").textContent = v.seat === null ? "Watching" : "Your choices";
+    box.append(h("div", { class: "empty" }, v.terminal ? "The game is over."
+      : v.seat === null ? "You are watching this table." : "Not your turn: the others are choosing."));
+    return;
+  }
+  $("actions-title").textContent = `Your choices (${v.legal.length})`;
+  let list = narrowed || v.legal;
+  if (narrowed) {
+    box.append(h("div", { class: "narrowed" }, `${narrowed.length} choices on that spot`,
+      h("a", { href: "#", onclick: (e) => { e.preventDefault(); narrowed = null; drawActions(v); } }, "show all")));
+  }
+  filter.hidden = v.legal.length <= 12 || !!narrowed;
+  const q = filter.hidden ? "" : filter.value.trim().toLowerCase();
+  if (q) list = list.filter((c) => c.label.toLowerCase().includes(q) || c.action.toLowerCase().includes(q));
+  for (const c of list) {
+    box.append(h("button", {
+      type: "button", class: "action", "data-action": c.action, title: c.action,
+      onclick: () => take(c),
+      onmouseenter: () => board && board.highlight(c),
+      onmouseleave: () => board && board.highlight(null),
+    }, c.label));
+  }
+}
+
+function openMenu(choices, ev) {
+  closeMenu();
+  const menu = h("div", { class: "menu", id: "menu", role: "menu" },
+    choices.map((c) => h("button", { type: "button", "data-action": c.action, onclick: () => { closeMenu(); take(c); } }, c.label)),
+    h("button", { type: "button", class: "ghost", onclick: closeMenu }, "Cancel"));
+  const x = ev && ev.clientX !== undefined ? ev.clientX : 200;
+  const y = ev && ev.clientY !== undefined ? ev.clientY : 200;
+  menu.style.left = `${Math.min(x + 8, window.innerWidth - 220)}px`;
+  menu.style.top = `${Math.min(y + 8, window.innerHeight - 40 * (choices.length + 1))}px`;
+  document.body.append(menu);
+}
+
+function closeMenu() { $("menu")?.remove(); }
+
+let logShown = [];  // the lines on screen, to append only what is new
+
+function logNode(line, v) {
+  return h("div", { class: `line${line.seat < 0 ? " chance" : ""}` },
+    h("span", { class: "num" }, line.index + 1),
+    line.seat >= 0 ? h("span", { class: "who", style: `color:${seatColor(line.seat)}` }, seatName(v, line.seat)) : "✦ ",
+    line.text);
+}
+
+function drawLog(lines, v) {
+  const box = $("log");
+  const atBottom = logAtBottom;
+  // Hidden draws ("chance") say nothing: leave them out of the log.
+  const shown = lines.filter((l) => !(l.seat < 0 && l.text === "chance")).slice(-300);
+  const same = logShown.length <= shown.length && logShown.every((l, i) =>
+    l.index === shown[i].index && l.text === shown[i].text && l.seat === shown[i].seat);
+  if (same && box.childElementCount === logShown.length) {
+    box.append(...shown.slice(logShown.length).map((l) => logNode(l, v)));
+  } else {
+    box.replaceChildren(...shown.map((l) => logNode(l, v)));
+  }
+  logShown = shown;
+  if (atBottom || shown.length < 40) box.scrollTop = 1e9;  // clamped by the browser: no reflow
+}
+
+let logAtBottom = true;
+
+function drawDetails(v) {
+  $("text").hidden = !v.svg;
+  $("text").textContent = v.svg ? v.text : "";
+  const tree = $("viewtree");
+  tree.replaceChildren(valueNode(v.view, 0));
+}
+
+function valueNode(value, depth) {
+  if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
+  if (Array.isArray(value)) {
+    if (value.every((x) => x === null || typeof x !== "object")) {
+      return value.length ? h("span", {}, value.map((x) => h("span", { class: "chip" }, x === null ? "—" : String(x))))
+        : h("span", { class: "muted" }, "none");
+    }
+    return h("div", {}, value.map((x, i) => h("div", {}, h("span", { class: "muted small" }, `#${i} `), valueNode(x, depth + 1))));
+  }
+  if (typeof value === "object") {
+    if (depth > 4) return h("span", { class: "chip" }, JSON.stringify(value).slice(0, 120));
+    return h("table", {}, Object.entries(value).map(([k, x]) =>
+      h("tr", {}, h("td", { class: "k" }, k.replace(/_/g, " ")), h("td", {}, valueNode(x, depth + 1)))));
+  }
+  return h("span", {}, String(value));
+}
+
+function drawInvites(v) {
+  const mine = myGames()[gid];
+  const invites = (mine && mine.invites) || [];
+  const free = new Set(v.seats.filter((s) => s.kind === "human" && !s.joined).map((s) => s.seat));
+  const show = invites.filter((i) => free.has(i.seat));
+  $("invite-panel").hidden = !show.length || v.terminal;
+  $("invites").replaceChildren(...show.map((i) => {
+    const input = h("input", { readonly: true, value: i.invite, onfocus: (e) => e.target.select() });
+    return h("div", {}, h("div", { class: "muted" }, `Link for ${seatName(v, i.seat)}:`),
+      h("div", { class: "row" }, input,
+        h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(i.invite).then(() => toast("Copied", "info")) }, "Copy")));
+  }));
+}
+
+// ------------------------------------------------------------------ end screen and replay
+function showEnd(v) {
+  const keys = [];
+  for (const row of v.breakdown || []) for (const k of Object.keys(row)) if (k !== "total" && !keys.includes(k)) keys.push(k);
+  const order = v.seats.map((s) => s.seat).sort((a, b) => (v.scores[b] ?? 0) - (v.scores[a] ?? 0));
+  const table = h("table", { class: "breakdown" },
+    h("tr", {}, h("th", {}, "Player"), keys.map((k) => h("th", {}, k.replace(/_/g, " "))), h("th", {}, "Total")),
+    order.map((p) => h("tr", { class: v.winners.includes(p) ? "win" : "" },
+      h("td", {}, h("span", { class: "dot", style: `color:${seatColor(p)};background:${seatColor(p)};margin-right:8px` }),
+        seatName(v, p), v.winners.includes(p) ? " ★" : ""),
+      keys.map((k) => h("td", {}, fmt((v.breakdown[p] || {})[k] ?? 0))),
+      h("td", { class: "total" }, fmt(v.scores[p])))));
+  const won = v.seat !== null && v.winners.includes(v.seat);
+  const end = $("end");
+  end.replaceChildren(h("div", { class: "panel endcard", id: "endcard" },
+    h("h2", {}, won ? "Victory!" : `${v.winners.map((w) => seatName(v, w)).join(" & ")} won`),
+    h("p", { class: "muted" }, `${v.title} · final scores`),
+    table,
+    h("div", { class: "row", style: "justify-content:center" },
+      h("button", { class: "primary", type: "button", id: "replay-btn", onclick: startReplay }, "▶ Replay the game"),
+      h("a", { class: "btn", href: `/api/games/${gid}/record`, download: `nightsky-${v.game}-${gid}.json` }, "Download record"),
+      h("button", { type: "button", onclick: () => { endDismissed = true; end.hidden = true; } }, "See the board"),
+      h("a", { class: "btn", href: "/" }, "Lobby"))));
+  end.hidden = false;
+}
+
+async function startReplay() {
+  $("end").hidden = true;
+  endDismissed = true;
+  const moves = current.log.filter((l) => l.seat >= 0).map((l) => l.index + 1);
+  replaying = { step: 0, steps: current.log.length, moves };
+  const bar = h("div", { class: "replaybar", id: "replaybar" },
+    h("button", { type: "button", id: "rp-prev", onclick: () => stepReplay(-1) }, "◀ Prev"),
+    h("input", { type: "range", id: "rp-range", min: 0, max: replaying.steps, value: 0,
+      oninput: (e) => showStep(Number(e.target.value)) }),
+    h("button", { type: "button", id: "rp-next", onclick: () => stepReplay(1) }, "Next ▶"),
+    h("button", { type: "button", onclick: stopReplay }, "Exit replay"));
+  $("board").before(bar);
+  await showStep(0);
+}
+
+function stepReplay(dir) {
+  const { step, moves, steps } = replaying;
+  let next;
+  if (dir > 0) next = moves.find((m) => m > step) ?? steps;
+  else next = [...moves].reverse().find((m) => m < step) ?? 0;
+  return showStep(next);
+}
+
+async function showStep(step) {
+  if (!replaying) return;
+  replaying.step = step;
+  $("rp-range").value = step;
+  try {
+    const r = await api(`/api/games/${gid}/replay?step=${step}`);
+    if (!replaying || replaying.step !== step) return;
+    drawBoard($("board"), { svg: r.svg, text: r.text, legal: [], onChoose() {}, onNarrow() {} });
+    drawLog(r.log, current);
+    const last = r.log.filter((l) => l.seat >= 0).pop();
+    $("banner").classList.remove("mine");
+    $("banner").textContent = `Replay · step ${step} of ${r.steps}` + (last ? ` · ${seatName(current, last.seat)}: ${last.text}` : " · set-up");
+  } catch (e) { toast(e.message); }
+}
+
+function stopReplay() {
+  replaying = null;
+  $("replaybar")?.remove();
+  render(current);
+}
+
+// ------------------------------------------------------------------ acting
+let frame = null;
+function accept(v) {
+  // The POST reply and the push bring the same version: draw it once. Equal versions differ
+  // only when a seat was taken (joins do not move the game). Views arriving faster than the
+  // screen refreshes are drawn once per frame, the newest only.
+  if (!current || v.version > current.version
+      || (v.version === current.version && JSON.stringify(v.seats) !== JSON.stringify(current.seats))) {
+    current = v;
+    if (frame === null) frame = requestAnimationFrame(() => { frame = null; render(current); });
+    maybeAutoplay();
+  }
+}
+
+async function take(choice) {
+  if (busy || !current || replaying) return;
+  busy = true;
+  closeMenu();
+  try {
+    const v = await api(`/api/games/${gid}/actions`, {
+      method: "POST", token, body: { action: choice.action, version: current.version },
+    });
+    narrowed = null;
+    accept(v);
+  } catch (e) {
+    if (e.code === "stale_version") toast("The table moved on: look again and choose.", "info");
+    else toast(e.rule ? `${e.message}` : e.message);
+    await refresh();
+  } finally {
+    busy = false;
+    maybeAutoplay();
+  }
+}
+
+async function undo() {
+  if (busy) return;
+  busy = true;
+  try {
+    accept(await api(`/api/games/${gid}/undo`, { method: "POST", token, body: { version: current.version } }));
+  } catch (e) { toast(e.message); await refresh(); } finally { busy = false; }
+}
+
+let autoTimer = null;
+function maybeAutoplay() {
+  clearTimeout(autoTimer);
+  if (!$("autoplay").checked || !current || current.terminal || busy || replaying) return;
+  if (!current.legal.length) return;
+  autoTimer = setTimeout(() => {
+    if (!$("autoplay").checked || busy || !current.legal.length) return;
+    const c = current.legal[Math.floor(Math.random() * current.legal.length)];
+    take(c);
+  }, 15);
+}
+
+// ------------------------------------------------------------------ server
+async function refresh() {
+  try {
+    accept(await api(`/api/games/${gid}/view`, { token }));
+  } catch (e) {
+    if (e.status === 403 && token) {
+      toast("This seat's link is no longer valid: you are watching.");
+      rememberSeat(gid, { token: null });
+      token = null;
+      return refresh();
+    }
+    if (e.status === 404) { $("banner").textContent = "No such game."; return; }
+    toast(e.message);
+  }
+}
+
+function connect(delay = 500) {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const url = `${proto}://${location.host}/api/games/${gid}/ws` + (token ? `?token=${encodeURIComponent(token)}` : "");
+  socket = new WebSocket(url);
+  socket.onopen = () => {
+    $("conn").classList.add("live"); $("conn").textContent = "live";
+    clearInterval(pollTimer);
+    delay = 500;
+  };
+  socket.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "view") accept(msg.data);
+  };
+  socket.onclose = () => {
+    $("conn").classList.remove("live"); $("conn").textContent = "reconnecting";
+    clearInterval(pollTimer);
+    pollTimer = setInterval(refresh, 2000);
+    setTimeout(() => connect(Math.min(delay * 2, 8000)), delay);
+  };
+}
+
+async function main() {
+  takeTokenFromLink();
+  $("undo").addEventListener("click", undo);
+  $("autoplay").addEventListener("change", maybeAutoplay);
+  $("filter").addEventListener("input", () => current && drawActions(current));
+  $("more").addEventListener("toggle", () => current && $("more").open && drawDetails(current));
+  document.addEventListener("click", (e) => { if (!e.target.closest(".menu") && !e.target.closest(".ns-target")) closeMenu(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
+  $("log").addEventListener("scroll", () => {
+    const box = $("log");
+    logAtBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
+  }, { passive: true });
+  await refresh();
+  connect();
+}
+
+main();

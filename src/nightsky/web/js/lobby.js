@@ -1,0 +1,172 @@
+// The lobby: new-game form built from each game's options, open tables, your games.
+import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
+
+let catalog = null;
+let chosen = null;
+
+const $ = (id) => document.getElementById(id);
+
+function optionInput(opt) {
+  const id = `opt-${opt.name}`;
+  let input;
+  if (opt.type === "bool") {
+    input = h("select", { id, name: opt.name },
+      h("option", { value: "false", selected: !opt.default }, "no"),
+      h("option", { value: "true", selected: !!opt.default }, "yes"));
+  } else if (opt.choices) {
+    input = h("select", { id, name: opt.name },
+      opt.choices.map((c) => h("option", { value: c, selected: c === opt.default }, String(c))));
+  } else {
+    input = h("input", {
+      id, name: opt.name, type: opt.type === "str" ? "text" : "number",
+      value: opt.default ?? "", step: opt.type === "float" ? "any" : "1",
+      min: opt.minimum ?? undefined, max: opt.maximum ?? undefined,
+    });
+  }
+  input.dataset.kind = opt.type;
+  input.dataset.default = JSON.stringify(opt.default);
+  return h("label", { class: "field" }, opt.name.replace(/_/g, " "), input,
+    opt.help ? h("span", { class: "help" }, opt.help) : null);
+}
+
+function seatRows(n) {
+  const rows = $("seats");
+  const old = [...rows.querySelectorAll("select")].map((s) => s.value);
+  rows.replaceChildren();
+  const agents = catalog.agents;
+  for (let i = 0; i < n; i++) {
+    const sel = h("select", { name: `seat${i}`, "aria-label": `seat ${i + 1}` },
+      h("option", { value: "human" }, "Human"),
+      agents.map((a) => h("option", { value: a }, `Bot: ${a}`)));
+    sel.value = old[i] || (i === 0 ? "human" : agents.includes("greedy") ? "greedy" : agents[0]);
+    const name = h("input", { name: `name${i}`, placeholder: i === 0 ? "Your name" : `Player ${i + 1}` });
+    rows.append(h("div", { class: "seat-row" },
+      h("span", { class: "dot", style: `color:${seatColor(i)};background:${seatColor(i)}` }), sel, name));
+  }
+}
+
+function choose(game) {
+  chosen = game;
+  document.querySelectorAll(".game-card").forEach((c) =>
+    c.classList.toggle("selected", c.dataset.id === game.id));
+  const opts = $("options");
+  opts.replaceChildren();
+  const players = h("input", {
+    id: "players", type: "number", min: game.min_players, max: game.max_players,
+    value: Math.max(game.min_players, Math.min(game.max_players, 2)),
+  });
+  players.addEventListener("input", () => {
+    const n = Number(players.value);
+    if (n >= game.min_players && n <= game.max_players) seatRows(n);
+  });
+  opts.append(h("label", { class: "field" }, "players", players,
+    h("span", { class: "help" }, `${game.min_players}–${game.max_players}`)));
+  for (const o of game.options) if (o.name !== "components") opts.append(optionInput(o));
+  seatRows(Number(players.value));
+}
+
+function readOptions() {
+  const out = {};
+  for (const el of $("options").querySelectorAll("[data-kind]")) {
+    let v = el.value;
+    const kind = el.dataset.kind;
+    if (kind === "bool") v = v === "true";
+    else if (kind === "int") v = parseInt(v, 10);
+    else if (kind === "float") v = parseFloat(v);
+    if (JSON.stringify(v) !== el.dataset.default) out[el.name] = v;
+  }
+  return out;
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const seats = [...$("seats").querySelectorAll("select")].map((s) => s.value);
+  const names = [...$("seats").querySelectorAll("input")].map((s) => s.value.trim());
+  $("create").disabled = true;
+  try {
+    const made = await api("/api/games", {
+      method: "POST",
+      body: { game: chosen.id, players: seats.length, options: readOptions(), seats, names },
+    });
+    const mine = made.tokens.find((t) => t.seat === made.you);
+    rememberSeat(made.id, {
+      token: mine ? mine.token : null, seat: made.you, game: chosen.id, title: chosen.title,
+      invites: made.tokens.filter((t) => t.seat !== made.you),
+    });
+    location.href = `/g/${made.id}`;
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    $("create").disabled = false;
+  }
+}
+
+function gameLine(g, mine) {
+  const open = g.open_seats.length;
+  const status = g.status === "over" ? h("span", { class: "badge over" }, "finished")
+    : open ? h("span", { class: "badge open" }, `${open} seat${open > 1 ? "s" : ""} free`)
+    : h("span", { class: "badge" }, "playing");
+  const who = g.seats.map((s) => s.kind === "human" ? (s.joined ? s.name : "…") : s.name).join(" · ");
+  const buttons = h("div", { class: "row" });
+  if (mine) buttons.append(h("a", { class: "btn", href: `/g/${g.id}` }, g.status === "over" ? "Review" : "Resume"));
+  else {
+    if (open && g.status !== "over") {
+      buttons.append(h("button", { class: "primary", onclick: (e) => askName(g, e.target) }, "Join"));
+    }
+    buttons.append(h("a", { class: "btn", href: `/g/${g.id}` }, "Watch"));
+  }
+  return h("div", { class: "lobby-item", "data-id": g.id },
+    h("div", {}, h("div", { class: "t" }, g.title, " ", status),
+      h("div", { class: "muted small" }, who)),
+    buttons);
+}
+
+function askName(g, button) {
+  const input = h("input", { placeholder: "Your name", maxlength: 40, "aria-label": "your name" });
+  const form = h("form", { class: "row" }, input, h("button", { class: "primary", type: "submit" }, "Take seat"));
+  form.addEventListener("submit", (e) => { e.preventDefault(); join(g, input.value.trim()); });
+  button.parentElement.replaceWith(form);
+  input.focus();
+}
+
+async function join(g, name) {
+  try {
+    const j = await api(`/api/games/${g.id}/join`, { method: "POST", body: { name: name || null } });
+    rememberSeat(g.id, { token: j.token, seat: j.seat, game: g.game, title: g.title });
+    location.href = `/g/${g.id}`;
+  } catch (e) { toast(e.message); }
+}
+
+async function refresh() {
+  let list = [];
+  try { list = await api("/api/lobby"); } catch (e) { toast(e.message); }
+  const mine = myGames();
+  const lobby = $("lobby"), own = $("mine");
+  lobby.replaceChildren(); own.replaceChildren();
+  // Tables waiting for players first, then games in play, then finished ones.
+  const rank = (g) => (g.status === "over" ? 2 : g.open_seats.length ? 0 : 1);
+  list.sort((a, b) => rank(a) - rank(b));
+  for (const g of list) (mine[g.id] ? own : lobby).append(gameLine(g, !!mine[g.id]));
+  if (!own.children.length) own.append(h("div", { class: "empty" }, "No games yet: create one."));
+  if (!lobby.children.length) lobby.append(h("div", { class: "empty" }, "No other tables right now."));
+}
+
+async function main() {
+  catalog = await api("/api/catalog");
+  const cards = $("game-cards");
+  for (const g of catalog.games) {
+    cards.append(h("button", {
+      type: "button", class: "game-card", "data-id": g.id, onclick: () => choose(g),
+    }, h("span", { class: "t" }, g.title),
+      h("span", { class: "p" }, `${g.min_players}–${g.max_players} players`
+        + (g.simultaneous ? " · simultaneous" : "") + (g.hidden_information ? " · hidden cards" : "")),
+      h("span", { class: "d" }, g.description || "")));
+  }
+  choose(catalog.games[0]);
+  $("new-form").addEventListener("submit", create);
+  $("refresh").addEventListener("click", refresh);
+  await refresh();
+  setInterval(refresh, 10000);
+}
+
+main();
