@@ -28,7 +28,7 @@ WORTH = {
 PARTIAL = (0.0, 0.12, 0.3, 0.55)  # a square with 0-3 corners filled
 TURNS = 17.0  # about how many turns a game lasts (lowest of three dice is 2.04 on average)
 XP_WORTH = 0.35  # score points per experience point
-FAR = (1.0, 0.6, 0.15)  # partial squares: next to the main region, one further, elsewhere
+FAR = (1.0, 0.3, 0.05)  # partial squares: next to the main region, one further, elsewhere
 CORE = 2  # corners that put a square in the heart of the map
 LINEAR = 0.5  # share of a cost's worth that grows linearly with its filled items
 
@@ -57,13 +57,18 @@ def _largest_mask(sq: int) -> int:
     return best
 
 
+_SQ_OF_PT = [sum(1 << q for q in B.SQ_OF_POINT[p]) for p in range(B.NPTS)]
+
+
+_ALL = (1 << B.NSQ) - 1
+_COL0 = sum(1 << (r * 12) for r in range(12))
+_COL11 = _COL0 << 11
+
+
 def _dilate(sq: int) -> int:
-    out = sq
-    while sq:
-        b = sq & -sq
-        sq ^= b
-        out |= B.SQ_NEIGH[b.bit_length() - 1]
-    return out
+    """The squares ``sq`` plus every square touching one of them (side or corner)."""
+    h = (sq | ((sq << 1) & ~_COL0) | ((sq >> 1) & ~_COL11)) & _ALL
+    return (h | (h << 12) | (h >> 12)) & _ALL
 
 
 def static_value(st: MihiAnguliState, player: int) -> float:
@@ -77,21 +82,33 @@ def static_value(st: MihiAnguliState, player: int) -> float:
         # Map: squares on their way, more when next to the main region.
         main = _largest_mask(s.sq)
         pts = s.pts
-        corners = [(B.SQ_CORNERS[q] & pts).bit_count() for q in range(B.NSQ)]
+        touched = 0
+        m = pts
+        while m:
+            b = m & -m
+            m ^= b
+            touched |= _SQ_OF_PT[b.bit_length() - 1]
+        touched &= ~s.sq
+        corners: dict[int, int] = {}
+        half = 0
+        m = touched
+        while m:
+            b = m & -m
+            m ^= b
+            q = b.bit_length() - 1
+            k = corners[q] = (B.SQ_CORNERS[q] & pts).bit_count()
+            if k >= CORE:
+                half |= b
         # The heart of the map: the biggest cluster of squares half done or better.
-        core = _largest_mask(sum(1 << q for q in range(B.NSQ) if corners[q] >= CORE))
+        core = _largest_mask(half | s.sq)
         near = _dilate(core)
         near2 = _dilate(near)
         soon = min(1.0, left / 3.0)
-        for q in range(B.NSQ):
-            if s.sq >> q & 1:
-                if not main >> q & 1:
-                    value += 0.3 * soon
-                continue
-            k = corners[q]
-            if k:
-                far = FAR[0] if not core or near >> q & 1 else FAR[1] if near2 >> q & 1 else FAR[2]
-                value += PARTIAL[k] * soon * far
+        outside = (s.sq & ~main).bit_count()
+        value += 0.3 * soon * outside
+        for q, k in corners.items():
+            far = FAR[0] if not core or near >> q & 1 else FAR[1] if near2 >> q & 1 else FAR[2]
+            value += PARTIAL[k] * soon * far
     items = s.items
     for g in range(B.NGROUPS):
         gm = c.group_mask[g]
