@@ -74,41 +74,71 @@ def _dilate(sq: int) -> int:
 def static_value(st: MihiAnguliState, player: int) -> float:
     """The sheet's worth without looking into pending choices."""
     s = st.seats[player]
-    c = st.c
-    value = float(st._breakdown(player)["total"])
     left = _turns_left(s)
-    t = min(1.0, left / TURNS)
+    value = float(st._breakdown(player)["total"])
     if left > 0:
-        # Map: squares on their way, more when next to the main region.
-        main = _largest_mask(s.sq)
-        pts = s.pts
-        touched = 0
-        m = pts
-        while m:
-            b = m & -m
-            m ^= b
-            touched |= _SQ_OF_PT[b.bit_length() - 1]
-        touched &= ~s.sq
-        corners: dict[int, int] = {}
-        half = 0
-        m = touched
-        while m:
-            b = m & -m
-            m ^= b
-            q = b.bit_length() - 1
-            k = corners[q] = (B.SQ_CORNERS[q] & pts).bit_count()
-            if k >= CORE:
-                half |= b
-        # The heart of the map: the biggest cluster of squares half done or better.
-        core = _largest_mask(half | s.sq)
-        near = _dilate(core)
-        near2 = _dilate(near)
-        soon = min(1.0, left / 3.0)
-        outside = (s.sq & ~main).bit_count()
-        value += 0.3 * soon * outside
-        for q, k in corners.items():
-            far = FAR[0] if not core or near >> q & 1 else FAR[1] if near2 >> q & 1 else FAR[2]
-            value += PARTIAL[k] * soon * far
+        key = (s.pts, s.sq, left)
+        v = _MAP_CACHE.get(key)
+        if v is None:
+            v = _MAP_CACHE[key] = _map_value(s, left)
+        value += v
+    # Item values depend on the sheet: one cache per compiled sheet.
+    cache = st.c.__dict__.setdefault("_heuristic_items", {})
+    key2 = (s.items, s.acq, s.week, s.day, s.phase, s.aux, left)
+    v = cache.get(key2)
+    if v is None:
+        if len(cache) > 20000:
+            cache.clear()
+        v = cache[key2] = _items_value(st, s, left)
+    value += v
+    if len(_MAP_CACHE) > 20000:
+        _MAP_CACHE.clear()
+    return value
+
+
+_MAP_CACHE: dict[tuple[int, int, float], float] = {}  # geometry only: shared by all sheets
+
+
+def _map_value(s: Seat, left: float) -> float:
+    """Squares on their way, more when next to the heart of the map."""
+    value = 0.0
+    main = _largest_mask(s.sq)
+    pts = s.pts
+    touched = 0
+    m = pts
+    while m:
+        b = m & -m
+        m ^= b
+        touched |= _SQ_OF_PT[b.bit_length() - 1]
+    touched &= ~s.sq
+    corners: dict[int, int] = {}
+    half = 0
+    m = touched
+    while m:
+        b = m & -m
+        m ^= b
+        q = b.bit_length() - 1
+        k = corners[q] = (B.SQ_CORNERS[q] & pts).bit_count()
+        if k >= CORE:
+            half |= b
+    # The heart of the map: the biggest cluster of squares half done or better.
+    core = _largest_mask(half | s.sq)
+    near = _dilate(core)
+    near2 = _dilate(near)
+    soon = min(1.0, left / 3.0)
+    outside = (s.sq & ~main).bit_count()
+    value += 0.3 * soon * outside
+    for q, k in corners.items():
+        far = FAR[0] if not core or near >> q & 1 else FAR[1] if near2 >> q & 1 else FAR[2]
+        value += PARTIAL[k] * soon * far
+    return value
+
+
+def _items_value(st: MihiAnguliState, s: Seat, left: float) -> float:
+    """Progress on costs: abilities and supporters, open articles, day items."""
+    c = st.c
+    t = min(1.0, left / TURNS)
+    value = 0.0
     items = s.items
     for g in range(B.NGROUPS):
         gm = c.group_mask[g]
