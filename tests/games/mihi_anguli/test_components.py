@@ -71,3 +71,8 @@ def test_MA_1_4_missing_or_unreadable_file(tmp_path: Path) -> None:
     bad.write_text("title = [", encoding="utf-8")
     with pytest.raises(ComponentError, match="not valid TOML"):
         game(components=str(bad))
+
+
+def test_MA_1_6_the_sheet_is_the_only_option() -> None:
+    g = game()
+    assert [o.name for o in g.info.options] == ["components"]
