@@ -55,8 +55,8 @@ def plot(scores: dict[str, list[float]], path: Path) -> None:
     bounds = [low for low, _ in RANKS] + [top]
     for i, (low, name) in enumerate(RANKS):
         ax.axvspan(low - 0.5, bounds[i + 1] - 0.5, color="0.92" if i % 2 else "0.84", zorder=0)
-        ax.text((low + bounds[i + 1]) / 2 - 0.5, 1.0, name, transform=ax.get_xaxis_transform(),
-                ha="center", va="bottom", fontsize=8, rotation=0)
+        ax.text((low + bounds[i + 1]) / 2 - 0.5, 1.01 + 0.045 * (i % 2), name,
+                transform=ax.get_xaxis_transform(), ha="center", va="bottom", fontsize=8)
     bins = [x - 0.5 for x in range(0, top + 1)]
     for agent, colour in zip(AGENTS, ("tab:orange", "tab:blue"), strict=True):
         xs = scores[agent]
@@ -66,7 +66,7 @@ def plot(scores: dict[str, list[float]], path: Path) -> None:
     ax.set_xlabel("final score (solo)")
     ax.set_ylabel("games")
     ax.set_title("Mihi Anguli solo scores on the designed sheet, with the rulebook's rank bands",
-                 pad=18)
+                 pad=30)
     ax.legend(loc="upper right")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
