@@ -37,7 +37,7 @@ class MihiAnguliGame(Game):
         super().__init__(players, **params)
         self.compiled = B.compile_sheet(load_sheet(self.options["components"] or None))
         self._rolls: dict[tuple, Roll] = {}
-        self.act: dict[tuple[str, int, int], Move] = {m_key(m): m for m in self.all_actions()}
+        self.act: dict[tuple[str, int, int], Move] = {m_key(m): m for m in self._actions}
 
     def new_initial_state(self) -> MihiAnguliState:
         return MihiAnguliState(self)

@@ -54,6 +54,7 @@ def _map_lines(st: MihiAnguliState, s: Seat) -> list[str]:
                 if col < B.N - 1:
                     between.append("%" if s.sq >> (r * 12 + col) & 1 else " ")
             lines.append("     " + "".join(between).rstrip())
+    lines.append("     o/O major  ./+ minor  */# star  (empty/filled)  % square  @ positioned")
     return lines
 
 
@@ -71,17 +72,23 @@ def _items_lines(st: MihiAnguliState, s: Seat) -> list[str]:
         extra = ""
         if g < 5:
             w = g + 1
-            extra = f"  -> {c.article_points[g]} pts or 1 point"
+            extra = f"  => {c.article_points[g]} pts | 1 point"
             if s.claimed >> g & 1:
                 extra += "  (points claimed)"
             elif w < s.week:
                 extra += "  (closed)"
+            if w == s.week:
+                extra += "  < this week"
+        elif g < B.G_AB0:
+            if g - B.G_DAY0 == s.day or (s.day < 0 and g - B.G_DAY0 == 6):
+                extra = "  < today"
         elif g >= B.G_AB0 and s.acq >> g & 1:
             extra = "  ACQUIRED"
         if g in (0, B.G_DAY0, B.G_AB0, B.G_SUP0):
             out.append(["Articles", "Schedule wheel", "Abilities", "Supporters"][
                 (0, B.G_DAY0, B.G_AB0, B.G_SUP0).index(g)] + ":")
-        out.append(f"  {c.group_short[g]:<10} {name:<16} {' '.join(cells)}{extra}")
+        label = c.group_short[g] if g < B.G_AB0 else f"{c.group_short[g]:<10} {name:<15}"
+        out.append(f"  {label:<10} {' '.join(cells)}{extra}")
     return out
 
 
@@ -106,21 +113,20 @@ def render(st: MihiAnguliState, viewer: int | None = None) -> str:
     for i in order:
         s = st.seats[i]
         day = "Saturday (MENTOR)" if s.day < 0 else B.DAY_SHORT[s.day]
-        head = (f"== Seat {i}: week {min(s.week, 6)}, day {day}, dice {list(s.dice) or '-'}, "
+        score = scores[i]
+        rank = f" ({rank_name(score)})" if len(st.seats) == 1 else ""
+        parts.append(f"== Seat {i}: score {score:g}{rank} ==")
+        head = (f"   week {min(s.week, 6)}, {day}, dice {' '.join(map(str, s.dice)) or '-'}, "
                 f"{PHASE_NAMES[s.phase]}")
         if s.sub:
             head += f" / {SUB_NAMES[s.sub]}"
         if s.phase == 3 or s.sub == 6:
-            head += f", experience {s.xp}"
+            head += f" ({s.xp} to spend)"
         if s.pstar:
             head += f", stars to spend {s.pstar}"
         if s.psq:
             head += f", squares to spend {s.psq}"
-        score = scores[i]
-        head += f"; score {score:g}"
-        if len(st.seats) == 1:
-            head += f" ({rank_name(score)})"
-        parts.append(head + " ==")
+        parts.append(head)
         parts += _map_lines(st, s)
         parts += _items_lines(st, s)
     return "\n".join(parts)

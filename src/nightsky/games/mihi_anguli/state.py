@@ -7,6 +7,7 @@ every seat still playing acts at once (simultaneous seats) until it ends its tur
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
@@ -116,7 +117,7 @@ class MihiAnguliState(State):
         live = [s.phase == WAIT for s in self.seats]
         if sum(live) != 1:
             return None  # 56^n joint outcomes: sampled instead
-        out = []
+        out: list[tuple[Action, float]] = []
         for combo in combinations_with_replacement(range(1, 7), 3):
             perms = 6 if len(set(combo)) == 3 else (3 if len(set(combo)) == 2 else 1)
             dice = tuple(combo if lv else None for lv in live)
@@ -209,7 +210,7 @@ class MihiAnguliState(State):
         return ((1 << B.NPTS) - 1) & ~s.pts & ~self.c.star_mask
 
     def _legal(self, s: Seat) -> list[Action]:
-        A = self.game.act
+        A: Mapping[tuple[str, int, int], Action] = self.game.act
         c = self.c
         if s.sub:
             return self._legal_sub(s)
@@ -250,7 +251,7 @@ class MihiAnguliState(State):
         )
 
     def _legal_sub(self, s: Seat) -> list[Action]:
-        A = self.game.act
+        A: Mapping[tuple[str, int, int], Action] = self.game.act
         sub = s.sub
         if sub == S_POS3:
             d = s.aux
@@ -278,7 +279,7 @@ class MihiAnguliState(State):
         return out
 
     def _legal_abilities(self, s: Seat) -> list[Action]:
-        A = self.game.act
+        A: Mapping[tuple[str, int, int], Action] = self.game.act
         dice = s.dice
         uniq = sorted(set(dice))
         pairs = sorted({(dice[i], dice[j]) for i in range(len(dice))
