@@ -1,0 +1,278 @@
+"""Search agents: ``mcts`` (UCT on one determinization) and ``ismcts`` (information-set MCTS).
+
+Both share one engine: an *open-loop* UCT tree over the actions of every seat, with chance
+outcomes sampled on the way down. The tree is keyed by what the searching seat observes:
+
+* its own actions and everything public are keyed by the action itself;
+* another seat's action, in a game with hidden information, is keyed by how the searcher sees
+  it (``Game.redact_action``), so moves the searcher cannot tell apart share one subtree;
+* chance outcomes are keyed the same way (a hidden draw is one branch, a public die roll one
+  branch per face).
+
+Statistics for the *selection* at a node are kept per real action of the seat to move there, so
+every seat plays to maximise its own return (max^n, any number of seats). Because the same node
+is reached through different determinizations whose legal actions differ, UCB uses availability
+counts (Cowling, Powley & Whitehouse 2012, SO-ISMCTS).
+
+``ismcts`` redraws the hidden parts of the position for every iteration with
+``state.resample(player, rng)``; ``mcts`` draws one determinization per decision and searches it
+as if it were perfect information. With ``cheat=true`` both search the true state.
+
+Spec keys (``ismcts:seconds=0.2,depth=40``):
+
+``iterations`` (default 200 when no ``seconds``), ``seconds``, ``c`` (UCB exploration, 0.7),
+``rollout`` (``random``, or any agent spec name such as ``greedy`` or a game's own agent),
+``depth`` (player actions from the root after which the position is scored by
+``state.evaluate`` instead of played out; 0: play to the end), ``cheat``.
+
+With an ``iterations`` budget the choice depends only on the state and the agent's ``rng``,
+so games are reproducible; a ``seconds`` budget depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from nightsky.agents.base import Agent, make_agent, register_agent
+from nightsky.core.errors import OptionError
+from nightsky.core.game import CHANCE, Action, State
+
+MAX_ROLLOUT_STEPS = 20_000
+"""A rollout longer than this is scored by ``evaluate`` (guards against stalling policies)."""
+
+
+class _Node:
+    """One node of the open-loop tree.
+
+    ``stats[(seat, action)] = [visits, total reward of seat, availability]``;
+    ``kids[key]`` is the node reached after the move or outcome observed as ``key``.
+    """
+
+    __slots__ = ("kids", "stats")
+
+    def __init__(self) -> None:
+        self.stats: dict[tuple[int, Action], list[float]] = {}
+        self.kids: dict[Any, _Node] = {}
+
+
+class SearchAgent:
+    """The shared UCT engine behind ``mcts`` and ``ismcts`` (see the module docstring)."""
+
+    name = "search"
+    per_iteration_determinization = True
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        c: float = 0.7,
+        rollout: str = "random",
+        depth: int = 0,
+        cheat: bool = False,
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = 200
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise OptionError(f"iterations must be a whole number >= 1, got {iterations!r}")
+        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
+            raise OptionError(f"seconds must be a positive number, got {seconds!r}")
+        if not isinstance(c, int | float) or c < 0:
+            raise OptionError(f"c must be a number >= 0, got {c!r}")
+        if not isinstance(depth, int) or depth < 0:
+            raise OptionError(f"depth must be a whole number >= 0, got {depth!r}")
+        self.iterations = iterations
+        self.seconds = float(seconds) if seconds is not None else None
+        self.c = float(c)
+        self.depth = depth
+        self.cheat = bool(cheat)
+        self.rollout = str(rollout)
+        self._rollout_agent: Agent | None = None
+        if self.rollout != "random":
+            self._rollout_agent = _rollout_agent(self.rollout)
+        self.last_iterations = 0  # iterations of the latest search (for benchmarks)
+        self._dev = [0.0, 0.0]
+
+    # ------------------------------------------------------------------ public
+    def choose(self, state: State, player: int, rng: random.Random) -> Action:
+        actions = state.legal_actions(player)
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        stats = self.search(state, player, rng)
+        return _best(actions, stats, player)
+
+    def search(
+        self, state: State, player: int, rng: random.Random
+    ) -> dict[tuple[int, Action], list[float]]:
+        """Run the search; the root statistics ``{(player, action): [visits, reward, avail]}``."""
+        game = state.game
+        hidden = game.info.hidden_information and not self.cheat
+        root = _Node()
+        self._dev = [0.0, 0.0]  # running |evaluate - mean| at cut-offs: the value scale
+        fixed: State | None = None
+        if not hidden:
+            fixed = state
+        elif not self.per_iteration_determinization:
+            fixed = state.resample(player, rng)
+        redact = game.redact_action if hidden else None
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        budget = self.iterations
+        done = 0
+        while True:
+            if budget is not None and done >= budget:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            world = (fixed if fixed is not None else state.resample(player, rng)).clone()
+            self._iterate(world, root, player, rng, redact)
+            done += 1
+        self.last_iterations = done
+        return root.stats
+
+    # ------------------------------------------------------------------ one iteration
+    def _iterate(
+        self, st: State, root: _Node, me: int, rng: random.Random, redact: Any
+    ) -> None:
+        node: _Node | None = root
+        path: list[tuple[list[float], int]] = []
+        moves = 0
+        c = self.c
+        first = True
+        while node is not None:
+            players = st.current_players()
+            if not players:
+                break
+            seat = players[0]
+            if seat == CHANCE:
+                out = st.sample_chance(rng)
+                st.step(out, CHANCE)
+                key: Any = ("c", redact(CHANCE, out, me) if redact is not None else out)
+                node = node.kids.get(key) or node.kids.setdefault(key, _Node())
+                continue
+            if first:
+                seat = me  # the root seat may be one of several acting at once
+                first = False
+            if self.depth and moves >= self.depth:
+                break
+            legal = st.legal_actions(seat)
+            stats = node.stats
+            untried: list[tuple[Action, list[float]]] = []
+            best_a: Action = None
+            best_s: list[float] | None = None
+            best_u = -1.0
+            for a in legal:
+                s = stats.get((seat, a))
+                if s is None:
+                    s = stats[(seat, a)] = [0.0, 0.0, 0.0]
+                s[2] += 1.0
+                if s[0] == 0.0:
+                    untried.append((a, s))
+                elif not untried:
+                    u = s[1] / s[0] + c * math.sqrt(math.log(s[2]) / s[0])
+                    if u > best_u:
+                        best_u, best_a, best_s = u, a, s
+            expand = bool(untried)
+            if expand:
+                best_a, best_s = untried[rng.randrange(len(untried))]
+            assert best_s is not None
+            path.append((best_s, seat))
+            st.step(best_a, seat)
+            moves += 1
+            if redact is not None and seat != me:
+                key = ("o", seat, redact(seat, best_a, me))
+            else:
+                key = ("a", seat, best_a)
+            node = None if expand else (node.kids.get(key) or node.kids.setdefault(key, _Node()))
+        reward = self._finish(st, moves, rng)
+        for s, seat in path:
+            s[0] += 1.0
+            s[1] += reward[seat] if seat < len(reward) else 0.0
+
+    def _finish(self, st: State, moves: int, rng: random.Random) -> list[float]:
+        """Play out from ``st`` (random or the rollout policy) to the end or the depth cut-off."""
+        limit = self.depth
+        policy = self._rollout_agent
+        steps = 0
+        while True:
+            players = st.current_players()
+            if not players:
+                return st.returns()
+            seat = players[0]
+            if seat == CHANCE:
+                st.step(st.sample_chance(rng), CHANCE)
+                continue
+            if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS:
+                return self._soft_values(st)
+            if policy is None:
+                st.step(rng.choice(st.legal_actions(seat)), seat)
+            else:
+                st.step(policy.choose(st, seat, rng), seat)
+            moves += 1
+            steps += 1
+
+    def _soft_values(self, st: State) -> list[float]:
+        """Score a cut-off position: each seat's share of a softmax over ``evaluate``.
+
+        ``evaluate`` is a game's heuristic in its own units, so values are centred and divided
+        by the mean spread seen at this search's cut-offs: the result lies in [0, 1] and sums to
+        1 like ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
+        """
+        n = len(st.returns())
+        vals = [st.evaluate(p) for p in range(n)]
+        m = sum(vals) / n
+        dev = self._dev
+        dev[0] += sum(abs(v - m) for v in vals) / n
+        dev[1] += 1.0
+        scale = max(dev[0] / dev[1], 1e-6)
+        ex = [math.exp(max(-30.0, min(30.0, (v - m) / scale))) for v in vals]
+        tot = sum(ex)
+        return [e / tot for e in ex]
+
+
+def _rollout_agent(spec: str) -> Agent:
+    # A rollout already runs inside a determinization, so a policy that would resample (greedy)
+    # may read it directly: try the cheating variant first.
+    if spec.split(":", 1)[0] in {"mcts", "ismcts"}:
+        raise OptionError(f"rollout={spec!r}: a search agent cannot be a rollout policy")
+    if ":" not in spec:
+        try:
+            return make_agent(f"{spec}:cheat=true")
+        except OptionError:
+            pass
+    return make_agent(spec)
+
+
+def _best(
+    actions: list[Action], stats: dict[tuple[int, Action], list[float]], player: int
+) -> Action:
+    """Most visited root action (the robust child); ties by mean reward, then legal order."""
+    best = actions[0]
+    best_key = (-1.0, -1.0)
+    for a in actions:
+        s = stats.get((player, a))
+        if s is None or s[0] == 0:
+            continue
+        key = (s[0], s[1] / s[0])
+        if key > best_key:
+            best_key, best = key, a
+    return best
+
+
+@register_agent("ismcts")
+class ISMCTSAgent(SearchAgent):
+    """Information-set MCTS: a fresh determinization (``state.resample``) every iteration."""
+
+    name = "ismcts"
+    per_iteration_determinization = True
+
+
+@register_agent("mcts")
+class MCTSAgent(SearchAgent):
+    """UCT on the perfect-information view: one determinization per decision (the true state
+    with ``cheat=true`` or in a game without hidden information), chance sampled."""
+
+    name = "mcts"
+    per_iteration_determinization = False
