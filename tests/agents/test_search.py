@@ -164,3 +164,19 @@ def test_search_beats_random_on_the_toy_game(spec: str) -> None:
 def test_bad_specs_are_refused_clearly(spec: str, message: str) -> None:
     with pytest.raises(OptionError, match=message):
         make_agent(spec)
+
+
+def test_bench_reports_ismcts_iterations_per_second() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from nightsky.cli import _load_commands, app
+
+    _load_commands()
+    out = CliRunner().invoke(app, ["bench", "toy-secret-sum", "--seconds", "0.2", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["ismcts_iterations_per_second"] > 0
+    # CPU time never exceeds wall time on one core, so the CPU figure is the larger one.
+    assert data["ismcts_iterations_per_cpu_second"] >= data["ismcts_iterations_per_second"]

@@ -110,14 +110,17 @@ class SearchAgent:
         """Run the search; the root statistics ``{(player, action): [visits, reward, avail]}``."""
         game = state.game
         hidden = game.info.hidden_information and not self.cheat
-        root = _Node()
+        # One tree per seat, keyed by what that seat observes, when something is hidden
+        # (multiple-observer ISMCTS); else a single tree.
+        observe = hidden and self.per_iteration_determinization
+        roots = [_Node() for _ in range(game.num_seats)] if observe else [_Node()]
         self._dev = [0.0, 0.0]  # running |evaluate - mean| at cut-offs: the value scale
         fixed: State | None = None
         if not hidden:
             fixed = state
         elif not self.per_iteration_determinization:
             fixed = state.resample(player, rng)
-        redact = game.redact_action if hidden else None
+        redact = game.redact_action if observe else None
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         budget = self.iterations
         done = 0
@@ -127,21 +130,24 @@ class SearchAgent:
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
             world = (fixed if fixed is not None else state.resample(player, rng)).clone()
-            self._iterate(world, root, player, rng, redact)
+            self._iterate(world, roots, player, rng, redact)
             done += 1
         self.last_iterations = done
-        return root.stats
+        return roots[player if observe else 0].stats
 
     # ------------------------------------------------------------------ one iteration
     def _iterate(
-        self, st: State, root: _Node, me: int, rng: random.Random, redact: Any
+        self, st: State, roots: list[_Node], me: int, rng: random.Random, redact: Any
     ) -> None:
-        node: _Node | None = root
+        # ``trees[q]`` is where seat q's own tree stands (a single shared tree when nothing is
+        # hidden); the seat to move selects with the statistics of its own tree.
+        trees: list[_Node] = list(roots)
         path: list[tuple[list[float], int]] = []
         moves = 0
         c = self.c
         first = True
-        while node is not None:
+        seats = range(len(trees))
+        while True:
             players = st.current_players()
             if not players:
                 break
@@ -149,8 +155,14 @@ class SearchAgent:
             if seat == CHANCE:
                 out = st.sample_chance(rng)
                 st.step(out, CHANCE)
-                key: Any = ("c", redact(CHANCE, out, me) if redact is not None else out)
-                node = node.kids.get(key) or node.kids.setdefault(key, _Node())
+                if redact is None:
+                    key: Any = ("c", out)
+                    trees[0] = trees[0].kids.get(key) or trees[0].kids.setdefault(key, _Node())
+                else:
+                    for q in seats:
+                        key = ("c", redact(CHANCE, out, q))
+                        kids = trees[q].kids
+                        trees[q] = kids.get(key) or kids.setdefault(key, _Node())
                 continue
             if first:
                 seat = me  # the root seat may be one of several acting at once
@@ -158,7 +170,7 @@ class SearchAgent:
             if self.depth and moves >= self.depth:
                 break
             legal = st.legal_actions(seat)
-            stats = node.stats
+            stats = trees[seat if redact is not None and seat < len(trees) else 0].stats
             untried: list[tuple[Action, list[float]]] = []
             best_a: Action = None
             best_s: list[float] | None = None
@@ -181,11 +193,17 @@ class SearchAgent:
             path.append((best_s, seat))
             st.step(best_a, seat)
             moves += 1
-            if redact is not None and seat != me:
-                key = ("o", seat, redact(seat, best_a, me))
-            else:
+            if expand:
+                break
+            if redact is None:
                 key = ("a", seat, best_a)
-            node = None if expand else (node.kids.get(key) or node.kids.setdefault(key, _Node()))
+                trees[0] = trees[0].kids.get(key) or trees[0].kids.setdefault(key, _Node())
+            else:
+                for q in seats:
+                    seen = redact(seat, best_a, q)
+                    key = ("a", seat, best_a) if q == seat else ("o", seat, seen)
+                    kids = trees[q].kids
+                    trees[q] = kids.get(key) or kids.setdefault(key, _Node())
         reward = self._finish(st, moves, rng)
         for s, seat in path:
             s[0] += 1.0
@@ -276,3 +294,38 @@ class MCTSAgent(SearchAgent):
 
     name = "mcts"
     per_iteration_determinization = False
+
+
+def measure_speed(
+    game: Any, seconds: float = 1.0, spec: str = "ismcts", positions: int = 5, seed: int = 0
+) -> dict[str, float]:
+    """Search speed on ``positions`` states taken from one random game (start to late game):
+    iterations per second of CPU time (one core) and per wall-clock second."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    found: list[tuple[State, int]] = []
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+            continue
+        found.append((state.clone(), seat))
+        state.step(rng.choice(state.legal_actions(seat)), seat)
+    if not found:
+        return {}
+    picks = [found[int(i * (len(found) - 1) / max(1, positions - 1))] for i in range(positions)]
+    sep = "," if ":" in spec else ":"
+    agent = make_agent(f"{spec}{sep}seconds={max(0.01, seconds / len(picks)):.4f}")
+    assert isinstance(agent, SearchAgent)
+    iterations = 0
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    for st, seat in picks:
+        agent.search(st, seat, rng)
+        iterations += agent.last_iterations
+    wall = time.perf_counter() - wall
+    cpu = max(time.process_time() - cpu, 1e-9)
+    return {
+        f"{agent.name.split(':')[0]}_iterations_per_cpu_second": round(iterations / cpu, 1),
+        f"{agent.name.split(':')[0]}_iterations_per_second": round(iterations / wall, 1),
+    }

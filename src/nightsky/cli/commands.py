@@ -433,7 +433,7 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     option: OptionFlag = None,
 ) -> None:
-    """Measure random-playout speed of GAME (one core)."""
+    """Measure random-playout speed of GAME and ISMCTS iterations per second (one core)."""
     g = build_game(game, players, option)
     result = bench_random_playouts(g, seconds)
     for extra in BENCH_EXTRAS:

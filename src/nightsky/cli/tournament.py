@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from nightsky.agents.base import make_agent
 from nightsky.cli.app import app, build_game, console, fail
-from nightsky.cli.commands import AddressFlag, EngineFlag, OptionFlag, run_with_progress
+from nightsky.cli.commands import (
+    BENCH_EXTRAS,
+    AddressFlag,
+    EngineFlag,
+    OptionFlag,
+    run_with_progress,
+)
 from nightsky.core.errors import GameError
 from nightsky.sim.runner import MatchSpec
 from nightsky.sim.tournament import lineups, summarize_tournament
@@ -86,7 +92,7 @@ def tournament(
     print_tournament(summary)
 
 
-def print_tournament(summary: dict) -> None:
+def print_tournament(summary: dict[str, Any]) -> None:
     """The standings as a rich table, best rating first."""
     n = summary["players"]
     table = Table(
@@ -119,3 +125,13 @@ def print_tournament(summary: dict) -> None:
         f"seat win shares (any agent): {seats}; mean actions per game "
         f"{summary['mean_actions']:.1f}; {summary['games_per_second']} games/s"
     )
+
+
+def _bench_search(game: Any, seconds: float) -> dict[str, float]:
+    """``nightsky bench`` figures for the search agent: ISMCTS iterations per second."""
+    from nightsky.agents.search import measure_speed
+
+    return measure_speed(game, max(0.5, seconds / 2), spec="ismcts")
+
+
+BENCH_EXTRAS.append(_bench_search)
