@@ -22,8 +22,10 @@ Spec keys (``ismcts:seconds=0.2,depth=40``):
 
 ``iterations`` (default 200 when no ``seconds``), ``seconds``, ``c`` (UCB exploration, 0.7),
 ``rollout`` (``random``, or any agent spec name such as ``greedy`` or a game's own agent),
-``depth`` (player actions from the root after which the position is scored by
-``state.evaluate`` instead of played out; 0: play to the end), ``cheat``.
+``depth`` (4: player actions from the root after which the position is scored by
+``state.evaluate`` instead of played out; 0: play to the end), ``prior`` (1.0: weight of the
+one-ply heuristic at the root), ``normalise`` (false: rescale sibling values to [0, 1] in UCB),
+``cheat``.
 
 With an ``iterations`` budget the choice depends only on the state and the agent's ``rng``,
 so games are reproducible; a ``seconds`` budget depends on the machine's speed.
@@ -70,8 +72,10 @@ class SearchAgent:
         seconds: float | None = None,
         c: float = 0.7,
         rollout: str = "random",
-        depth: int = 0,
+        depth: int = 4,
         cheat: bool = False,
+        prior: float = 1.0,
+        normalise: bool = False,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
@@ -87,6 +91,11 @@ class SearchAgent:
         self.seconds = float(seconds) if seconds is not None else None
         self.c = float(c)
         self.depth = depth
+        if not isinstance(prior, int | float) or prior < 0:
+            raise OptionError(f"prior must be a number >= 0, got {prior!r}")
+        self.prior = float(prior)
+        self.normalise = bool(normalise)
+        self._prior: dict[Action, float] = {}
         self.cheat = bool(cheat)
         self.rollout = str(rollout)
         self._rollout_agent: Agent | None = None
@@ -129,7 +138,10 @@ class SearchAgent:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
-            world = (fixed if fixed is not None else state.resample(player, rng)).clone()
+            # resample already returns a fresh state: no second copy
+            world = fixed.clone() if fixed is not None else state.resample(player, rng)
+            if done == 0:
+                self._prior = self._root_prior(world, player, rng) if self.prior else {}
             self._iterate(world, roots, player, rng, redact)
             done += 1
         self.last_iterations = done
@@ -164,9 +176,11 @@ class SearchAgent:
                         kids = trees[q].kids
                         trees[q] = kids.get(key) or kids.setdefault(key, _Node())
                 continue
+            prior = None
             if first:
                 seat = me  # the root seat may be one of several acting at once
                 first = False
+                prior = self._prior or None
             if self.depth and moves >= self.depth:
                 break
             legal = st.legal_actions(seat)
@@ -174,7 +188,7 @@ class SearchAgent:
             untried: list[tuple[Action, list[float]]] = []
             best_a: Action = None
             best_s: list[float] | None = None
-            best_u = -1.0
+            tried: list[tuple[Action, list[float]]] = []
             for a in legal:
                 s = stats.get((seat, a))
                 if s is None:
@@ -183,11 +197,27 @@ class SearchAgent:
                 if s[0] == 0.0:
                     untried.append((a, s))
                 elif not untried:
-                    u = s[1] / s[0] + c * math.sqrt(math.log(s[2]) / s[0])
+                    tried.append((a, s))
+            if not untried:
+                # Q is normalised to [0, 1] among the siblings: cut-off values can sit close
+                # together, and UCB must still tell the better move from the worse.
+                qs = [s[1] / s[0] for _, s in tried]
+                lo = min(qs)
+                span = max(qs) - lo if self.normalise else 0.0
+                inv = 1.0 / span if span > 1e-12 else 1.0
+                base = lo if span > 1e-12 else 0.0
+                best_u = -math.inf
+                for (a, s), q in zip(tried, qs, strict=True):
+                    u = (q - base) * inv + c * math.sqrt(math.log(s[2]) / s[0])
+                    if prior is not None:  # progressive bias, fading with visits
+                        u += self.prior * prior.get(a, 0.0) / (s[0] + 1.0)
                     if u > best_u:
                         best_u, best_a, best_s = u, a, s
             expand = bool(untried)
             if expand:
+                if prior is not None:  # try the heuristic's favourites first
+                    top = max(prior.get(a, 0.0) for a, _ in untried)
+                    untried = [(a, x) for a, x in untried if prior.get(a, 0.0) == top]
                 best_a, best_s = untried[rng.randrange(len(untried))]
             assert best_s is not None
             path.append((best_s, seat))
@@ -208,6 +238,24 @@ class SearchAgent:
         for s, seat in path:
             s[0] += 1.0
             s[1] += reward[seat] if seat < len(reward) else 0.0
+
+    def _root_prior(self, world: State, me: int, rng: random.Random) -> dict[Action, float]:
+        """One-ply heuristic of each root action (the greedy agent's view) scaled to [0, 1]:
+        the order in which untried root actions are tried and a bias that fades with visits."""
+        values: dict[Action, float] = {}
+        for a in world.legal_actions(me):
+            child = world.clone()
+            child.step(a, me)
+            guard = 0
+            while child.current_players() == (CHANCE,) and guard < 64:
+                child.step(child.sample_chance(rng), CHANCE)
+                guard += 1
+            values[a] = child.evaluate(me)
+        if not values:
+            return {}
+        lo, hi = min(values.values()), max(values.values())
+        span = hi - lo
+        return {a: (v - lo) / span if span > 0 else 0.0 for a, v in values.items()}
 
     def _finish(self, st: State, moves: int, rng: random.Random) -> list[float]:
         """Play out from ``st`` (random or the rollout policy) to the end or the depth cut-off."""
