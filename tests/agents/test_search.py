@@ -159,6 +159,7 @@ def test_search_beats_random_on_the_toy_game(spec: str) -> None:
         ("ismcts:rollout=ismcts", "rollout"),
         ("ismcts:rollout=wizard", "unknown agent"),
         ("ismcts:colour=3", "colour"),
+        ("ismcts:prior=-1", "prior"),
     ],
 )
 def test_bad_specs_are_refused_clearly(spec: str, message: str) -> None:

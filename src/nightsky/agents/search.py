@@ -199,16 +199,16 @@ class SearchAgent:
                 elif not untried:
                     tried.append((a, s))
             if not untried:
-                # Q is normalised to [0, 1] among the siblings: cut-off values can sit close
-                # together, and UCB must still tell the better move from the worse.
-                qs = [s[1] / s[0] for _, s in tried]
+                # With ``normalise``, Q is rescaled to [0, 1] among the siblings (cut-off
+                # values may sit close together).
+                qs = [x[1] / x[0] for _, x in tried]
                 lo = min(qs)
                 span = max(qs) - lo if self.normalise else 0.0
                 inv = 1.0 / span if span > 1e-12 else 1.0
                 base = lo if span > 1e-12 else 0.0
-                best_u = -math.inf
-                for (a, s), q in zip(tried, qs, strict=True):
-                    u = (q - base) * inv + c * math.sqrt(math.log(s[2]) / s[0])
+                best_u: float = -math.inf
+                for (a, s), qv in zip(tried, qs, strict=True):
+                    u = (qv - base) * inv + c * math.sqrt(math.log(s[2]) / s[0])
                     if prior is not None:  # progressive bias, fading with visits
                         u += self.prior * prior.get(a, 0.0) / (s[0] + 1.0)
                     if u > best_u:
