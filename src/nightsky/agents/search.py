@@ -24,7 +24,8 @@ Spec keys (``ismcts:seconds=0.2,depth=40``):
 ``rollout`` (``random``, or any agent spec name such as ``greedy`` or a game's own agent),
 ``depth`` (4: player actions from the root after which the position is scored by
 ``state.evaluate`` instead of played out; 0: play to the end), ``prior`` (1.0: weight of the
-one-ply heuristic at the root), ``normalise`` (false: rescale sibling values to [0, 1] in UCB),
+one-ply heuristic at the root), ``widen`` (true: progressive widening at the root in the
+heuristic's order), ``normalise`` (false: rescale sibling values to [0, 1] in UCB),
 ``cheat``.
 
 With an ``iterations`` budget the choice depends only on the state and the agent's ``rng``,
@@ -76,6 +77,7 @@ class SearchAgent:
         cheat: bool = False,
         prior: float = 1.0,
         normalise: bool = False,
+        widen: bool = True,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
@@ -95,6 +97,8 @@ class SearchAgent:
             raise OptionError(f"prior must be a number >= 0, got {prior!r}")
         self.prior = float(prior)
         self.normalise = bool(normalise)
+        self.widen = bool(widen)
+        self._done = 0
         self._prior: dict[Action, float] = {}
         self.cheat = bool(cheat)
         self.rollout = str(rollout)
@@ -142,6 +146,7 @@ class SearchAgent:
             world = fixed.clone() if fixed is not None else state.resample(player, rng)
             if done == 0:
                 self._prior = self._root_prior(world, player, rng) if self.prior else {}
+            self._done = done
             self._iterate(world, roots, player, rng, redact)
             done += 1
         self.last_iterations = done
@@ -184,6 +189,12 @@ class SearchAgent:
             if self.depth and moves >= self.depth:
                 break
             legal = st.legal_actions(seat)
+            if prior is not None and self.widen:
+                # Progressive widening at the root: the heuristic's best 2 + sqrt(N) actions
+                # only, so a small budget is spent on plausible moves, not spread over all.
+                legal = sorted(legal, key=lambda a: -prior.get(a, -1.0))[
+                    : 2 + int(math.sqrt(self._done))
+                ]
             stats = trees[seat if redact is not None and seat < len(trees) else 0].stats
             untried: list[tuple[Action, list[float]]] = []
             best_a: Action = None
