@@ -181,3 +181,20 @@ def test_bench_reports_ismcts_iterations_per_second() -> None:
     assert data["ismcts_iterations_per_second"] > 0
     # CPU time never exceeds wall time on one core, so the CPU figure is the larger one.
     assert data["ismcts_iterations_per_cpu_second"] >= data["ismcts_iterations_per_second"]
+
+
+def test_root_widening_follows_the_heuristic() -> None:
+    game = load_game("shooting-star", players=2)
+    state = _advance(game.new_initial_state(), random.Random(3), 0)
+    player = state.current_players()[0]
+    assert len(state.legal_actions(player)) > 20
+    narrow = make_agent("ismcts:iterations=16")
+    wide = make_agent("ismcts:iterations=16,widen=false")
+    assert isinstance(narrow, SearchAgent) and isinstance(wide, SearchAgent)
+    seen = [
+        {a for (seat, a), s in agent.search(state, player, random.Random(1)).items()
+         if seat == player and s[0] > 0}
+        for agent in (narrow, wide)
+    ]
+    # 2 + sqrt(15) = 5 actions at most with widening; one new action per iteration without.
+    assert len(seen[0]) <= 5 < len(seen[1])
