@@ -21,8 +21,9 @@ as if it were perfect information. With ``cheat=true`` both search the true stat
 Spec keys (``ismcts:seconds=0.2,depth=40``):
 
 ``iterations`` (default 200 when no ``seconds``), ``seconds``, ``c`` (UCB exploration, 0.7),
-``rollout`` (``random``, or any agent spec name such as ``greedy`` or a game's own agent),
-``depth`` (4: player actions from the root after which the position is scored by
+``rollout`` (``random``; ``none``: score the new leaf with ``evaluate`` at once; or any agent
+name such as ``greedy`` or a game's own agent),
+``depth`` (8: player actions from the root after which the position is scored by
 ``state.evaluate`` instead of played out; 0: play to the end), ``prior`` (1.0: weight of the
 one-ply heuristic at the root), ``widen`` (true: progressive widening at the root in the
 heuristic's order), ``normalise`` (false: rescale sibling values to [0, 1] in UCB),
@@ -73,7 +74,7 @@ class SearchAgent:
         seconds: float | None = None,
         c: float = 0.7,
         rollout: str = "random",
-        depth: int = 4,
+        depth: int = 8,
         cheat: bool = False,
         prior: float = 1.0,
         normalise: bool = False,
@@ -103,7 +104,7 @@ class SearchAgent:
         self.cheat = bool(cheat)
         self.rollout = str(rollout)
         self._rollout_agent: Agent | None = None
-        if self.rollout != "random":
+        if self.rollout not in {"random", "none"}:
             self._rollout_agent = _rollout_agent(self.rollout)
         self.last_iterations = 0  # iterations of the latest search (for benchmarks)
         self._dev = [0.0, 0.0]
@@ -281,7 +282,7 @@ class SearchAgent:
             if seat == CHANCE:
                 st.step(st.sample_chance(rng), CHANCE)
                 continue
-            if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS:
+            if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or self.rollout == "none":
                 return self._soft_values(st)
             if policy is None:
                 st.step(rng.choice(st.legal_actions(seat)), seat)
