@@ -43,7 +43,6 @@ class GameResult:
     seconds: float
     breakdown: list[dict[str, float]] = field(default_factory=list)
     record: dict[str, Any] | None = None
-    # Per-seat score after each full round of actions, for lead-change statistics.
     # ``[player actions so far, *scores]`` each time the running score changes (``trace=True``),
     # for lead-change and decisiveness statistics.
     trace: list[list[float]] = field(default_factory=list)
