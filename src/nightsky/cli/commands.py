@@ -13,7 +13,14 @@ import typer
 from rich.columns import Columns
 from rich.markdown import Markdown
 from rich.panel import Panel
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from nightsky.agents.base import make_agent
@@ -23,7 +30,7 @@ from nightsky.core.game import CHANCE, Game, State
 from nightsky.core.record import replay as replay_record
 from nightsky.core.record import save_record
 from nightsky.core.registry import game_class, game_ids
-from nightsky.sim.runner import GameResult, MatchSpec, run_matches
+from nightsky.sim.runner import GameResult, MatchSpec
 from nightsky.sim.stats import summarize
 
 OptionFlag = Annotated[
@@ -224,30 +231,44 @@ def seat_names(g: Game, specs: list[str]) -> list[str]:
 
 
 def run_with_progress(
-    spec: MatchSpec, n: int, workers: int, quiet: bool, engine: str = "local", **kw: Any
+    spec: MatchSpec,
+    n: int,
+    workers: int,
+    quiet: bool,
+    engine: str = "local",
+    address: str | None = None,
+    label: str | None = None,
 ) -> tuple[list[GameResult], float]:
+    """Play ``n`` games of ``spec`` on ``engine`` with a progress bar; results sorted by index."""
+    from nightsky.sim.engines import run_games
+
     results: list[GameResult] = []
     start = time.perf_counter()
-    if engine == "ray":
-        from nightsky.sim.engines import run_matches_ray  # type: ignore[import-not-found]
-
-        iterator = run_matches_ray(spec, n, workers=workers, **kw)
-    else:
-        iterator = run_matches(spec, n, workers=workers)
+    iterator = run_games(spec, n, engine=engine, workers=workers, address=address)
     with Progress(
         TextColumn("[bold blue]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TimeRemainingColumn(),
         console=console if not quiet else None,
         disable=quiet,
         transient=False,
     ) as progress:
-        task = progress.add_task(spec.game_id, total=n)
+        task = progress.add_task(label or spec.game_id, total=n)
         for r in iterator:
             results.append(r)
             progress.advance(task)
     return sorted(results, key=lambda r: r.index), time.perf_counter() - start
+
+
+EngineFlag = Annotated[
+    str, typer.Option(help="Where to play: local (processes) or ray (a Ray cluster).")
+]
+AddressFlag = Annotated[
+    str | None,
+    typer.Option(help="Ray cluster address (ray://host:10001 or auto); default: a local Ray."),
+]
 
 
 @app.command()
@@ -257,8 +278,13 @@ def simulate(
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     games_: Annotated[int, typer.Option("--games", help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
-    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    workers: Annotated[int, typer.Option(help="Worker processes (or Ray CPUs).")] = 1,
+    engine: EngineFlag = "local",
+    address: AddressFlag = None,
     out: Annotated[Path | None, typer.Option(help="Write summary, records and plots here.")] = None,
+    report: Annotated[
+        bool, typer.Option(help="With --out: write report.html, its plots and report.json.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     option: OptionFlag = None,
 ) -> None:
@@ -272,23 +298,40 @@ def simulate(
         fail(str(exc))
     if games_ < 1:
         fail("--games must be at least 1")
-    spec = MatchSpec(g.info.id, g.params, tuple(specs), seed, keep_record=out is not None)
+    if workers < 1:
+        fail("--workers must be at least 1")
+    if engine not in {"local", "ray"}:
+        fail(f"--engine must be local or ray, got {engine!r}")
+    if address and engine != "ray":
+        fail("--address is for --engine ray")
+    if report and out is None:
+        fail("--report needs --out DIR (the report is written there)")
+    spec = MatchSpec(
+        g.info.id, g.params, tuple(specs), seed, keep_record=out is not None, trace=report
+    )
     try:
-        results, seconds = run_with_progress(spec, games_, max(1, workers), quiet=as_json)
+        results, seconds = run_with_progress(
+            spec, games_, workers, quiet=as_json, engine=engine, address=address
+        )
     except GameError as exc:
         fail(str(exc), code=1)
+    names = seat_names(g, specs)
     summary = summarize(
-        results, game_id=g.info.id, players=g.num_players, agents=seat_names(g, specs),
-        seconds=seconds,
+        results, game_id=g.info.id, players=g.num_players, agents=names, seconds=seconds
     )
     if out is not None:
-        write_outputs(out, summary, results, seat_names(g, specs))
+        write_outputs(out, summary, results, names)
+        if report:
+            from nightsky.sim.report import write_report
+
+            write_report(out, results, summary=summary, title=g.info.title)
     if as_json:
         print(json.dumps(summary))
         return
     print_summary(summary)
     if out is not None:
-        console.print(f"wrote {out}/summary.json, records/ and plots")
+        what = "report.html, " if report else ""
+        console.print(f"wrote {out}/{what}summary.json, records/ and plots")
 
 
 def write_outputs(
@@ -397,7 +440,7 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     option: OptionFlag = None,
 ) -> None:
-    """Measure random-playout speed of GAME (one core)."""
+    """Measure random-playout speed of GAME and ISMCTS iterations per second (one core)."""
     g = build_game(game, players, option)
     result = bench_random_playouts(g, seconds)
     for extra in BENCH_EXTRAS:

@@ -1,8 +1,10 @@
 """Playing games between agents: one game (``play_game``) and many (``run_matches``).
 
-Determinism: game ``i`` of a run with seed ``s`` draws its chance from ``Random(f"{s}:{i}:chance")``
-and each seat's agent from ``Random(f"{s}:{i}:seat{p}")``, so results depend only on the seed and
-the game index, never on how games are spread over workers or machines.
+Determinism: game ``i`` of a run with seed ``s`` draws its chance from ``Random(f"{s}:{d}:chance")``
+(``d`` is the deal number: ``i`` itself, or ``i // L`` in a tournament of ``L`` seat rotations so
+that every rotation plays the same deals) and each seat's agent from ``Random(f"{s}:{i}:seat{p}")``,
+so results depend only on the seed and the game index, never on how games are spread over
+workers, engines or machines.
 """
 
 from __future__ import annotations
@@ -41,20 +43,26 @@ class GameResult:
     seconds: float
     breakdown: list[dict[str, float]] = field(default_factory=list)
     record: dict[str, Any] | None = None
-    # Per-seat score after each full round of actions, for lead-change statistics.
+    # ``[player actions so far, *scores]`` each time the running score changes (``trace=True``),
+    # for lead-change and decisiveness statistics.
     trace: list[list[float]] = field(default_factory=list)
-    # Counts of action kinds per seat (notation prefix up to the first non-letter), for usage stats.
+    # Counts of action kinds per seat (see ``action_kind``), for usage statistics.
     usage: list[dict[str, int]] = field(default_factory=list)
+    # The agent spec of every seat (tournaments vary them from game to game).
+    agents: list[str] = field(default_factory=list)
 
 
-def _kind(notation: str) -> str:
-    out = []
-    for ch in notation:
-        if ch.isalpha() or ch in "-_":
-            out.append(ch)
-        else:
-            break
-    return "".join(out) or notation[:1]
+def action_kind(notation: str) -> str:
+    """The kind of an action for usage statistics: its notation's first word, cut at the first
+    ``@ , ; : (`` (``discard M5`` -> ``discard``; ``P7@4,1`` -> ``P7``, a card)."""
+    word = notation.split(None, 1)[0] if notation.strip() else notation
+    for i, ch in enumerate(word):
+        if ch in "@,;:(":
+            return word[:i] or word
+    return word
+
+
+_kind = action_kind  # the older private name
 
 
 def play_game(
@@ -65,16 +73,25 @@ def play_game(
     *,
     keep_record: bool = False,
     max_actions: int = DEFAULT_MAX_ACTIONS,
-    trace_every: int = 0,
+    trace: bool = False,
+    deal: int | None = None,
     on_state: Callable[[State], None] | None = None,
+    trace_every: int = 0,
 ) -> GameResult:
-    """Play one game. ``agents[p]`` chooses for seat ``p`` (None only for seats the game drives)."""
+    """Play one game. ``agents[p]`` chooses for seat ``p`` (None only for seats the game drives).
+
+    ``deal`` numbers the chance stream (default: ``index``); ``trace`` records the running score
+    whenever it changes (``trace_every`` is its older spelling: any value > 0 turns it on).
+    """
     start = time.perf_counter()
+    trace = trace or trace_every > 0
     state = game.new_initial_state()
-    chance_rng = random.Random(f"{seed}:{index}:chance")
+    chance_rng = random.Random(f"{seed}:{index if deal is None else deal}:chance")
     seat_rngs = [random.Random(f"{seed}:{index}:seat{p}") for p in range(len(agents))]
     actions = chance = 0
-    trace: list[list[float]] = []
+    points: list[list[float]] = []
+    last: list[float] | None = None
+    scored = trace and _has_running_score(state)
     usage: list[dict[str, int]] = [dict() for _ in agents]
     steps = 0
     while True:
@@ -100,11 +117,14 @@ def play_game(
                 action, seat
             )
             actions += 1
-            if usage:
-                k = _kind(str(action))
-                usage[seat][k] = usage[seat].get(k, 0) + 1
-            if trace_every and actions % trace_every == 0:
-                trace.append(list(state.scores()) if _has_running_score(state) else [])
+            k = action_kind(str(action))
+            counts = usage[seat]
+            counts[k] = counts.get(k, 0) + 1
+            if scored:
+                now = state.scores()
+                if now != last:
+                    last = list(now)
+                    points.append([float(actions), *now])
         if on_state is not None:
             on_state(state)
     breakdown = state.score_breakdown()
@@ -117,8 +137,9 @@ def play_game(
         seconds=time.perf_counter() - start,
         breakdown=breakdown,
         record=make_record(state) if keep_record else None,
-        trace=[t for t in trace if t],
+        trace=points,
         usage=usage,
+        agents=[getattr(a, "name", "game") if a is not None else "game" for a in agents],
     )
 
 
@@ -132,7 +153,11 @@ def _has_running_score(state: State) -> bool:
 
 @dataclass(frozen=True)
 class MatchSpec:
-    """Everything needed to play game ``index`` anywhere (a worker process, a Ray task)."""
+    """Everything needed to play game ``index`` anywhere (a worker process, a Ray task).
+
+    ``lineups`` (tournaments): game ``i`` seats ``lineups[i % L]`` instead of ``agent_specs`` and
+    plays deal ``i // L``, so each rotation of the seats meets the same shuffles.
+    """
 
     game_id: str
     params: dict[str, Any]
@@ -140,18 +165,54 @@ class MatchSpec:
     seed: int | str
     keep_record: bool = False
     trace_every: int = 0
+    trace: bool = False
+    lineups: tuple[tuple[str, ...], ...] = ()
+
+    def seats_of(self, index: int) -> tuple[str, ...]:
+        """The agent specs seated in game ``index``."""
+        return self.lineups[index % len(self.lineups)] if self.lineups else self.agent_specs
+
+    def deal_of(self, index: int) -> int:
+        """The chance stream of game ``index``."""
+        return index // len(self.lineups) if self.lineups else index
+
+
+_GAMES: dict[tuple[str, str], Game] = {}
+
+
+def _game(game_id: str, params: dict[str, Any]) -> Game:
+    # One Game per process and parameter set: loading may compile boards or read data files.
+    key = (game_id, repr(sorted(params.items())))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = load_game(game_id, **params)
+    return game
 
 
 def play_spec(spec: MatchSpec, index: int) -> GameResult:
-    game = load_game(spec.game_id, **spec.params)
-    agents = [make_agent(s) for s in spec.agent_specs]
+    """Play game ``index`` of ``spec`` (a pure function of the spec and the index)."""
+    game = _game(spec.game_id, spec.params)
+    agents = [make_agent(s) for s in spec.seats_of(index)]
     return play_game(
-        game, agents, spec.seed, index, keep_record=spec.keep_record, trace_every=spec.trace_every
+        game,
+        agents,
+        spec.seed,
+        index,
+        keep_record=spec.keep_record,
+        trace=spec.trace or spec.trace_every > 0,
+        deal=spec.deal_of(index),
     )
 
 
 def _play_chunk(spec: MatchSpec, indices: list[int]) -> list[GameResult]:
     return [play_spec(spec, i) for i in indices]
+
+
+def batches(games: int, workers: int, chunk: int = 0) -> list[list[int]]:
+    """Game indices split into chunks: big enough to amortise a task, small enough to balance
+    the load and move the progress bar."""
+    chunk = chunk or max(1, min(50, games // (workers * 8) or 1))
+    return [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
 
 
 def run_matches(
@@ -162,9 +223,7 @@ def run_matches(
         for i in range(games):
             yield play_spec(spec, i)
         return
-    chunk = chunk or max(1, min(50, games // (workers * 8) or 1))
-    batches = [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_chunk, spec, b) for b in batches]
+        futures = [pool.submit(_play_chunk, spec, b) for b in batches(games, workers, chunk)]
         for fut in as_completed(futures):
             yield from fut.result()

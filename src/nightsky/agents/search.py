@@ -1,0 +1,391 @@
+"""Search agents: ``mcts`` (UCT on one determinization) and ``ismcts`` (information-set MCTS).
+
+Both share one engine: an *open-loop* UCT tree over the actions of every seat, with chance
+outcomes sampled on the way down. The tree is keyed by what the searching seat observes:
+
+* its own actions and everything public are keyed by the action itself;
+* another seat's action, in a game with hidden information, is keyed by how the searcher sees
+  it (``Game.redact_action``), so moves the searcher cannot tell apart share one subtree;
+* chance outcomes are keyed the same way (a hidden draw is one branch, a public die roll one
+  branch per face).
+
+Statistics for the *selection* at a node are kept per real action of the seat to move there, so
+every seat plays to maximise its own return (max^n, any number of seats). Because the same node
+is reached through different determinizations whose legal actions differ, UCB uses availability
+counts (Cowling, Powley & Whitehouse 2012, SO-ISMCTS).
+
+``ismcts`` redraws the hidden parts of the position for every iteration with
+``state.resample(player, rng)``; ``mcts`` draws one determinization per decision and searches it
+as if it were perfect information. With ``cheat=true`` both search the true state.
+
+Spec keys (``ismcts:seconds=0.2,depth=40``):
+
+``iterations`` (default 200 when no ``seconds``), ``seconds``, ``c`` (UCB exploration, 0.7),
+``rollout`` (``random``; ``none``: score the new leaf with ``evaluate`` at once; or any agent
+name such as ``greedy`` or a game's own agent),
+``depth`` (8: player actions from the root after which the position is scored by
+``state.evaluate`` instead of played out; 0: play to the end), ``prior`` (1.0: weight of the
+one-ply heuristic at the root), ``widen`` (true: progressive widening at the root in the
+heuristic's order), ``normalise`` (false: rescale sibling values to [0, 1] in UCB),
+``cheat``.
+
+With an ``iterations`` budget the choice depends only on the state and the agent's ``rng``,
+so games are reproducible; a ``seconds`` budget depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from nightsky.agents.base import Agent, make_agent, register_agent
+from nightsky.core.errors import OptionError
+from nightsky.core.game import CHANCE, Action, State
+
+MAX_ROLLOUT_STEPS = 20_000
+"""A rollout longer than this is scored by ``evaluate`` (guards against stalling policies)."""
+
+
+class _Node:
+    """One node of the open-loop tree.
+
+    ``stats[(seat, action)] = [visits, total reward of seat, availability]``;
+    ``kids[key]`` is the node reached after the move or outcome observed as ``key``.
+    """
+
+    __slots__ = ("kids", "stats")
+
+    def __init__(self) -> None:
+        self.stats: dict[tuple[int, Action], list[float]] = {}
+        self.kids: dict[Any, _Node] = {}
+
+
+class SearchAgent:
+    """The shared UCT engine behind ``mcts`` and ``ismcts`` (see the module docstring)."""
+
+    name = "search"
+    per_iteration_determinization = True
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        c: float = 0.7,
+        rollout: str = "random",
+        depth: int = 8,
+        cheat: bool = False,
+        prior: float = 1.0,
+        normalise: bool = False,
+        widen: bool = True,
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = 200
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise OptionError(f"iterations must be a whole number >= 1, got {iterations!r}")
+        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
+            raise OptionError(f"seconds must be a positive number, got {seconds!r}")
+        if not isinstance(c, int | float) or c < 0:
+            raise OptionError(f"c must be a number >= 0, got {c!r}")
+        if not isinstance(depth, int) or depth < 0:
+            raise OptionError(f"depth must be a whole number >= 0, got {depth!r}")
+        self.iterations = iterations
+        self.seconds = float(seconds) if seconds is not None else None
+        self.c = float(c)
+        self.depth = depth
+        if not isinstance(prior, int | float) or prior < 0:
+            raise OptionError(f"prior must be a number >= 0, got {prior!r}")
+        self.prior = float(prior)
+        self.normalise = bool(normalise)
+        self.widen = bool(widen)
+        self._done = 0
+        self._prior: dict[Action, float] = {}
+        self.cheat = bool(cheat)
+        self.rollout = str(rollout)
+        self._rollout_agent: Agent | None = None
+        if self.rollout not in {"random", "none"}:
+            self._rollout_agent = _rollout_agent(self.rollout)
+        self.last_iterations = 0  # iterations of the latest search (for benchmarks)
+        self._dev = [0.0, 0.0]
+
+    # ------------------------------------------------------------------ public
+    def choose(self, state: State, player: int, rng: random.Random) -> Action:
+        actions = state.legal_actions(player)
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        stats = self.search(state, player, rng)
+        return _best(actions, stats, player)
+
+    def search(
+        self, state: State, player: int, rng: random.Random
+    ) -> dict[tuple[int, Action], list[float]]:
+        """Run the search; the root statistics ``{(player, action): [visits, reward, avail]}``."""
+        game = state.game
+        hidden = game.info.hidden_information and not self.cheat
+        # One tree per seat, keyed by what that seat observes, when something is hidden
+        # (multiple-observer ISMCTS); else a single tree.
+        observe = hidden and self.per_iteration_determinization
+        roots = [_Node() for _ in range(game.num_seats)] if observe else [_Node()]
+        self._dev = [0.0, 0.0]  # running |evaluate - mean| at cut-offs: the value scale
+        fixed: State | None = None
+        if not hidden:
+            fixed = state
+        elif not self.per_iteration_determinization:
+            fixed = state.resample(player, rng)
+        redact = game.redact_action if observe else None
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        budget = self.iterations
+        done = 0
+        while True:
+            if budget is not None and done >= budget:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            # resample already returns a fresh state: no second copy
+            world = fixed.clone() if fixed is not None else state.resample(player, rng)
+            if done == 0:
+                self._prior = self._root_prior(world, player, rng) if self.prior else {}
+            self._done = done
+            self._iterate(world, roots, player, rng, redact)
+            done += 1
+        self.last_iterations = done
+        return roots[player if observe else 0].stats
+
+    # ------------------------------------------------------------------ one iteration
+    def _iterate(
+        self, st: State, roots: list[_Node], me: int, rng: random.Random, redact: Any
+    ) -> None:
+        # ``trees[q]`` is where seat q's own tree stands (a single shared tree when nothing is
+        # hidden); the seat to move selects with the statistics of its own tree.
+        trees: list[_Node] = list(roots)
+        path: list[tuple[list[float], int]] = []
+        moves = 0
+        c = self.c
+        first = True
+        seats = range(len(trees))
+        while True:
+            players = st.current_players()
+            if not players:
+                break
+            seat = players[0]
+            if seat == CHANCE:
+                out = st.sample_chance(rng)
+                st.step(out, CHANCE)
+                if redact is None:
+                    key: Any = ("c", out)
+                    trees[0] = trees[0].kids.get(key) or trees[0].kids.setdefault(key, _Node())
+                else:
+                    for q in seats:
+                        key = ("c", redact(CHANCE, out, q))
+                        kids = trees[q].kids
+                        trees[q] = kids.get(key) or kids.setdefault(key, _Node())
+                continue
+            prior = None
+            if first:
+                seat = me  # the root seat may be one of several acting at once
+                first = False
+                prior = self._prior or None
+            if self.depth and moves >= self.depth:
+                break
+            legal = st.legal_actions(seat)
+            if prior is not None and self.widen:
+                # Progressive widening at the root: the heuristic's best 2 + sqrt(N) actions
+                # only, so a small budget is spent on plausible moves, not spread over all.
+                legal = sorted(legal, key=lambda a: -prior.get(a, -1.0))[
+                    : 2 + int(math.sqrt(self._done))
+                ]
+            stats = trees[seat if redact is not None and seat < len(trees) else 0].stats
+            untried: list[tuple[Action, list[float]]] = []
+            best_a: Action = None
+            best_s: list[float] | None = None
+            tried: list[tuple[Action, list[float]]] = []
+            for a in legal:
+                s = stats.get((seat, a))
+                if s is None:
+                    s = stats[(seat, a)] = [0.0, 0.0, 0.0]
+                s[2] += 1.0
+                if s[0] == 0.0:
+                    untried.append((a, s))
+                elif not untried:
+                    tried.append((a, s))
+            if not untried:
+                # With ``normalise``, Q is rescaled to [0, 1] among the siblings (cut-off
+                # values may sit close together).
+                qs = [x[1] / x[0] for _, x in tried]
+                lo = min(qs)
+                span = max(qs) - lo if self.normalise else 0.0
+                inv = 1.0 / span if span > 1e-12 else 1.0
+                base = lo if span > 1e-12 else 0.0
+                best_u: float = -math.inf
+                for (a, s), qv in zip(tried, qs, strict=True):
+                    u = (qv - base) * inv + c * math.sqrt(math.log(s[2]) / s[0])
+                    if prior is not None:  # progressive bias, fading with visits
+                        u += self.prior * prior.get(a, 0.0) / (s[0] + 1.0)
+                    if u > best_u:
+                        best_u, best_a, best_s = u, a, s
+            expand = bool(untried)
+            if expand:
+                if prior is not None:  # try the heuristic's favourites first
+                    top = max(prior.get(a, 0.0) for a, _ in untried)
+                    untried = [(a, x) for a, x in untried if prior.get(a, 0.0) == top]
+                best_a, best_s = untried[rng.randrange(len(untried))]
+            assert best_s is not None
+            path.append((best_s, seat))
+            st.step(best_a, seat)
+            moves += 1
+            if expand:
+                break
+            if redact is None:
+                key = ("a", seat, best_a)
+                trees[0] = trees[0].kids.get(key) or trees[0].kids.setdefault(key, _Node())
+            else:
+                for q in seats:
+                    seen = redact(seat, best_a, q)
+                    key = ("a", seat, best_a) if q == seat else ("o", seat, seen)
+                    kids = trees[q].kids
+                    trees[q] = kids.get(key) or kids.setdefault(key, _Node())
+        reward = self._finish(st, moves, rng)
+        for s, seat in path:
+            s[0] += 1.0
+            s[1] += reward[seat] if seat < len(reward) else 0.0
+
+    def _root_prior(self, world: State, me: int, rng: random.Random) -> dict[Action, float]:
+        """One-ply heuristic of each root action (the greedy agent's view) scaled to [0, 1]:
+        the order in which untried root actions are tried and a bias that fades with visits."""
+        values: dict[Action, float] = {}
+        for a in world.legal_actions(me):
+            child = world.clone()
+            child.step(a, me)
+            guard = 0
+            while child.current_players() == (CHANCE,) and guard < 64:
+                child.step(child.sample_chance(rng), CHANCE)
+                guard += 1
+            values[a] = child.evaluate(me)
+        if not values:
+            return {}
+        lo, hi = min(values.values()), max(values.values())
+        span = hi - lo
+        return {a: (v - lo) / span if span > 0 else 0.0 for a, v in values.items()}
+
+    def _finish(self, st: State, moves: int, rng: random.Random) -> list[float]:
+        """Play out from ``st`` (random or the rollout policy) to the end or the depth cut-off."""
+        limit = self.depth
+        policy = self._rollout_agent
+        steps = 0
+        while True:
+            players = st.current_players()
+            if not players:
+                return st.returns()
+            seat = players[0]
+            if seat == CHANCE:
+                st.step(st.sample_chance(rng), CHANCE)
+                continue
+            if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or self.rollout == "none":
+                return self._soft_values(st)
+            if policy is None:
+                st.step(rng.choice(st.legal_actions(seat)), seat)
+            else:
+                st.step(policy.choose(st, seat, rng), seat)
+            moves += 1
+            steps += 1
+
+    def _soft_values(self, st: State) -> list[float]:
+        """Score a cut-off position: each seat's share of a softmax over ``evaluate``.
+
+        ``evaluate`` is a game's heuristic in its own units, so values are centred and divided
+        by the mean spread seen at this search's cut-offs: the result lies in [0, 1] and sums to
+        1 like ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
+        """
+        n = len(st.returns())
+        vals = [st.evaluate(p) for p in range(n)]
+        m = sum(vals) / n
+        dev = self._dev
+        dev[0] += sum(abs(v - m) for v in vals) / n
+        dev[1] += 1.0
+        scale = max(dev[0] / dev[1], 1e-6)
+        ex = [math.exp(max(-30.0, min(30.0, (v - m) / scale))) for v in vals]
+        tot = sum(ex)
+        return [e / tot for e in ex]
+
+
+def _rollout_agent(spec: str) -> Agent:
+    # A rollout already runs inside a determinization, so a policy that would resample (greedy)
+    # may read it directly: try the cheating variant first.
+    if spec.split(":", 1)[0] in {"mcts", "ismcts"}:
+        raise OptionError(f"rollout={spec!r}: a search agent cannot be a rollout policy")
+    if ":" not in spec:
+        try:
+            return make_agent(f"{spec}:cheat=true")
+        except OptionError:
+            pass
+    return make_agent(spec)
+
+
+def _best(
+    actions: list[Action], stats: dict[tuple[int, Action], list[float]], player: int
+) -> Action:
+    """Most visited root action (the robust child); ties by mean reward, then legal order."""
+    best = actions[0]
+    best_key = (-1.0, -1.0)
+    for a in actions:
+        s = stats.get((player, a))
+        if s is None or s[0] == 0:
+            continue
+        key = (s[0], s[1] / s[0])
+        if key > best_key:
+            best_key, best = key, a
+    return best
+
+
+@register_agent("ismcts")
+class ISMCTSAgent(SearchAgent):
+    """Information-set MCTS: a fresh determinization (``state.resample``) every iteration."""
+
+    name = "ismcts"
+    per_iteration_determinization = True
+
+
+@register_agent("mcts")
+class MCTSAgent(SearchAgent):
+    """UCT on the perfect-information view: one determinization per decision (the true state
+    with ``cheat=true`` or in a game without hidden information), chance sampled."""
+
+    name = "mcts"
+    per_iteration_determinization = False
+
+
+def measure_speed(
+    game: Any, seconds: float = 1.0, spec: str = "ismcts", positions: int = 5, seed: int = 0
+) -> dict[str, float]:
+    """Search speed on ``positions`` states taken from one random game (start to late game):
+    iterations per second of CPU time (one core) and per wall-clock second."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    found: list[tuple[State, int]] = []
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+            continue
+        found.append((state.clone(), seat))
+        state.step(rng.choice(state.legal_actions(seat)), seat)
+    if not found:
+        return {}
+    picks = [found[int(i * (len(found) - 1) / max(1, positions - 1))] for i in range(positions)]
+    sep = "," if ":" in spec else ":"
+    agent = make_agent(f"{spec}{sep}seconds={max(0.01, seconds / len(picks)):.4f}")
+    assert isinstance(agent, SearchAgent)
+    iterations = 0
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    for st, seat in picks:
+        agent.search(st, seat, rng)
+        iterations += agent.last_iterations
+    wall = time.perf_counter() - wall
+    cpu = max(time.process_time() - cpu, 1e-9)
+    return {
+        f"{agent.name.split(':')[0]}_iterations_per_cpu_second": round(iterations / cpu, 1),
+        f"{agent.name.split(':')[0]}_iterations_per_second": round(iterations / wall, 1),
+    }

@@ -1,0 +1,200 @@
+"""The search agents (mcts, ismcts): legality, reproducibility, information hygiene, strength."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from nightsky.agents import make_agent
+from nightsky.agents.search import SearchAgent
+from nightsky.core import OptionError, load_game
+from nightsky.core.game import CHANCE, State
+from nightsky.sim import MatchSpec, run_matches
+
+
+def _advance(state: State, rng: random.Random, actions: int) -> State:
+    """Play ``actions`` random player actions (and any chance) from ``state``."""
+    done = 0
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+            continue
+        if done >= actions:
+            break
+        state.step(rng.choice(state.legal_actions(seat)), seat)
+        done += 1
+    return state
+
+
+class Guard:
+    """Hands an agent the public surface of a state only; anything else fails the test."""
+
+    def __init__(self, state: State, player: int) -> None:
+        self._state = state
+        self._player = player
+        self.game = state.game
+
+    def current_players(self) -> tuple[int, ...]:
+        return self._state.current_players()
+
+    def legal_actions(self, player: int | None = None) -> list[Any]:
+        assert player == self._player, "asked for another seat's actions"
+        return self._state.legal_actions(player)
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        assert player == self._player
+        return self._state.view(player)
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        assert player == self._player
+        return self._state.resample(player, rng)
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the agent read state.{name} of the true state")
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=30", "mcts:iterations=30"])
+def test_search_never_reads_the_true_hidden_state(spec: str) -> None:
+    game = load_game("toy-secret-sum", players=3)
+    state = _advance(game.new_initial_state(), random.Random(4), 1)
+    player = state.current_players()[0]
+    action = make_agent(spec).choose(Guard(state, player), player, random.Random(1))  # type: ignore[arg-type]
+    assert action in state.legal_actions(player)
+
+
+def test_cheat_reads_the_true_state() -> None:
+    # The guard above can fail: a cheating agent clones the real state.
+    game = load_game("toy-secret-sum", players=2)
+    state = _advance(game.new_initial_state(), random.Random(4), 1)
+    player = state.current_players()[0]
+    with pytest.raises(AssertionError, match="true state"):
+        make_agent("ismcts:iterations=5,cheat=true").choose(
+            Guard(state, player),  # type: ignore[arg-type]
+            player,
+            random.Random(1),
+        )
+
+
+@pytest.mark.parametrize(
+    "game_id, spec",
+    [
+        ("toy-secret-sum", "ismcts:iterations=40"),
+        ("shooting-star", "ismcts:iterations=25,depth=6"),
+        ("star-fire", "mcts:iterations=15,depth=8,rollout=greedy"),
+    ],
+)
+def test_same_seed_same_choices(game_id: str, spec: str) -> None:
+    game = load_game(game_id, players=2)
+    state = _advance(game.new_initial_state(), random.Random(7), 3)
+    player = state.current_players()[0]
+    picks = []
+    for _ in range(2):
+        agent = make_agent(spec)
+        rng = random.Random("same")
+        picks.append([str(agent.choose(state, player, rng)) for _ in range(3)])
+    assert picks[0] == picks[1]
+    assert all(game.parse_action(p) in state.legal_actions(player) for p in picks[0])
+
+
+def test_iterations_budget_is_exact_and_seconds_budget_stops() -> None:
+    game = load_game("toy-secret-sum", players=2)
+    state = _advance(game.new_initial_state(), random.Random(1), 0)
+    player = state.current_players()[0]
+    agent = make_agent("ismcts:iterations=37")
+    assert isinstance(agent, SearchAgent)
+    stats = agent.search(state, player, random.Random(0))
+    assert agent.last_iterations == 37
+    assert sum(s[0] for (seat, _), s in stats.items() if seat == player) == 37
+    timed = make_agent("ismcts:seconds=0.05")
+    assert isinstance(timed, SearchAgent)
+    timed.search(state, player, random.Random(0))
+    assert timed.last_iterations >= 1
+
+
+def test_three_players_and_depth_cutoff_values() -> None:
+    game = load_game("toy-secret-sum", players=3)
+    state = _advance(game.new_initial_state(), random.Random(2), 2)
+    player = state.current_players()[0]
+    agent = make_agent("ismcts:iterations=30,depth=1")
+    assert isinstance(agent, SearchAgent)
+    assert agent.choose(state, player, random.Random(3)) in state.legal_actions(player)
+    values = agent._soft_values(state.resample(player, random.Random(0)))
+    assert len(values) == 3 and abs(sum(values) - 1) < 1e-9 and all(0 < v < 1 for v in values)
+
+
+def test_simultaneous_seats_each_get_their_own_choice() -> None:
+    # Mihi Anguli multiplayer: several seats act at once; the agent may be asked for any of them.
+    game = load_game("mihi-anguli", players=2)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while state.current_players() == (CHANCE,):
+        state.step(state.sample_chance(rng), CHANCE)
+    acting = state.current_players()
+    assert len(acting) == 2
+    agent = make_agent("ismcts:iterations=12,depth=4")
+    for seat in acting:
+        assert agent.choose(state, seat, random.Random(seat)) in state.legal_actions(seat)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "mcts:iterations=60"])
+def test_search_beats_random_on_the_toy_game(spec: str) -> None:
+    wins = 0.0
+    games = 50
+    for seats in ((spec, "random"), ("random", spec)):
+        me = seats.index(spec)
+        for r in run_matches(MatchSpec("toy-secret-sum", {"players": 2}, seats, seed=11), games):
+            wins += 1 / len(r.winners) if me in r.winners else 0.0
+    assert wins / (2 * games) > 0.6  # measured ~0.72 (greedy: ~0.68)
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("ismcts:iterations=0", "iterations"),
+        ("ismcts:seconds=-1", "seconds"),
+        ("mcts:depth=-2", "depth"),
+        ("ismcts:rollout=ismcts", "rollout"),
+        ("ismcts:rollout=wizard", "unknown agent"),
+        ("ismcts:colour=3", "colour"),
+        ("ismcts:prior=-1", "prior"),
+    ],
+)
+def test_bad_specs_are_refused_clearly(spec: str, message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        make_agent(spec)
+
+
+def test_bench_reports_ismcts_iterations_per_second() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from nightsky.cli import _load_commands, app
+
+    _load_commands()
+    out = CliRunner().invoke(app, ["bench", "toy-secret-sum", "--seconds", "0.2", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["ismcts_iterations_per_second"] > 0
+    # CPU time never exceeds wall time on one core, so the CPU figure is the larger one.
+    assert data["ismcts_iterations_per_cpu_second"] >= data["ismcts_iterations_per_second"]
+
+
+def test_root_widening_follows_the_heuristic() -> None:
+    game = load_game("shooting-star", players=2)
+    state = _advance(game.new_initial_state(), random.Random(3), 0)
+    player = state.current_players()[0]
+    assert len(state.legal_actions(player)) > 20
+    narrow = make_agent("ismcts:iterations=16")
+    wide = make_agent("ismcts:iterations=16,widen=false")
+    assert isinstance(narrow, SearchAgent) and isinstance(wide, SearchAgent)
+    seen = [
+        {a for (seat, a), s in agent.search(state, player, random.Random(1)).items()
+         if seat == player and s[0] > 0}
+        for agent in (narrow, wide)
+    ]
+    # 2 + sqrt(15) = 5 actions at most with widening; one new action per iteration without.
+    assert len(seen[0]) <= 5 < len(seen[1])

@@ -1,0 +1,46 @@
+"""scripts/agent_strength.py: the table it writes (a tiny run; the real one is a benchmark)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("agent_strength", ROOT / "scripts" /
+                                                  "agent_strength.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["agent_strength"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_two_player_games_are_the_five_games() -> None:
+    games = _script().two_player_games()
+    assert set(games) == {"shooting-star", "stars-are-right", "star-fire", "mihi-anguli",
+                          "starlight"}
+
+
+def test_tiny_run_writes_the_marked_table(tmp_path: Path) -> None:
+    doc = tmp_path / "agents.md"
+    doc.write_text("# Agents\n\n<!-- strength:begin -->\nold\n<!-- strength:end -->\ntail\n")
+    rows = _script().main(["--only", "shooting-star", "--games", "4", "--spec",
+                           "ismcts:iterations=5,depth=2", "--write", str(doc)])
+    assert [r["opponent"] for r in rows] == ["random", "greedy"]
+    assert all(r["games"] == 4 and 0 <= r["win_rate"] <= 1 for r in rows)
+    text = doc.read_text()
+    assert "old" not in text and text.endswith("tail\n")
+    assert "| shooting-star | random | 4 |" in text and "--games 4" in text
+
+
+@pytest.mark.bench
+def test_full_strength_run() -> None:
+    """The full benchmark (hours on 2 cores): ismcts:seconds=0.2 meets its targets."""
+    rows = _script().main(["--workers", "2"])
+    assert all(r["win_rate"] >= r["target"] for r in rows)
