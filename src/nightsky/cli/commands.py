@@ -215,7 +215,7 @@ def play(
     table.add_column("total", justify="right", style="bold")
     winners = state.winners()
     for p, b in enumerate(state.score_breakdown()):
-        name = specs[p] if p < len(specs) else "game"
+        name = specs[p] if p < len(specs) else g.seat_name(p)
         label = f"{p} {name}" + (" *" if p in winners else "")
         table.add_row(label, *[f"{b.get(k, 0):g}" for k in keys], f"{b['total']:g}")
     console.print(table)
@@ -227,7 +227,7 @@ def play(
 # ---------------------------------------------------------------------------- simulate
 def seat_names(g: Game, specs: list[str]) -> list[str]:
     """Agent names for every seat, game-driven seats (Starbots) labelled by the game."""
-    return specs + [f"auto{p}" for p in range(len(specs), g.num_seats)]
+    return specs + [g.seat_name(p) for p in range(len(specs), g.num_seats)]
 
 
 def run_with_progress(

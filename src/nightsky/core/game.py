@@ -206,6 +206,10 @@ class Game(ABC):
         (Starlight's Starbots)."""
         return self.num_players
 
+    def seat_name(self, seat: int) -> str:
+        """How to call a seat the game plays itself (``seat >= num_players``), e.g. a Starbot."""
+        return f"automa {seat + 1}"
+
     @abstractmethod
     def new_initial_state(self) -> State:
         """The state before set-up; its set-up shuffles are its first chance events."""

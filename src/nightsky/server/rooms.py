@@ -112,7 +112,13 @@ class Room:
         # Seats the game adds itself (Starlight's Starbots) are played by the rules.
         for i in range(len(self.seats), self.state.game.num_seats):
             out.append(
-                {"seat": i, "kind": "game", "name": f"Automa {i + 1}", "spec": None, "joined": True}
+                {
+                    "seat": i,
+                    "kind": "game",
+                    "name": self.state.game.seat_name(i),
+                    "spec": None,
+                    "joined": True,
+                }
             )
         return out
 

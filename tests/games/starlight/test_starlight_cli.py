@@ -49,3 +49,12 @@ def test_play_renders_board_and_mats_to_the_end():
     text = out.output
     assert "Sky Board" in text and "Rondel" in text and "(Starbot)" in text
     assert "Final score" in text
+
+
+def test_SL_1_1_starbot_seats_are_named_by_the_game() -> None:
+    """Seats the rules play (Starbots) are labelled as Starbots with their level, not as agents."""
+    from nightsky import load_game
+    from nightsky.cli.commands import seat_names
+
+    g = load_game("starlight", players=1, starbots=2, starbot_level="hard")
+    assert seat_names(g, ["greedy"]) == ["greedy", "Starbot 2 (hard)", "Starbot 3 (hard)"]

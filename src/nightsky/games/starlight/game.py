@@ -73,6 +73,9 @@ class StarlightGame(Game):
     def num_seats(self) -> int:
         return self.num_players + self.options["starbots"]
 
+    def seat_name(self, seat: int) -> str:
+        return f"Starbot {seat + 1} ({self.options['starbot_level']})"
+
     @cached_property
     def tables(self) -> Tables:
         return load_tables(self.options["components"])
