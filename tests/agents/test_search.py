@@ -82,6 +82,7 @@ def test_cheat_reads_the_true_state() -> None:
     "game_id, spec",
     [
         ("toy-secret-sum", "ismcts:iterations=40"),
+        ("toy-secret-sum", "ismcts:iterations=40,rollout=none,depth=0"),
         ("shooting-star", "ismcts:iterations=25,depth=6"),
         ("star-fire", "mcts:iterations=15,depth=8,rollout=greedy"),
     ],

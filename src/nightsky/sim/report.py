@@ -255,6 +255,10 @@ def _plots(out: Path, results: Sequence[GameResult], data: dict[str, Any]) -> di
         changes = [x["changes"] for x in leads]
         top = max(changes)
         a1.hist(changes, bins=range(0, top + 2), align="left", color="#4a6fa5", rwidth=0.85)
+        from matplotlib.ticker import MaxNLocator
+
+        for axis in (a1.xaxis, a1.yaxis, a2.yaxis):
+            axis.set_major_locator(MaxNLocator(integer=True))
         a1.set_xlabel("lead changes in a game")
         a1.set_ylabel("games")
         a1.set_title("How often the lead changes")
