@@ -271,6 +271,18 @@ AddressFlag = Annotated[
 ]
 
 
+def check_run_flags(games: int, workers: int, engine: str, address: str | None) -> None:
+    """Refuse run flags that cannot work (shared by simulate and tournament)."""
+    if games < 1:
+        fail("--games must be at least 1")
+    if workers < 1:
+        fail("--workers must be at least 1")
+    if engine not in {"local", "ray"}:
+        fail(f"--engine must be local or ray, got {engine!r}")
+    if address and engine != "ray":
+        fail("--address is for --engine ray")
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="Game id.")],
@@ -296,14 +308,7 @@ def simulate(
             make_agent(s)
     except GameError as exc:
         fail(str(exc))
-    if games_ < 1:
-        fail("--games must be at least 1")
-    if workers < 1:
-        fail("--workers must be at least 1")
-    if engine not in {"local", "ray"}:
-        fail(f"--engine must be local or ray, got {engine!r}")
-    if address and engine != "ray":
-        fail("--address is for --engine ray")
+    check_run_flags(games_, workers, engine, address)
     if report and out is None:
         fail("--report needs --out DIR (the report is written there)")
     spec = MatchSpec(

@@ -15,6 +15,7 @@ from nightsky.cli.commands import (
     AddressFlag,
     EngineFlag,
     OptionFlag,
+    check_run_flags,
     run_with_progress,
 )
 from nightsky.core.errors import GameError
@@ -62,14 +63,7 @@ def tournament(
         seatings = lineups(specs, g.num_players)
     except GameError as exc:
         fail(str(exc))
-    if games_ < 1:
-        fail("--games must be at least 1")
-    if workers < 1:
-        fail("--workers must be at least 1")
-    if engine not in {"local", "ray"}:
-        fail(f"--engine must be local or ray, got {engine!r}")
-    if address and engine != "ray":
-        fail("--address is for --engine ray")
+    check_run_flags(games_, workers, engine, address)
     if games_ % len(seatings) and not as_json:
         console.print(
             f"[yellow]note:[/] {games_} games do not divide evenly over {len(seatings)} "
