@@ -61,7 +61,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow }) {
     pre.className = "text";
     pre.textContent = text || "";
     container.append(pre);
-    return { highlight() {}, reset() {}, picked: () => [], targets: new Map(), svg: null };
+    return { highlight() {}, reset() {}, picked: () => [], needsMenu: () => true, targets: new Map(), svg: null };
   }
   container.append(node);
   const byId = new Map();
@@ -76,7 +76,13 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow }) {
 
   function paint() {
     active = new Map();
-    for (const [t, choices] of targetMap(remaining())) if (!picked.includes(t)) active.set(t, choices);
+    const rem = remaining();
+    for (const [t, choices] of targetMap(rem)) {
+      if (picked.includes(t)) continue;
+      // After a pick, a target every remaining choice shares would not narrow: it stays dark.
+      if (picked.length && rem.length > 1 && choices.length === rem.length) continue;
+      active.set(t, choices);
+    }
     for (const [id, el] of byId) {
       const on = active.has(id);
       el.classList.toggle("ns-target", on);
@@ -120,6 +126,10 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow }) {
     targets: byId,
     reset() { picked = []; paint(); },
     picked() { return [...picked]; },
+    /** True when some remaining choice has no glowing target left: only a menu can pick it. */
+    needsMenu() {
+      return remaining().some((c) => !(c.targets || []).some((t) => active.has(t)));
+    },
     highlight(choice) {
       node.querySelectorAll(".ns-hover").forEach((e) => e.classList.remove("ns-hover"));
       if (!choice) return;

@@ -93,12 +93,10 @@ function drawBoardAndActions(v) {
     onNarrow: (choices, ev) => {
       narrowed = choices;
       drawActions(v);
-      // When every choice left has a further target on the board, the next click there
-      // decides (the side list is narrowed too); a menu would only hide those targets.
-      // Choices that end at the picked spot (a discard, a rotation) need the menu.
-      const picked = new Set(board ? board.picked() : []);
-      const ends = choices.some((c) => (c.targets || []).every((t) => picked.has(t)));
-      if (ends && choices.length <= MENU_MAX) openMenu(choices, ev); else closeMenu();
+      // When every choice left has a further target on the board that tells it apart, the
+      // next click there decides (the side list is narrowed too); a menu would only hide
+      // those targets. Choices that end at the picked spot (a discard, a rotation) need it.
+      if (board.needsMenu() && choices.length <= MENU_MAX) openMenu(choices, ev); else closeMenu();
     },
   });
   if (narrowed) {
