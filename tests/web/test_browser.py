@@ -226,3 +226,28 @@ def test_a_choice_that_ends_on_a_shared_target_is_offered_in_a_menu(page):
     before = page.inner_text("#log")
     page.click(f'#menu button[data-action="{offered[-1]}"]')
     page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
+
+
+def test_a_pick_on_the_board_survives_a_redraw(page):
+    """A push that redraws the board (here: a friend takes the free seat) keeps a half-made
+    board choice: the picked target and the narrowed list stay, and the second click decides."""
+    import httpx
+
+    made = httpx.post(
+        page.base + "/api/games",
+        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"], "seed": 1},
+    ).json()
+    page.goto(made["tokens"][0]["invite"])
+    page.wait_for_selector("#conn.live")
+    page.wait_for_selector("#board svg #deck.ns-target")
+    page.click("#board svg #deck")
+    page.wait_for_selector("#board svg #deck.ns-picked")
+    r = httpx.post(f"{page.base}/api/games/{made['id']}/join", json={"name": "Vega"})
+    assert r.status_code == 200, r.text
+    page.wait_for_function("() => document.querySelector('#seats').innerText.includes('Vega')")
+    assert page.locator("#board svg #deck.ns-picked").count() == 1
+    assert page.locator("#actions button.action").count() == 2
+    before = page.inner_text("#log")
+    page.click("#board svg #card0")
+    page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
+    assert "swap0" in page.inner_text("#log")

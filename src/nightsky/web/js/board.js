@@ -53,7 +53,7 @@ const SHAPES = new Set(["rect", "circle", "ellipse", "polygon", "path"]);
  * Returns {highlight(choice|null), reset()} so the list can point at the board on hover and
  * a cancelled menu can clear the picks.
  */
-export function drawBoard(container, { svg, text, legal, onChoose, onNarrow }) {
+export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, picked: initial = [] }) {
   container.replaceChildren();
   const node = svg ? parseSvg(svg) : null;
   if (!node) {
@@ -70,7 +70,9 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow }) {
     const el = node.querySelector(`[id="${CSS.escape(id)}"]`);
     if (el) byId.set(id, el);
   }
-  let picked = [];
+  // Targets picked before a redraw stay picked when some choice still names them all.
+  let picked = initial.filter((t) => byId.has(t));
+  if (!legal.some((c) => picked.every((t) => (c.targets || []).includes(t)))) picked = [];
   let active = new Map();  // target id -> the choices a click on it leaves
   const remaining = () => legal.filter((c) => picked.every((p) => (c.targets || []).includes(p)));
 

@@ -87,8 +87,15 @@ function fmt(x) {
 }
 
 function drawBoardAndActions(v) {
+  // A redraw while picking (another seat moved, simultaneous turns) keeps the pick when the
+  // narrowed choices are all still legal; otherwise the pick is forgotten.
+  if (narrowed) {
+    const still = new Set(v.legal.map((c) => c.action));
+    if (!narrowed.every((c) => still.has(c.action))) { narrowed = null; closeMenu(); }
+  }
+  const keep = narrowed && board ? board.picked() : [];
   board = drawBoard($("board"), {
-    svg: v.svg, text: v.text, legal: v.legal,
+    svg: v.svg, text: v.text, legal: v.legal, picked: keep,
     onChoose: (c) => take(c),
     onNarrow: (choices, ev) => {
       narrowed = choices;
@@ -99,10 +106,9 @@ function drawBoardAndActions(v) {
       if (board.needsMenu() && choices.length <= MENU_MAX) openMenu(choices, ev); else closeMenu();
     },
   });
-  if (narrowed) {
-    const still = new Set(v.legal.map((c) => c.action));
-    narrowed = narrowed.every((c) => still.has(c.action)) ? narrowed : null;
-  }
+  const kept = board.picked();
+  if (narrowed && !kept.length) { narrowed = null; closeMenu(); }
+  if (narrowed) narrowed = v.legal.filter((c) => kept.every((t) => (c.targets || []).includes(t)));
   drawActions(v);
 }
 
