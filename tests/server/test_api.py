@@ -203,3 +203,37 @@ def test_serve_command_is_offered():
     out = CliRunner().invoke(app, ["serve", "--help"])
     assert out.exit_code == 0
     assert "--port" in out.output and "--db" in out.output
+
+
+def _post(client, gid, tok, action, version):
+    return client.post(
+        f"/api/games/{gid}/actions", headers=auth(tok), json={"action": action, "version": version}
+    )
+
+
+def test_simultaneous_turns_a_move_that_leaves_my_choices_alone_does_not_make_mine_stale(client):
+    """Mihi Anguli: both seats choose at once. Seat 1 moving bumps the version but not seat 0's
+    choices, so seat 0's action on the older version is applied; a seat posting again on the
+    version its own move replaced is refused (409)."""
+    made = create(client, "mihi-anguli", ["human", "human"], seed=7)
+    gid = made["id"]
+    toks = [t["token"] for t in made["tokens"]]
+    v0 = view(client, gid, toks[0])
+    v1 = view(client, gid, toks[1])
+    assert {0, 1} <= set(v0["current_players"]), "both seats act at once here"
+    seen = v0["version"]
+    assert _post(client, gid, toks[1], v1["legal"][0]["action"], seen).status_code == 200
+    now = view(client, gid, toks[0])
+    assert now["version"] > seen
+    assert [c["action"] for c in now["legal"]] == [c["action"] for c in v0["legal"]]
+    r = _post(client, gid, toks[0], v0["legal"][0]["action"], seen)
+    assert r.status_code == 200, r.json()
+    assert len(view(client, gid, toks[0])["log"]) == len(now["log"]) + 1
+    # Seat 1's own choices changed with its move: its second post on the old version is stale.
+    again = _post(client, gid, toks[1], v1["legal"][0]["action"], seen)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "stale_version"
+    # A version from the future is refused too.
+    later = view(client, gid, toks[0])
+    if later["legal"]:
+        future = _post(client, gid, toks[0], later["legal"][0]["action"], later["version"] + 5)
+        assert future.status_code == 409

@@ -33,13 +33,91 @@ def new_game(page, game_id: str, seats: list[str], options: dict[str, str] | Non
     page.wait_for_selector(".seat")
 
 
+def my_legal(page) -> list[dict]:
+    """The legal choices of this page's seat, fetched from the API with the page's own token."""
+    import httpx
+
+    gid = page.url.rstrip("/").split("/")[-1]
+    token = page.evaluate(
+        f"() => JSON.parse(localStorage.getItem('nightsky.games'))['{gid}'].token"
+    )
+    r = httpx.get(f"{page.base}/api/games/{gid}/view", headers={"Authorization": f"Bearer {token}"})
+    return r.json()["legal"]
+
+
+def board_click(page, target_id: str) -> None:
+    """A real mouse click on one target of the board's SVG (ids may hold dots, commas, colons)."""
+    page.locator("#board svg").locator(f'[id="{target_id}"]').first.click(timeout=5_000)
+
+
+def act_on_the_board(page, game_id: str) -> bool:
+    """Take one action by clicking the SVG board: a target, then (when several choices share
+    it) a further glowing target or the menu. Checks the posted action names every clicked
+    target. False when no glowing target is offered (the choice has none, e.g. "end")."""
+    try:
+        page.wait_for_selector("#board svg .ns-target", timeout=10_000)
+    except Exception:
+        return False
+    legal = my_legal(page)
+    ids = page.eval_on_selector_all("#board svg .ns-target", "els => els.map(e => e.id)")
+    if not legal or not ids:
+        return False
+    # Prefer a target several choices share: it exercises the narrowing.
+    shared = [t for t in ids if sum(t in c["targets"] for c in legal) > 1]
+    first = (shared or ids)[0]
+    clicked = [first]
+    posts: list[dict] = []
+
+    def seen(r) -> None:  # type: ignore[no-untyped-def]
+        if r.url.endswith("/actions") and r.method == "POST":
+            posts.append(r.post_data_json)
+
+    page.on("request", seen)
+    try:
+        board_click(page, first)
+        for _ in range(6):
+            page.wait_for_timeout(250)
+            if posts:
+                break
+            if page.is_visible("#menu"):
+                page.screenshot(path=str(ARTIFACTS / f"{game_id}-board-menu.png"))
+                page.click("#menu button[data-action] >> nth=0")
+                continue
+            page.screenshot(path=str(ARTIFACTS / f"{game_id}-board-narrowed.png"))
+            nxt = page.eval_on_selector_all("#board svg .ns-target", "els => els.map(e => e.id)")
+            assert page.locator("#board svg .ns-picked").count() and nxt, (
+                "a board click did nothing"
+            )
+            clicked.append(nxt[0])
+            board_click(page, nxt[0])
+        page.wait_for_timeout(100)
+    finally:
+        page.remove_listener("request", seen)
+    assert len(posts) == 1, posts
+    posted = posts[0]["action"]
+    choice = next(c for c in legal if c["action"] == posted)
+    assert set(clicked) <= set(choice["targets"]), (clicked, choice)
+    return True
+
+
 @pytest.mark.parametrize("game_id", REAL_GAMES)
 def test_play_a_complete_game_in_the_browser(page, game_id):
     new_game(page, game_id, ["human", "random"])
     page.wait_for_selector("#conn.live")
     page.screenshot(path=str(ARTIFACTS / f"{game_id}-start.png"))
+    # The legal targets glow on the real board; clicks on it take the matching action.
+    on_board = 0
+    for _ in range(2):
+        before = page.inner_text("#log")
+        if not act_on_the_board(page, game_id):
+            break
+        on_board += 1
+        page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
+    assert on_board >= 1, "no action could be taken by clicking the board"
+    page.wait_for_selector("#board svg .ns-target, #end:not([hidden])", timeout=15_000)
+    page.screenshot(path=str(ARTIFACTS / f"{game_id}-board.png"))
     clicked = 0
-    for _ in range(3):  # a few real clicks on listed choices
+    for _ in range(1):  # a real click on a listed choice
         page.wait_for_selector("#actions button.action, #end:not([hidden])", timeout=15_000)
         if page.is_visible("#end"):
             break
@@ -68,7 +146,8 @@ def test_play_a_complete_game_in_the_browser(page, game_id):
 
 
 def test_board_svg_targets_are_highlighted_and_clicks_take_actions(page):
-    """The toy game's SVG: legal targets glow; a target shared by two actions opens a menu."""
+    """The toy game's SVG: legal targets glow; a target two actions share is picked and a
+    second click on a target that tells them apart decides."""
     new_game(page, "toy-secret-sum", ["human", "random"])
     page.wait_for_selector("#board svg .ns-target")
     ids = sorted(page.eval_on_selector_all(".ns-target", "els => els.map(e => e.id)"))
@@ -79,12 +158,20 @@ def test_board_svg_targets_are_highlighted_and_clicks_take_actions(page):
     page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
     assert "keep" in page.inner_text("#log")
     page.wait_for_selector("#board svg .ns-target")  # our turn again, after the bot
-    page.click("#board svg #deck")  # two swaps share the deck: a menu narrows the choice
-    page.wait_for_selector("#menu")
-    assert page.locator("#menu button[data-action]").count() == 2
+    # Two swaps share the deck: the click picks it, the list narrows to them and only the
+    # cards that tell them apart still glow; Escape forgets the pick.
+    page.click("#board svg #deck")
+    page.wait_for_selector("#board svg #deck.ns-picked")
+    assert not page.is_visible("#menu")
     assert page.locator("#actions button.action").count() == 2
-    page.screenshot(path=str(ARTIFACTS / "toy-menu.png"))
-    page.click('#menu button[data-action="swap1"]')
+    ids = sorted(page.eval_on_selector_all(".ns-target", "els => els.map(e => e.id)"))
+    assert ids == ["card0", "card1"]
+    page.screenshot(path=str(ARTIFACTS / "toy-narrowed.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#board svg #keep.ns-target")
+    assert page.locator("#board svg .ns-picked").count() == 0
+    page.click("#board svg #deck")
+    page.click("#board svg #card1")  # the second click decides
     page.wait_for_selector("#endcard", timeout=15_000)
     assert "swap1" in page.inner_text("#log")
 
@@ -114,3 +201,53 @@ def test_lobby_join_takes_the_free_seat_and_spectators_watch(page):
     page.wait_for_selector("#endcard")
     assert "spectator" in page.inner_text("#crumb")
     page.screenshot(path=str(ARTIFACTS / "toy-spectator-end.png"))
+
+
+def test_a_choice_that_ends_on_a_shared_target_is_offered_in_a_menu(page):
+    """The Stars Are Right, first step: "invoke X" and "discard X" both name only the card X
+    in hand, so a click on that card cannot decide: a menu offers both."""
+    new_game(page, "stars-are-right", ["human", "random"])
+    page.wait_for_selector("#board svg .ns-target")
+    legal = my_legal(page)
+    card, both = next(
+        (t, sharing)
+        for c in legal
+        for t in c["targets"]
+        if len(sharing := [d for d in legal if t in d["targets"]]) > 1
+        and any(d["targets"] == [t] for d in sharing)
+    )
+    board_click(page, card)
+    page.wait_for_selector("#menu")
+    offered = page.eval_on_selector_all(
+        "#menu button[data-action]", "els => els.map(e => e.dataset.action)"
+    )
+    assert sorted(offered) == sorted(d["action"] for d in both)
+    page.screenshot(path=str(ARTIFACTS / "stars-are-right-menu.png"))
+    before = page.inner_text("#log")
+    page.click(f'#menu button[data-action="{offered[-1]}"]')
+    page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
+
+
+def test_a_pick_on_the_board_survives_a_redraw(page):
+    """A push that redraws the board (here: a friend takes the free seat) keeps a half-made
+    board choice: the picked target and the narrowed list stay, and the second click decides."""
+    import httpx
+
+    made = httpx.post(
+        page.base + "/api/games",
+        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"], "seed": 1},
+    ).json()
+    page.goto(made["tokens"][0]["invite"])
+    page.wait_for_selector("#conn.live")
+    page.wait_for_selector("#board svg #deck.ns-target")
+    page.click("#board svg #deck")
+    page.wait_for_selector("#board svg #deck.ns-picked")
+    r = httpx.post(f"{page.base}/api/games/{made['id']}/join", json={"name": "Vega"})
+    assert r.status_code == 200, r.text
+    page.wait_for_function("() => document.querySelector('#seats').innerText.includes('Vega')")
+    assert page.locator("#board svg #deck.ns-picked").count() == 1
+    assert page.locator("#actions button.action").count() == 2
+    before = page.inner_text("#log")
+    page.click("#board svg #card0")
+    page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
+    assert "swap0" in page.inner_text("#log")

@@ -89,10 +89,29 @@ class Room:
     agents: dict[int, Agent] = field(default_factory=dict)
     logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     cache: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    # Per human seat: (the version at which its legal-action list last changed, that list).
+    # A seat's POST is stale only when its own choices changed since the version it saw.
+    seat_marks: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
         return "over" if self.state.is_terminal() else "playing"
+
+    def mark_seats(self) -> None:
+        """Record, for each human seat whose legal actions changed, the current version."""
+        current = self.state.current_players()
+        for i, s in enumerate(self.seats):
+            if s["kind"] != "human":
+                continue
+            legal = tuple(str(a) for a in self.state.legal_actions(i)) if i in current else ()
+            old = self.seat_marks.get(i)
+            if old is None or old[1] != legal:
+                self.seat_marks[i] = (self.version, legal)
+
+    def seat_version(self, seat: int) -> int:
+        """The version at which ``seat``'s legal actions last changed."""
+        mark = self.seat_marks.get(seat)
+        return self.version if mark is None else mark[0]
 
     def open_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s["kind"] == "human" and not s.get("joined")]
@@ -184,7 +203,7 @@ class Manager:
             raise ServerError(
                 500, "corrupt_game", f"game {g.id} cannot be replayed: {exc}"
             ) from None
-        return Room(
+        room = Room(
             id=g.id,
             game_id=g.game,
             params=g.params,
@@ -194,6 +213,8 @@ class Manager:
             version=g.version,
             created_at=g.created_at,
         )
+        room.mark_seats()  # after a restart: what a seat saw before it is stale
+        return room
 
     def create(
         self,
@@ -267,6 +288,7 @@ class Manager:
         )
         with room.lock:
             self._resolve_chance(room)
+            room.mark_seats()
             self.store.create(
                 StoredGame(
                     id=gid,
@@ -333,7 +355,7 @@ class Manager:
     # ------------------------------------------------------------------ acting
     def act(self, room: Room, seat: int, notation: str, version: int) -> None:
         with room.lock:
-            self._check_version(room, version)
+            self._check_seat_version(room, seat, version)
             state = room.state
             if state.is_terminal():
                 raise ServerError(409, "game_over", "the game is over")
@@ -379,6 +401,18 @@ class Manager:
                 409,
                 "stale_version",
                 f"the game has moved on (you saw version {version}, it is now "
+                f"{room.version}); look again and choose",
+                current_version=room.version,
+            )
+
+    def _check_seat_version(self, room: Room, seat: int, version: int) -> None:
+        """Stale only if ``seat``'s own choices changed after ``version`` (simultaneous turns:
+        another seat's move that leaves them alone does not void this one)."""
+        if version > room.version or room.seat_version(seat) > version:
+            raise ServerError(
+                409,
+                "stale_version",
+                f"your choices changed since version {version} (the game is at "
                 f"{room.version}); look again and choose",
                 current_version=room.version,
             )
@@ -491,6 +525,7 @@ class Manager:
             if len(lines) > len(hist):
                 del lines[len(hist) :]
         room.cache.clear()
+        room.mark_seats()
         for sub in list(room.subscribers):
             try:
                 sub.push(self.payload(room, sub.seat))

@@ -87,15 +87,28 @@ function fmt(x) {
 }
 
 function drawBoardAndActions(v) {
-  board = drawBoard($("board"), {
-    svg: v.svg, text: v.text, legal: v.legal,
-    onChoose: (c) => take(c),
-    onNarrow: (choices, ev) => { narrowed = choices; drawActions(v); openMenu(choices, ev); },
-  });
+  // A redraw while picking (another seat moved, simultaneous turns) keeps the pick when the
+  // narrowed choices are all still legal; otherwise the pick is forgotten.
   if (narrowed) {
     const still = new Set(v.legal.map((c) => c.action));
-    narrowed = narrowed.every((c) => still.has(c.action)) ? narrowed : null;
+    if (!narrowed.every((c) => still.has(c.action))) { narrowed = null; closeMenu(); }
   }
+  const keep = narrowed && board ? board.picked() : [];
+  board = drawBoard($("board"), {
+    svg: v.svg, text: v.text, legal: v.legal, picked: keep,
+    onChoose: (c) => take(c),
+    onNarrow: (choices, ev) => {
+      narrowed = choices;
+      drawActions(v);
+      // When every choice left has a further target on the board that tells it apart, the
+      // next click there decides (the side list is narrowed too); a menu would only hide
+      // those targets. Choices that end at the picked spot (a discard, a rotation) need it.
+      if (board.needsMenu() && choices.length <= MENU_MAX) openMenu(choices, ev); else closeMenu();
+    },
+  });
+  const kept = board.picked();
+  if (narrowed && !kept.length) { narrowed = null; closeMenu(); }
+  if (narrowed) narrowed = v.legal.filter((c) => kept.every((t) => (c.targets || []).includes(t)));
   drawActions(v);
 }
 
@@ -118,7 +131,7 @@ function drawActions(v) {
   let list = narrowed || v.legal;
   if (narrowed) {
     box.append(h("div", { class: "narrowed" }, `${narrowed.length} choices on that spot`,
-      h("a", { href: "#", onclick: (e) => { e.preventDefault(); narrowed = null; drawActions(v); } }, "show all")));
+      h("a", { href: "#", onclick: (e) => { e.preventDefault(); cancelPick(); } }, "show all")));
   }
   filter.hidden = v.legal.length <= 12 || !!narrowed;
   const q = filter.hidden ? "" : filter.value.trim().toLowerCase();
@@ -137,15 +150,26 @@ function openMenu(choices, ev) {
   closeMenu();
   const menu = h("div", { class: "menu", id: "menu", role: "menu" },
     choices.map((c) => h("button", { type: "button", "data-action": c.action, onclick: () => { closeMenu(); take(c); } }, c.label)),
-    h("button", { type: "button", class: "ghost", onclick: closeMenu }, "Cancel"));
+    h("button", { type: "button", class: "ghost", onclick: cancelPick }, "Cancel"));
   const x = ev && ev.clientX !== undefined ? ev.clientX : 200;
   const y = ev && ev.clientY !== undefined ? ev.clientY : 200;
   menu.style.left = `${Math.min(x + 8, window.innerWidth - 220)}px`;
-  menu.style.top = `${Math.min(y + 8, window.innerHeight - 40 * (choices.length + 1))}px`;
+  menu.style.top = `${Math.max(8, Math.min(y + 8, window.innerHeight - 40 * (choices.length + 1)))}px`;
   document.body.append(menu);
 }
 
 function closeMenu() { $("menu")?.remove(); }
+
+const MENU_MAX = 12;
+
+/** Forget a half-made board choice: the menu, the narrowed list and the picked targets. */
+function cancelPick() {
+  closeMenu();
+  if (!narrowed) return;
+  narrowed = null;
+  board?.reset();
+  if (current) drawActions(current);
+}
 
 let logShown = [];  // the lines on screen, to append only what is new
 
@@ -379,8 +403,8 @@ async function main() {
   $("autoplay").addEventListener("change", maybeAutoplay);
   $("filter").addEventListener("input", () => current && drawActions(current));
   $("more").addEventListener("toggle", () => current && $("more").open && drawDetails(current));
-  document.addEventListener("click", (e) => { if (!e.target.closest(".menu") && !e.target.closest(".ns-target")) closeMenu(); });
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
+  document.addEventListener("click", (e) => { if (!e.target.closest(".menu, .ns-target, #actions")) cancelPick(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") cancelPick(); });
   $("log").addEventListener("scroll", () => {
     const box = $("log");
     logAtBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
