@@ -6,6 +6,7 @@ result is one ``<svg>`` element with a viewBox, no scripts and no external resou
 
 from __future__ import annotations
 
+from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
 # The night-sky palette every board uses.
@@ -124,18 +125,23 @@ def defs() -> str:
     )
 
 
-def backdrop(w: float, h: float, seed: int = 7, n: int = 90) -> str:
-    """A dark sky with a fixed sprinkle of faint stars (deterministic: no hidden state)."""
+@lru_cache(maxsize=64)
+def starfield(w: float, h: float, seed: int = 7, n: int = 90) -> str:
+    """A fixed sprinkle of faint stars, the same for every position (so it leaks nothing)."""
     import random
 
     rng = random.Random(seed)
-    dots = "".join(
+    return "".join(
         el("circle", cx=round(rng.uniform(0, w)), cy=round(rng.uniform(0, h)),
            r=round(rng.uniform(0.4, 1.4), 1), fill="#ffffff",
            opacity=round(rng.uniform(0.15, 0.6), 2))
         for _ in range(n)
     )
-    return el("rect", x=0, y=0, width=w, height=h, fill="url(#ns-sky)") + dots
+
+
+def backdrop(w: float, h: float, seed: int = 7, n: int = 90) -> str:
+    """A dark sky with a fixed sprinkle of faint stars (deterministic: no hidden state)."""
+    return el("rect", x=0, y=0, width=w, height=h, fill="url(#ns-sky)") + starfield(w, h, seed, n)
 
 
 def svg(w: float, h: float, body: str, title: str) -> str:

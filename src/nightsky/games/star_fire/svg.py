@@ -14,7 +14,6 @@ each has ``class="hit"``. Only what ``view(viewer)`` holds is drawn.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -27,6 +26,7 @@ from nightsky.games.star_fire.components import (
     STAR,
     STARFIRE,
 )
+from nightsky.games.svgkit import starfield
 
 if TYPE_CHECKING:
     from nightsky.games.star_fire.state import StarFireState
@@ -77,23 +77,6 @@ class _Svg:
         self.add(f"<g{attrs}>{title}{''.join(inner)}</g>")
 
 
-@lru_cache(maxsize=64)
-def _stars_bg(height: int) -> str:
-    """A fixed starfield (the same for every position, so it leaks nothing)."""
-    out = []
-    x = 12345
-    for _ in range(140):
-        x = (x * 1103515245 + 12345) % 2**31
-        px = x % W
-        x = (x * 1103515245 + 12345) % 2**31
-        py = x % max(1, height)
-        x = (x * 1103515245 + 12345) % 2**31
-        r = 0.4 + (x % 100) / 90
-        op = 0.25 + (x % 60) / 100
-        out.append(f'<circle cx="{px}" cy="{py}" r="{r:.2f}" fill="#ffffff" opacity="{op:.2f}"/>')
-    return "".join(out)
-
-
 def _defs() -> str:
     grads = []
     for i, col in enumerate(STAR_COLOR):
@@ -137,7 +120,7 @@ def _deck(x: float, y: float, name: str, count: int, bottom: list[str], color: s
     inner.append(_t(x + 43, y + 92, name.capitalize(), 12, color, "middle", "bold"))
     if bottom:
         more = "\u2026" if len(bottom) > 2 else ""
-        inner.append(_t(x + 43, y + 108, "next " + " ".join(bottom[:2]) + more, 9, "#cfd6f5",
+        inner.append(_t(x + 43, y + 108, "under: " + " ".join(bottom[:2]) + more, 9, "#cfd6f5",
                         "middle"))
     label = f"Draw from the {name} deck ({count} card(s))"
     if bottom:
@@ -600,7 +583,7 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
         f'role="img" aria-label="Star Fire board">'
         + _defs()
         + f'<rect x="0" y="0" width="{W}" height="{height}" fill="url(#sf-sky)"/>'
-        + _stars_bg(height)
+        + starfield(W, height, 12345, 140)
         + "".join(body)
         + "</svg>"
     )

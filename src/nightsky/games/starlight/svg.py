@@ -17,9 +17,10 @@ from ``view(viewer)`` and the printed components, so nothing hidden can show.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
+
+from nightsky.games.svgkit import starfield
 
 from .components import PRIVILEGES
 from .views import BOON_TEXT, NP_TEXT
@@ -122,23 +123,6 @@ def _defs() -> str:
         "</linearGradient>"
         "</defs>"
     )
-
-
-@lru_cache(maxsize=64)
-def _starfield(height: int) -> str:
-    """A fixed pattern of faint stars (identical for every position: it leaks nothing)."""
-    out = []
-    x = 987654
-    for _ in range(170):
-        x = (x * 1103515245 + 12345) % 2**31
-        px = x % W
-        x = (x * 1103515245 + 12345) % 2**31
-        py = x % max(1, height)
-        x = (x * 1103515245 + 12345) % 2**31
-        r = 0.4 + (x % 100) / 100
-        out.append(f'<circle cx="{px}" cy="{py}" r="{r:.2f}" fill="#ffffff" '
-                   f'opacity="{0.2 + (x % 50) / 100:.2f}"/>')
-    return "".join(out)
 
 
 def _star_path(cx: float, cy: float, r: float) -> str:
@@ -593,7 +577,7 @@ def board_svg(s: Any, viewer: int | None) -> str:
         f'aria-label="Starlight board">'
         + _defs()
         + f'<rect x="0" y="0" width="{W}" height="{height}" fill="url(#sl-sky)"/>'
-        + _starfield(height)
+        + starfield(W, height, 987654, 170)
         + "".join(out)
         + "</svg>"
     )
