@@ -29,6 +29,20 @@ def parse(svg: str | None) -> ET.Element:
     return root
 
 
+def hit_ids(svg: str) -> list[str]:
+    """The ids of a well-formed, script-free board whose clickable elements each carry a
+    tooltip and a shape of class ``hit`` for the client to highlight (the convention of the
+    boards that mark their highlight shape)."""
+    root = ET.fromstring(svg)
+    assert root.tag == SVG_NS + "svg" and root.get("viewBox")
+    assert not any(el.tag.endswith("script") for el in root.iter())
+    for el in root.iter():
+        if el.get("data-label") is not None:
+            assert el.get("id") and el.get("data-label"), el.get("id")
+            assert any(x.get("class") == "hit" for x in el.iter()), el.get("id")
+    return [el.get("id") or "" for el in root.iter() if el.get("id")]
+
+
 def ids_of(root: ET.Element) -> set[str]:
     return {e.attrib["id"] for e in root.iter() if "id" in e.attrib}
 

@@ -10,23 +10,9 @@ import pytest
 from nightsky.core import CHANCE
 from nightsky.games.star_fire.actions import END, SETUP, STOP
 from nightsky.games.star_fire.components import STARFIRE
+from tests.support.svgcheck import hit_ids
 
 from .helpers import game, position
-
-SVG = "{http://www.w3.org/2000/svg}svg"
-
-
-def ids_of(svg: str) -> list[str]:
-    """The ids of a well-formed, script-free board; each clickable one has a tooltip and a
-    shape of class ``hit`` for the client to highlight."""
-    root = ET.fromstring(svg)
-    assert root.tag == SVG and root.get("viewBox")
-    assert not any(el.tag.endswith("script") for el in root.iter())
-    for el in root.iter():
-        if el.get("data-label") is not None:
-            assert el.get("id") and el.get("data-label"), el.get("id")
-            assert any(x.get("class") == "hit" for x in el.iter()), el.get("id")
-    return [el.get("id") or "" for el in root.iter() if el.get("id")]
 
 
 def button_only(targets: list[str]) -> bool:
@@ -35,7 +21,7 @@ def button_only(targets: list[str]) -> bool:
 
 def check_seat(s, seat: int, rng: random.Random) -> None:  # noqa: ANN001
     svg = s.board_svg(seat)
-    ids = ids_of(svg)
+    ids = hit_ids(svg)
     assert len(ids) == len(set(ids)), "duplicate ids"
     have = {el.get("id") for el in ET.fromstring(svg).iter() if el.get("data-label")}
     for a in s.legal_actions(seat):
@@ -67,7 +53,7 @@ def test_svg_targets_exist_and_resample_invariant(players: int, seed: int) -> No
         k += 1
         s.apply(rng.choice(s.legal_actions(p)), p)
     for viewer in [None, *range(players)]:
-        ids = ids_of(s.board_svg(viewer))
+        ids = hit_ids(s.board_svg(viewer))
         assert len(ids) == len(set(ids))
 
 
@@ -79,7 +65,7 @@ def test_svg_draws_every_kind_of_target() -> None:
     kinds = {a.kind for a in s.legal_actions(0)}
     assert len(kinds) >= 5
     check_seat(s, 0, random.Random(0))
-    ids = set(ids_of(s.board_svg(0)))
+    ids = set(hit_ids(s.board_svg(0)))
     assert {"card:P3", "card:S4", "hand:0:fission", "hand:0:divine", "hand:0:wormhole",
             "system:0:S1", "systems:0", "card:P6", "card:M3", "card:M7", "seat:2",
             "deck:bodies", "card:C2"} <= ids

@@ -10,29 +10,16 @@ import pytest
 from nightsky import load_game
 from nightsky.core.game import CHANCE
 from nightsky.games.starlight.actions import DONE, END, SKIP
+from tests.support.svgcheck import hit_ids
 
 from .starlight_helpers import do, give_core, give_rays, new, turn
 
-SVG = "{http://www.w3.org/2000/svg}svg"
 BUTTONS = (END, DONE, SKIP)  # stop-like choices the client lists as buttons
-
-
-def ids_of(svg: str) -> list[str]:
-    """The ids of a well-formed, script-free board; each clickable one has a tooltip and a
-    shape of class ``hit`` for the client to highlight."""
-    root = ET.fromstring(svg)
-    assert root.tag == SVG and root.get("viewBox")
-    assert not any(el.tag.endswith("script") for el in root.iter())
-    for el in root.iter():
-        if el.get("data-label") is not None:
-            assert el.get("id") and el.get("data-label"), el.get("id")
-            assert any(x.get("class") == "hit" for x in el.iter()), el.get("id")
-    return [el.get("id") or "" for el in root.iter() if el.get("id")]
 
 
 def check_seat(s, seat: int, rng: random.Random) -> set[str]:  # noqa: ANN001
     svg = s.board_svg(seat)
-    ids = ids_of(svg)
+    ids = hit_ids(svg)
     assert len(ids) == len(set(ids)), "duplicate ids"
     have = {el.get("id") for el in ET.fromstring(svg).iter() if el.get("data-label")}
     for a in s.legal_actions(seat):
@@ -72,7 +59,7 @@ def test_svg_targets_exist_and_resample_invariant(opts: dict, seed: int) -> None
         s.apply(rng.choice(legal), p)
     assert len(kinds) >= 10
     for viewer in [None, *range(s.game.num_players)]:
-        ids = ids_of(s.board_svg(viewer))
+        ids = hit_ids(s.board_svg(viewer))
         assert len(ids) == len(set(ids))
 
 

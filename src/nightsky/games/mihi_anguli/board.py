@@ -259,3 +259,13 @@ def compile_sheet(sheet: Sheet) -> Compiled:
             [it.index for it in items if it.group == w] for w in range(5)
         ],
     )
+
+
+def bits(x: int) -> list[int]:
+    """The indices of the set bits of ``x``, lowest first (sheets are bitmasks)."""
+    out = []
+    while x:
+        b = x & -x
+        out.append(b.bit_length() - 1)
+        x ^= b
+    return out

@@ -63,7 +63,7 @@ def _items_lines(st: MihiAnguliState, s: Seat) -> list[str]:
     out = []
     for g in range(B.NGROUPS):
         cells = []
-        for i in B_bits(c.group_mask[g]):
+        for i in B.bits(c.group_mask[g]):
             it = c.items[i]
             code = it.kind + (str(it.value) if it.kind != "S" else "")
             mark = "x" if s.items >> i & 1 else " "
@@ -92,13 +92,6 @@ def _items_lines(st: MihiAnguliState, s: Seat) -> list[str]:
     return out
 
 
-def B_bits(x: int) -> list[int]:
-    out = []
-    while x:
-        b = x & -x
-        out.append(b.bit_length() - 1)
-        x ^= b
-    return out
 
 
 def render(st: MihiAnguliState, viewer: int | None = None) -> str:

@@ -44,13 +44,6 @@ def rank_name(score: float) -> str:
     return name
 
 
-def _bits(x: int) -> list[int]:
-    out = []
-    while x:
-        b = x & -x
-        out.append(b.bit_length() - 1)
-        x ^= b
-    return out
 
 
 class Seat:
@@ -215,9 +208,9 @@ class MihiAnguliState(State):
         if s.sub:
             return self._legal_sub(s)
         if s.pstar:
-            return [A[("fill", i, 0)] for i in _bits(c.s_mask & self._open(s))]
+            return [A[("fill", i, 0)] for i in B.bits(c.s_mask & self._open(s))]
         if s.psq:
-            return [A[("fill", i, 0)] for i in _bits(self._q_upto(s, s.psq))]
+            return [A[("fill", i, 0)] for i in B.bits(self._q_upto(s, s.psq))]
         ph = s.phase
         if ph == START:
             out = [A[("go", 0, 0)]]
@@ -232,7 +225,7 @@ class MihiAnguliState(State):
                 out.append(A[("claim", 1, 0)])
             return out
         if ph == XP:
-            out = [A[("fill", i, 0)] for i in _bits(self._e_upto(s, s.xp))]
+            out = [A[("fill", i, 0)] for i in B.bits(self._e_upto(s, s.xp))]
             out.append(A[("done", 0, 0)])
             return out
         return self._legal_abilities(s)
@@ -259,14 +252,14 @@ class MihiAnguliState(State):
         if sub == S_POS4:
             return [A[("at", m, 0)] for m in B.MAJORS if B.BLOCK[m] & ~s.pts]
         if sub == S_POINT:
-            return [A[("at", q, 0)] for q in _bits(self._empty_nonstar(s))]
+            return [A[("at", q, 0)] for q in B.bits(self._empty_nonstar(s))]
         if sub == S_PLOT3:
             return [A[("at", q, 0)] for q in B.ring_points(s.pos) if not s.pts >> q & 1]
         if sub == S_OPT:
             m = (self.c.s_mask | self.c.q_by_value[1]) & self._open(s)
-            return [A[("fill", i, 0)] for i in _bits(m)]
+            return [A[("fill", i, 0)] for i in B.bits(m)]
         # S_STUDY
-        out = [A[("fill", i, 0)] for i in _bits(self._e_upto(s, s.xp))]
+        out = [A[("fill", i, 0)] for i in B.bits(self._e_upto(s, s.xp))]
         out.append(A[("done", 0, 0)])
         return out
 
@@ -530,7 +523,7 @@ class MihiAnguliState(State):
         s.pts |= new
         s.pstar += (new & self.c.star_mask).bit_count()
         pts = s.pts
-        for q in _bits(new):
+        for q in B.bits(new):
             for sq in B.SQ_OF_POINT[q]:
                 if not s.sq >> sq & 1 and B.SQ_CORNERS[sq] & ~pts == 0:
                     s.sq |= 1 << sq
@@ -684,11 +677,11 @@ class MihiAnguliState(State):
         s = self.seats[i]
         c = self.c
         return {
-            "points": [B.point_name(q) for q in _bits(s.pts)],
-            "squares": _bits(s.sq),
-            "items": [c.items[j].label for j in _bits(s.items)],
-            "items_this_turn": [c.items[j].label for j in _bits(s.turn_items)],
-            "acquired": [c.group_names[g] for g in _bits(s.acq)],
+            "points": [B.point_name(q) for q in B.bits(s.pts)],
+            "squares": B.bits(s.sq),
+            "items": [c.items[j].label for j in B.bits(s.items)],
+            "items_this_turn": [c.items[j].label for j in B.bits(s.turn_items)],
+            "acquired": [c.group_names[g] for g in B.bits(s.acq)],
             "week": s.week,
             "day": "Saturday*" if s.day < 0 else B.DAY_SHORT[s.day],
             "dice": list(s.dice),

@@ -146,7 +146,7 @@ def _items_row(c: Compiled, g: int, x: float, y: float, sheet: dict[str, Any], p
     done = set(sheet["items"])
     now = set(sheet["items_this_turn"])
     out = []
-    for i in _bits(c.group_mask[g]):
+    for i in B.bits(c.group_mask[g]):
         label = c.items[i].label
         st = "now" if label in now else "filled" if label in done else (
             "closed" if closed else "open")
@@ -155,13 +155,6 @@ def _items_row(c: Compiled, g: int, x: float, y: float, sheet: dict[str, Any], p
     return "".join(out)
 
 
-def _bits(x: int) -> list[int]:
-    out = []
-    while x:
-        b = x & -x
-        out.append(b.bit_length() - 1)
-        x ^= b
-    return out
 
 
 # ---------------------------------------------------------------- wheel, dice, lists
@@ -183,7 +176,7 @@ def _wheel(c: Compiled, sheet: dict[str, Any], pre: str | None, cx: float, cy: f
         lr = 142 + 8 * abs(ca)
         out.append(text(cx + lr * ca, cy + lr * sa + 4, B.DAY_SHORT[d], 12,
                         NOW if here else DIM, anchor="middle", weight="bold" if here else None))
-        items = _bits(c.group_mask[B.G_DAY0 + d])
+        items = B.bits(c.group_mask[B.G_DAY0 + d])
         done = set(sheet["items"])
         now = set(sheet["items_this_turn"])
         for k, i in enumerate(items):
