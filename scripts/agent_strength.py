@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import platform
 import re
@@ -114,14 +115,38 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--engine", default="local", choices=["local", "ray"])
     parser.add_argument("--write", type=Path, default=None, help="Markdown file to update")
+    parser.add_argument("--save", type=Path, default=None,
+                        help="append each finished row to this JSON-lines file")
+    parser.add_argument("--load", type=Path, nargs="*", default=None,
+                        help="play nothing: build the table from rows saved by --save")
     args = parser.parse_args(argv)
-    rows = []
+    rows: list[dict[str, Any]] = []
     started = time.perf_counter()
+    if args.load is not None:
+        for path in args.load:
+            rows += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        rows.sort(key=lambda r: (r["game"], r["opponent"]))
+        body = table(rows, args.spec)
+        print(body)
+        if args.write:
+            runs = sorted({r["run"] for r in rows if "run" in r})
+            write_section(args.write, "Runs:\n\n" + "\n".join(f"- {r}" for r in runs)
+                          + "\n\n" + body)
+        return rows
     for gid in args.only or two_player_games():
         for opp in args.opponents.split(","):
             row = duel(gid, args.spec, opp, args.games, seed=args.seed, workers=args.workers,
                        engine=args.engine)
             rows.append(row)
+            if args.save:
+                cmd = " ".join(argv if argv is not None else sys.argv[1:])
+                load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+                row["run"] = (
+                    f"`{cmd}` finished {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC "
+                    f"({args.workers} worker(s), load average {load:.1f})"
+                )
+                with args.save.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(row) + "\n")
             print(
                 f"{gid:16s} vs {opp:8s} {row['win_rate']:6.1%} "
                 f"[{row['ci95'][0]:.0%}-{row['ci95'][1]:.0%}] ({row['seconds']:.0f} s)",

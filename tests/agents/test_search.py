@@ -104,7 +104,7 @@ def test_iterations_budget_is_exact_and_seconds_budget_stops() -> None:
     game = load_game("toy-secret-sum", players=2)
     state = _advance(game.new_initial_state(), random.Random(1), 0)
     player = state.current_players()[0]
-    agent = make_agent("ismcts:iterations=37")
+    agent = make_agent("ismcts:iterations=37,early=false")
     assert isinstance(agent, SearchAgent)
     stats = agent.search(state, player, random.Random(0))
     assert agent.last_iterations == 37
@@ -199,3 +199,92 @@ def test_root_widening_follows_the_heuristic() -> None:
     ]
     # 2 + sqrt(15) = 5 actions at most with widening; one new action per iteration without.
     assert len(seen[0]) <= 5 < len(seen[1])
+
+
+@pytest.mark.parametrize("game_id", ["shooting-star", "star-fire", "stars-are-right"])
+def test_early_stop_makes_the_full_budgets_choice_sooner(game_id: str) -> None:
+    # The search stops once the leader cannot be overtaken in the iterations left; what it has
+    # searched until then is a prefix of the full search, so the choice cannot differ.
+    game = load_game(game_id, players=2)
+    rng = random.Random(5)
+    for moves in (0, 3, 9, 20):
+        state = _advance(game.new_initial_state(), rng, moves)
+        if state.is_terminal():
+            continue
+        player = state.current_players()[0]
+        if len(state.legal_actions(player)) < 2:
+            continue
+        early = make_agent("ismcts:iterations=400")
+        full = make_agent("ismcts:iterations=400,early=false")
+        assert isinstance(early, SearchAgent) and isinstance(full, SearchAgent)
+        a = early.choose(state, player, random.Random(moves))
+        b = full.choose(state, player, random.Random(moves))
+        assert a == b
+        assert full.last_iterations == 400
+        assert early.last_iterations <= 400
+
+
+def test_early_stop_saves_iterations_when_one_move_stands_out() -> None:
+    # Star Fire's first decision has two actions and the search soon prefers one of them.
+    game = load_game("star-fire", players=2)
+    state = _advance(game.new_initial_state(), random.Random(5), 0)
+    player = state.current_players()[0]
+    early = make_agent("ismcts:iterations=400")
+    assert isinstance(early, SearchAgent)
+    early.choose(state, player, random.Random(0))
+    assert early.last_iterations < 400
+
+
+def _with_defaults(game_id: str, text: str) -> Any:
+    from dataclasses import replace
+
+    game = load_game(game_id, players=2)
+    game.__dict__["info"] = replace(type(game).info, search_defaults=text)
+    return game
+
+
+def test_a_games_search_defaults_apply_unless_the_spec_sets_the_key() -> None:
+    game = _with_defaults("toy-secret-sum", "rollout=none,c=0.2,depth=3")
+    plain = make_agent("ismcts:iterations=5")
+    own = make_agent("ismcts:iterations=5,c=1.5")
+    assert isinstance(plain, SearchAgent) and isinstance(own, SearchAgent)
+    assert plain.settings_for(game)["rollout"] == "none"
+    assert plain.settings_for(game)["c"] == 0.2
+    assert plain.settings_for(game)["depth"] == 3
+    assert own.settings_for(game)["c"] == 1.5
+    assert own.settings_for(game)["rollout"] == "none"
+    # Another game without defaults gets the engine's own again.
+    other = load_game("shooting-star", players=2)
+    assert plain.settings_for(other)["rollout"] == "random"
+    state = _advance(game.new_initial_state(), random.Random(1), 0)
+    player = state.current_players()[0]
+    assert plain.choose(state, player, random.Random(0)) in state.legal_actions(player)
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [("depth=-1", "depth"), ("c=fast", "c must be"), ("colour=red", "unknown search setting"),
+     ("rollout=ismcts", "rollout"), ("depth", "key=value")],
+)
+def test_a_broken_search_defaults_string_names_the_game_and_key(text: str, needle: str) -> None:
+    game = _with_defaults("toy-secret-sum", text)
+    agent = make_agent("ismcts:iterations=5")
+    assert isinstance(agent, SearchAgent)
+    with pytest.raises(OptionError, match=needle) as err:
+        agent.settings_for(game)
+    if needle != "key=value":
+        assert "toy-secret-sum" in str(err.value)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:depth=-2", "ismcts:widen=maybe", "ismcts:speed=9"])
+def test_bad_search_keys_in_a_spec_are_option_errors(spec: str) -> None:
+    with pytest.raises(OptionError):
+        make_agent(spec)
+
+
+def test_every_registered_games_search_defaults_are_valid() -> None:
+    from nightsky.agents.search import game_search_defaults
+    from nightsky.core.registry import game_class, game_ids
+
+    for gid in game_ids():
+        game_search_defaults(game_class(gid).info)  # raises OptionError if broken

@@ -27,7 +27,11 @@ name such as ``greedy`` or a game's own agent),
 ``state.evaluate`` instead of played out; 0: play to the end), ``prior`` (1.0: weight of the
 one-ply heuristic at the root), ``widen`` (true: progressive widening at the root in the
 heuristic's order), ``normalise`` (false: rescale sibling values to [0, 1] in UCB),
-``cheat``.
+``early`` (true: stop once the most visited root action can no longer be overtaken in the
+budget left; the choice is the one the full budget makes), ``cheat``.
+
+A game may set its own defaults for these keys in ``GameInfo.search_defaults``
+(``"rollout=none,c=0.2"``): a spec's keys win, then the game's, then ``DEFAULTS``.
 
 With an ``iterations`` budget the choice depends only on the state and the agent's ``rng``,
 so games are reproducible; a ``seconds`` budget depends on the machine's speed.
@@ -40,12 +44,62 @@ import random
 import time
 from typing import Any
 
-from nightsky.agents.base import Agent, make_agent, register_agent
+from nightsky.agents.base import Agent, make_agent, parse_spec, register_agent
 from nightsky.core.errors import OptionError
 from nightsky.core.game import CHANCE, Action, State
 
 MAX_ROLLOUT_STEPS = 20_000
 """A rollout longer than this is scored by ``evaluate`` (guards against stalling policies)."""
+
+
+DEFAULTS: dict[str, Any] = {
+    "c": 0.7,
+    "rollout": "random",
+    "depth": 8,
+    "prior": 1.0,
+    "normalise": False,
+    "widen": True,
+    "early": True,
+}
+"""The engine's settings where neither the spec nor the game's ``search_defaults`` sets a key."""
+
+
+def _check_settings(settings: dict[str, Any], where: str) -> None:
+    """Raise ``OptionError`` naming the key (and ``where`` it came from) for a bad setting."""
+    for key, value in settings.items():
+        if key not in DEFAULTS:
+            known = ", ".join(["iterations", "seconds", "cheat", *DEFAULTS])
+            raise OptionError(f"{where}unknown search setting {key!r}; known: {known}")
+        bad = None
+        if key in {"c", "prior"}:
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                bad = "a number >= 0"
+        elif key == "depth":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                bad = "a whole number >= 0"
+        elif key in {"normalise", "widen", "early"}:
+            if not isinstance(value, bool):
+                bad = "true or false"
+        elif key == "rollout" and not isinstance(value, str):
+            bad = "'random', 'none' or an agent name"
+        if bad is not None:
+            raise OptionError(f"{where}{key} must be {bad}, got {value!r}")
+    rollout = settings.get("rollout")
+    if isinstance(rollout, str) and rollout not in {"random", "none"}:
+        try:
+            _rollout_agent(rollout)  # raises for an unknown or search agent
+        except OptionError as exc:
+            raise OptionError(f"{where}{exc}") from None
+
+
+def game_search_defaults(info: Any) -> dict[str, Any]:
+    """A game's ``search_defaults`` string (``key=value,...``) as checked settings."""
+    text = getattr(info, "search_defaults", "") or ""
+    if not text.strip():
+        return {}
+    _, settings = parse_spec(f"search:{text}")
+    _check_settings(settings, f"game {info.id!r}, search_defaults: ")
+    return settings
 
 
 class _Node:
@@ -72,13 +126,8 @@ class SearchAgent:
         self,
         iterations: int | None = None,
         seconds: float | None = None,
-        c: float = 0.7,
-        rollout: str = "random",
-        depth: int = 8,
         cheat: bool = False,
-        prior: float = 1.0,
-        normalise: bool = False,
-        widen: bool = True,
+        **settings: Any,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
@@ -86,28 +135,41 @@ class SearchAgent:
             raise OptionError(f"iterations must be a whole number >= 1, got {iterations!r}")
         if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
             raise OptionError(f"seconds must be a positive number, got {seconds!r}")
-        if not isinstance(c, int | float) or c < 0:
-            raise OptionError(f"c must be a number >= 0, got {c!r}")
-        if not isinstance(depth, int) or depth < 0:
-            raise OptionError(f"depth must be a whole number >= 0, got {depth!r}")
         self.iterations = iterations
         self.seconds = float(seconds) if seconds is not None else None
-        self.c = float(c)
-        self.depth = depth
-        if not isinstance(prior, int | float) or prior < 0:
-            raise OptionError(f"prior must be a number >= 0, got {prior!r}")
-        self.prior = float(prior)
-        self.normalise = bool(normalise)
-        self.widen = bool(widen)
+        self.cheat = bool(cheat)
+        _check_settings(settings, "")
+        self._given = dict(settings)  # the spec's own keys win over a game's defaults
+        self._for_game: str | None = None
+        self._configure({})
         self._done = 0
         self._prior: dict[Action, float] = {}
-        self.cheat = bool(cheat)
-        self.rollout = str(rollout)
+        self.last_iterations = 0  # iterations of the latest search (for benchmarks)
+        self._dev = [0.0, 0.0]
+
+    def _configure(self, game_defaults: dict[str, Any]) -> None:
+        cfg = {**DEFAULTS, **game_defaults, **self._given}
+        self.c = float(cfg["c"])
+        self.depth = int(cfg["depth"])
+        self.prior = float(cfg["prior"])
+        self.normalise = bool(cfg["normalise"])
+        self.widen = bool(cfg["widen"])
+        self.early = bool(cfg["early"])
+        self.rollout = str(cfg["rollout"])
         self._rollout_agent: Agent | None = None
         if self.rollout not in {"random", "none"}:
             self._rollout_agent = _rollout_agent(self.rollout)
-        self.last_iterations = 0  # iterations of the latest search (for benchmarks)
-        self._dev = [0.0, 0.0]
+
+    def settings_for(self, game: Any) -> dict[str, Any]:
+        """The settings a search of ``game`` uses: the spec's keys, then the game's
+        ``GameInfo.search_defaults``, then the engine's defaults (``DEFAULTS``)."""
+        self._use_game(game)
+        return {key: getattr(self, key) for key in DEFAULTS}
+
+    def _use_game(self, game: Any) -> None:
+        if self._for_game != game.info.id:
+            self._configure(game_search_defaults(game.info))
+            self._for_game = game.info.id
 
     # ------------------------------------------------------------------ public
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
@@ -123,6 +185,7 @@ class SearchAgent:
     ) -> dict[tuple[int, Action], list[float]]:
         """Run the search; the root statistics ``{(player, action): [visits, reward, avail]}``."""
         game = state.game
+        self._use_game(game)
         hidden = game.info.hidden_information and not self.cheat
         # One tree per seat, keyed by what that seat observes, when something is hidden
         # (multiple-observer ISMCTS); else a single tree.
@@ -135,14 +198,26 @@ class SearchAgent:
         elif not self.per_iteration_determinization:
             fixed = state.resample(player, rng)
         redact = game.redact_action if observe else None
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds is not None else None
         budget = self.iterations
         done = 0
         while True:
             if budget is not None and done >= budget:
                 break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and done > 0:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+            if self.early and done and done % 16 == 0:
+                # Stop once the most visited root action cannot be overtaken in the budget
+                # left: the choice is then the one the full budget would make, sooner.
+                left = math.inf if budget is None else float(budget - done)
+                if deadline is not None:
+                    rate = done / max(now - start, 1e-9)
+                    left = min(left, rate * (deadline - now))
+                if _lead(roots[player if observe else 0].stats, player) > left:
+                    break
             # resample already returns a fresh state: no second copy
             world = fixed.clone() if fixed is not None else state.resample(player, rng)
             if done == 0:
@@ -321,6 +396,20 @@ def _rollout_agent(spec: str) -> Agent:
         except OptionError:
             pass
     return make_agent(spec)
+
+
+def _lead(stats: dict[tuple[int, Action], list[float]], player: int) -> float:
+    """Visits of the most visited root action minus those of the runner-up."""
+    first = second = 0.0
+    for (seat, _), s in stats.items():
+        if seat != player:
+            continue
+        v = s[0]
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second
 
 
 def _best(

@@ -119,6 +119,9 @@ class GameInfo:
     description: str = ""
     options: tuple[Option, ...] = field(default_factory=tuple)
     default_players: int | None = None
+    search_defaults: str = ""
+    """Settings for the search agents (``mcts``/``ismcts``) in this game, as ``key=value,...``
+    (for instance ``rollout=none,c=0.2``); an agent spec's own keys take precedence."""
 
     def option(self, name: str) -> Option | None:
         for opt in self.options:

@@ -28,6 +28,9 @@ class StarlightGame(Game):
         chance=True,
         hidden_information=True,
         simultaneous=False,
+        # The turn is a long run of small steps that evaluate() rates well one by one: random
+        # playouts mislead the search, a tight UCB on evaluated leaves does not (docs/agents.md).
+        search_defaults="rollout=none,c=0.2",
         description=(
             "Move on a rondel of seven action spaces, gather Cores and Rays, forge stars and "
             "launch them into the constellations. Starbots are automated seats driven by their "
