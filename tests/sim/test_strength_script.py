@@ -39,6 +39,23 @@ def test_tiny_run_writes_the_marked_table(tmp_path: Path) -> None:
     assert "| shooting-star | random | 4 |" in text and "--games 4" in text
 
 
+def test_saved_rows_build_one_table(tmp_path: Path) -> None:
+    # A long run may be split into several runs: each saves its rows, one table is built.
+    rows_file = tmp_path / "rows.jsonl"
+    for opp in ("random", "greedy"):
+        _script().main(["--only", "shooting-star", "--games", "2", "--opponents", opp,
+                        "--spec", "ismcts:iterations=5,depth=2", "--save", str(rows_file)])
+    assert len(rows_file.read_text().splitlines()) == 2
+    doc = tmp_path / "agents.md"
+    doc.write_text("<!-- strength:begin -->\n<!-- strength:end -->\n")
+    rows = _script().main(["--spec", "ismcts:iterations=5,depth=2", "--load", str(rows_file),
+                           "--write", str(doc)])
+    assert [r["opponent"] for r in rows] == ["greedy", "random"]
+    text = doc.read_text()
+    assert "| shooting-star | greedy | 2 |" in text and "| shooting-star | random | 2 |" in text
+    assert text.count("--opponents") == 2  # each run's command is listed
+
+
 @pytest.mark.bench
 def test_full_strength_run() -> None:
     """The full benchmark (hours on 2 cores): ismcts:seconds=0.2 meets its targets."""

@@ -27,6 +27,7 @@ from nightsky.agents.base import make_agent
 from nightsky.cli.app import app, build_game, console, fail, split_agents
 from nightsky.core.errors import GameError, OptionError
 from nightsky.core.game import CHANCE, Game, State
+from nightsky.core.markup import console_text
 from nightsky.core.record import replay as replay_record
 from nightsky.core.record import save_record
 from nightsky.core.registry import game_class, game_ids
@@ -89,7 +90,7 @@ def replay(
     except GameError as exc:
         fail(str(exc), code=1)
     if show:
-        console.print(state.render(None))
+        console.print(console_text(state.render(None)))
     result = "finished" if state.is_terminal() else "in progress"
     console.print(
         f"[green]ok[/]: {len(state.history)} actions replayed, game {result}"
@@ -133,7 +134,7 @@ def _prompt_action(state: State, seat: int) -> Any:
         if text in {"q", "quit", "exit"}:
             raise typer.Exit(0)
         if text == "?":
-            console.print(state.render(seat))
+            console.print(console_text(state.render(seat)))
             console.print(menu)
             continue
         if text.startswith("d ") and text[2:].strip().isdigit():
@@ -182,7 +183,7 @@ def play(
         steps = "; ".join(f"seat {p}: {n}" for p, n in lesson.steps) or "-"
         console.print(Panel(f"{lesson.text}\n\n[bold]The example plays:[/] {steps}",
                             title=lesson.title, style="green"))
-        console.print(state.render(None))
+        console.print(console_text(state.render(None)))
     chance_rng = random.Random(f"{seed}:chance")
     rngs = [random.Random(f"{seed}:seat{p}") for p in range(g.num_seats)]
     humans = [p for p, s in enumerate(specs) if s == "human"]
@@ -198,7 +199,7 @@ def play(
         agent = agents[seat] if seat < len(agents) else None
         if agent is None:
             if len(state.history) != shown:
-                console.print(state.render(seat))
+                console.print(console_text(state.render(seat)))
                 shown = len(state.history)
             state.apply(_prompt_action(state, seat), seat)
         else:
@@ -206,7 +207,7 @@ def play(
             state.apply(action, seat)
             console.print(f"[dim]seat {seat} ({specs[seat]}):[/] "
                           f"{g.redact_action(seat, action, viewer)}")
-    console.print(state.render(None))
+    console.print(console_text(state.render(None)))
     table = Table(title="Final score")
     table.add_column("seat")
     keys = sorted({k for b in state.score_breakdown() for k in b if k != "total"})

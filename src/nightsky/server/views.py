@@ -7,10 +7,10 @@ a state and on its resamples and demand identical output.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from nightsky.core.game import CHANCE, State
+from nightsky.core.markup import plain_text
 
 
 def legal_choices(state: State, viewer: int | None) -> list[dict[str, Any]]:
@@ -45,21 +45,6 @@ def redacted_log(state: State, viewer: int | None, start: int = 0) -> list[dict[
         log_line(state, i, seat, action, viewer)
         for i, (seat, action) in enumerate(state.history[start:], start=start)
     ]
-
-
-_STYLE = (
-    r"(?:bold|dim|italic|underline|reverse|strike|blink|not|on|default|red|green|yellow|blue|"
-    r"magenta|cyan|white|black|bright_[a-z]+|gr[ae]y\d*|orange\d*|purple|#[0-9a-fA-F]{6})"
-)
-_MARKUP = re.compile(rf"\[/?{_STYLE}(?: {_STYLE})*\]|\[/\]")
-
-
-def plain_text(text: str) -> str:
-    """A render without its rich console style tags (``[bold]...[/bold]``, ``[/]``).
-
-    Only style tags go: a render's own brackets (``[x]`` boxes, ``[]`` lists) stay.
-    """
-    return _MARKUP.sub("", text) if "[" in text else text
 
 
 def seat_payload(state: State, viewer: int | None) -> dict[str, Any]:
