@@ -121,3 +121,29 @@ def test_push_never_sends_an_older_view_than_one_already_sent():
     assert newest_view([v[2], joined], sent=2) is joined  # same version, newer news: sent
     assert newest_view([None], sent=0) is None
     assert newest_view([v[1], None], sent=0) is v[1]
+
+
+def test_finished_unwatched_games_leave_memory_and_reload_on_demand(db_url: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from nightsky.server import create_app
+
+    from .conftest import create, settle
+
+    with TestClient(create_app(db_url, keep_finished=2)) as client:
+        mgr = client.app.state.manager  # type: ignore[attr-defined]
+        ids = []
+        for _ in range(5):
+            gid = create(client, "shooting-star", ["random", "random"])["id"]
+            settle(client, gid)
+            ids.append(gid)
+        finished = [g for g in ids if client.get(f"/api/games/{g}/view").json()["terminal"]]
+        assert len(finished) == 5
+        mgr.trim()
+        in_memory = [g for g in ids if g in mgr.rooms]
+        assert len(in_memory) <= 2
+        # An evicted game is still served in full, rebuilt from the database.
+        gone = next(g for g in ids if g not in mgr.rooms)
+        body = client.get(f"/api/games/{gone}/view").json()
+        assert body["terminal"] and body["winners"]
+        assert client.get(f"/api/games/{gone}/record").json()["history"]

@@ -139,11 +139,20 @@ Token = Annotated[str | None, Depends(bearer)]
 
 
 def create_app(
-    db_url: str | None = None, *, bot_workers: int = 4, bot_delay: float = 0.0
+    db_url: str | None = None,
+    *,
+    bot_workers: int = 4,
+    bot_delay: float = 0.0,
+    keep_finished: int = 64,
 ) -> FastAPI:
-    """Build the application on a database URL (default: ``nightsky.sqlite3`` here)."""
+    """Build the application on a database URL (default: ``nightsky.sqlite3`` here).
+
+    ``keep_finished``: how many finished games nobody is watching stay in memory (the rest
+    are reloaded from the database when asked for)."""
     store = Store(db_url or default_url())
-    manager = Manager(store, bot_workers=bot_workers, bot_delay=bot_delay)
+    manager = Manager(
+        store, bot_workers=bot_workers, bot_delay=bot_delay, keep_finished=keep_finished
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

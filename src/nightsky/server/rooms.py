@@ -92,6 +92,7 @@ class Room:
     # Per human seat: (the version at which its legal-action list last changed, that list).
     # A seat's POST is stale only when its own choices changed since the version it saw.
     seat_marks: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    touched: float = field(default_factory=time.monotonic)  # last fetched (for eviction)
 
     @property
     def status(self) -> str:
@@ -145,8 +146,18 @@ class Room:
 class Manager:
     """Owns the rooms, the store and the bot threads."""
 
-    def __init__(self, store: Store, *, bot_workers: int = 4, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_workers: int = 4,
+        bot_delay: float = 0.0,
+        keep_finished: int = 64,
+    ) -> None:
         self.store = store
+        # Finished games nobody watches are dropped from memory beyond this many (least
+        # recently fetched first); the store still has them and ``get`` reloads on demand.
+        self.keep_finished = keep_finished
         self.rooms: dict[str, Room] = {}
         self._rooms_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bots")
@@ -177,6 +188,7 @@ class Manager:
     def get(self, gid: str) -> Room:
         room = self.rooms.get(gid)
         if room is not None:
+            room.touched = time.monotonic()
             return room
         with self._rooms_lock:
             room = self.rooms.get(gid)
@@ -187,7 +199,41 @@ class Manager:
                 raise ServerError(404, "game_not_found", f"no game {gid!r}")
             room = self._rebuild(stored)
             self.rooms[gid] = room
-            return room
+        self.trim()
+        return room
+
+    def trim(self) -> int:
+        """Drop finished, unwatched games from memory beyond ``keep_finished``; how many went.
+
+        Only a game that is over, has no open socket and no bot at work goes, and only if its
+        lock is free: nothing can change it any more (a move or a join is refused as game
+        over, and its undo history is cleared), so a request still holding the old room and
+        the room ``get`` rebuilds from the store agree.
+        """
+        with self._rooms_lock:
+            idle = [
+                r for r in self.rooms.values()
+                if not r.subscribers and not r.bot_busy and r.state.is_terminal()
+            ]
+            extra = len(idle) - self.keep_finished
+            if extra <= 0:
+                return 0
+            idle.sort(key=lambda r: r.touched)
+            gone = 0
+            for room in idle:
+                if gone >= extra:
+                    break
+                if not room.lock.acquire(blocking=False):
+                    continue
+                try:
+                    if room.subscribers or room.bot_busy:
+                        continue
+                    room.undo_stack.clear()
+                    del self.rooms[room.id]
+                    gone += 1
+                finally:
+                    room.lock.release()
+            return gone
 
     def _rebuild(self, g: StoredGame) -> Room:
         rec = {
@@ -304,6 +350,7 @@ class Manager:
             )
         with self._rooms_lock:
             self.rooms[gid] = room
+        self.trim()
         self._kick_bots(room)
         return room, tokens
 
@@ -540,6 +587,8 @@ class Manager:
         with room.lock:
             if sub in room.subscribers:
                 room.subscribers.remove(sub)
+        if not room.subscribers and room.state.is_terminal():
+            self.trim()
 
     def record(self, room: Room) -> dict[str, Any]:
         with room.lock:
