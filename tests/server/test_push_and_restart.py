@@ -147,3 +147,47 @@ def test_finished_unwatched_games_leave_memory_and_reload_on_demand(db_url: str)
         body = client.get(f"/api/games/{gone}/view").json()
         assert body["terminal"] and body["winners"]
         assert client.get(f"/api/games/{gone}/record").json()["history"]
+
+
+def test_undo_survives_a_restart(db_url):
+    with TestClient(create_app(db_url)) as client:
+        made = create(client, "toy-secret-sum", ["human", "human"])
+        gid = made["id"]
+        t0 = made["tokens"][0]["token"]
+        v = client.get(f"/api/games/{gid}/view", headers=auth(t0)).json()
+        after = client.post(
+            f"/api/games/{gid}/actions", headers=auth(t0),
+            json={"action": "keep", "version": v["version"]},
+        ).json()
+        assert after["can_undo"]
+    with TestClient(create_app(db_url)) as client:
+        again = client.get(f"/api/games/{gid}/view", headers=auth(t0)).json()
+        assert again["can_undo"] and again["version"] == after["version"]
+        back = client.post(
+            f"/api/games/{gid}/undo", headers=auth(t0), json={"version": again["version"]}
+        )
+        assert back.status_code == 200, back.text
+        assert back.json()["view"] == v["view"] and not back.json()["can_undo"]
+
+
+def test_a_database_from_before_the_undo_column_is_brought_up_to_date(tmp_path):
+    import sqlalchemy as sa
+
+    from nightsky.server.store import Store
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:  # the games table as nightsky 0.1 made it
+        conn.execute(sa.text(
+            "CREATE TABLE games (id VARCHAR(32) PRIMARY KEY, game VARCHAR(64), params JSON, "
+            "seed BIGINT, seats JSON, version INTEGER, status VARCHAR(16), "
+            "created_at DATETIME, updated_at DATETIME)"
+        ))
+    engine.dispose()
+    store = Store(url)
+    cols = {c["name"] for c in sa.inspect(store.engine).get_columns("games")}
+    store.close()
+    assert "undo" in cols
+    with TestClient(create_app(url)) as client:  # and the server works on it
+        made = create(client, "toy-secret-sum", ["human", "random"])
+        assert client.get(f"/api/games/{made['id']}/view").status_code == 200

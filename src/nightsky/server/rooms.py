@@ -258,6 +258,7 @@ class Manager:
             state=state,
             version=g.version,
             created_at=g.created_at,
+            undo_stack=list(g.undo),  # stored with every change: undo survives a restart
         )
         room.mark_seats()  # after a restart: what a seat saw before it is stale
         return room
@@ -529,6 +530,7 @@ class Manager:
             version=version,
             status=room.status,
             seats=room.seats if seats_changed else None,
+            undo=room.undo_stack,
         )
         room.version = version
 

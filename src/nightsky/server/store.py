@@ -26,7 +26,9 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -49,6 +51,8 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The undo chain: [[seat, history length after the action], ...] (null: empty).
+    undo: Mapped[list[list[int]] | None] = mapped_column(JSON, nullable=True)
 
 
 class MoveRow(Base):
@@ -75,6 +79,7 @@ class StoredGame:
     status: str
     created_at: datetime
     history: list[tuple[int, str]] = field(default_factory=list)
+    undo: list[tuple[int, int]] = field(default_factory=list)
 
 
 def now() -> datetime:
@@ -97,7 +102,17 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self._lock = threading.Lock()
+
+    def _add_missing_columns(self) -> None:
+        """Bring a database made by an older nightsky up to date (new nullable columns only)."""
+        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        with self.engine.begin() as conn:
+            for column in GameRow.__table__.columns:
+                if column.name not in have and column.nullable:
+                    kind = column.type.compile(dialect=self.engine.dialect)
+                    conn.execute(text(f"ALTER TABLE games ADD COLUMN {column.name} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -131,12 +146,16 @@ class Store:
         version: int,
         status: str,
         seats: list[dict[str, Any]] | None = None,
+        undo: list[tuple[int, int]] | None = None,
     ) -> None:
         """One atomic change: drop moves from ``truncate_to`` on (undo), append ``moves`` at
-        index ``start``, and set the version and status (and the seats when given)."""
+        index ``start``, and set the version and status (and the seats and the undo chain
+        when given)."""
         values: dict[str, Any] = {"version": version, "status": status, "updated_at": now()}
         if seats is not None:
             values["seats"] = seats
+        if undo is not None:
+            values["undo"] = [list(x) for x in undo]
         with self._lock, Session(self.engine) as s, s.begin():
             if truncate_to is not None:
                 s.execute(
@@ -187,6 +206,7 @@ def _stored(row: GameRow, history: list[tuple[int, str]]) -> StoredGame:
         status=row.status,
         created_at=row.created_at,
         history=history,
+        undo=[(int(a), int(b)) for a, b in row.undo or []],
     )
 
 
