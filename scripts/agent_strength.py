@@ -129,8 +129,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         body = table(rows, args.spec)
         print(body)
         if args.write:
-            runs = sorted({r["run"] for r in rows if "run" in r})
-            write_section(args.write, "Runs:\n\n" + "\n".join(f"- {r}" for r in runs)
+            runs = [f"- {r['game']} vs {r['opponent']}: {r['run']}" for r in rows if "run" in r]
+            write_section(args.write, "Where each row comes from:\n\n" + "\n".join(runs)
                           + "\n\n" + body)
         return rows
     for gid in args.only or two_player_games():

@@ -53,7 +53,7 @@ def test_saved_rows_build_one_table(tmp_path: Path) -> None:
     assert [r["opponent"] for r in rows] == ["greedy", "random"]
     text = doc.read_text()
     assert "| shooting-star | greedy | 2 |" in text and "| shooting-star | random | 2 |" in text
-    assert text.count("--opponents") == 2  # each run's command is listed
+    assert text.count("--opponents") == 2  # each row names its run
 
 
 @pytest.mark.bench
