@@ -244,7 +244,9 @@ class SearchAgent:
             players = st.current_players()
             if not players:
                 break
-            seat = players[0]
+            # Seats acting at once move in any order: the searcher's own moves come first,
+            # so its plan for this turn is in the tree before the depth cut-off.
+            seat = me if me in players else players[0]
             if seat == CHANCE:
                 out = st.sample_chance(rng)
                 st.step(out, CHANCE)
@@ -259,7 +261,6 @@ class SearchAgent:
                 continue
             prior = None
             if first:
-                seat = me  # the root seat may be one of several acting at once
                 first = False
                 prior = self._prior or None
             if self.depth and moves >= self.depth:
@@ -321,7 +322,7 @@ class SearchAgent:
                     key = ("a", seat, best_a) if q == seat else ("o", seat, seen)
                     kids = trees[q].kids
                     trees[q] = kids.get(key) or kids.setdefault(key, _Node())
-        reward = self._finish(st, moves, rng)
+        reward = self._finish(st, moves, me, rng)
         for s, seat in path:
             s[0] += 1.0
             s[1] += reward[seat] if seat < len(reward) else 0.0
@@ -344,8 +345,9 @@ class SearchAgent:
         span = hi - lo
         return {a: (v - lo) / span if span > 0 else 0.0 for a, v in values.items()}
 
-    def _finish(self, st: State, moves: int, rng: random.Random) -> list[float]:
-        """Play out from ``st`` (random or the rollout policy) to the end or the depth cut-off."""
+    def _finish(self, st: State, moves: int, me: int, rng: random.Random) -> list[float]:
+        """Play out from ``st`` (random or the rollout policy) to the end or the depth cut-off;
+        ``me``, the searching seat, moves first among seats acting at once."""
         limit = self.depth
         policy = self._rollout_agent
         steps = 0
@@ -353,7 +355,7 @@ class SearchAgent:
             players = st.current_players()
             if not players:
                 return st.returns()
-            seat = players[0]
+            seat = me if me in players else players[0]
             if seat == CHANCE:
                 st.step(st.sample_chance(rng), CHANCE)
                 continue

@@ -7,7 +7,8 @@ squares of the lattice each have one major corner and three others, as the ruleb
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 
 from nightsky.games.mihi_anguli.components import (
     BUYABLE_ABILITIES,
@@ -137,6 +138,7 @@ def _layouts() -> dict[int, list[tuple[int, frozenset[int], bool]]]:
 LAYOUTS = _layouts()
 
 
+@functools.cache
 def layout_mask(m: int, ring: frozenset[int], centre: bool) -> int:
     pts = ring_points(m)
     mask = (1 << m) if centre else 0
@@ -187,6 +189,8 @@ class Compiled:
     all_mask: int
     closed_before: list[int]  # closed_before[week]: mask of article items of weeks < week
     first_article_item: list[list[int]]  # article w (0-based): its item indices left to right
+    # Filled-items mask -> mask of completed groups (scores read it for every seat, often).
+    done_cache: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def nitems(self) -> int:

@@ -46,6 +46,11 @@ def rank_name(score: float) -> str:
 
 
 
+_ARTICLES = (1 << 5) - 1
+_DAYS = ((1 << 7) - 1) << B.G_DAY0
+_UNIQUE = _ARTICLES | (((1 << B.NGROUPS) - 1) & ~((1 << B.G_AB0) - 1))  # MA-10.4's groups
+
+
 class Seat:
     """One player's sheet and turn progress (small ints and bit masks, cheap to copy)."""
 
@@ -77,8 +82,13 @@ class Seat:
 
     def copy(self) -> Seat:
         s = Seat.__new__(Seat)
-        for k in Seat.__slots__:
-            setattr(s, k, getattr(self, k))
+        # Spelled out: this runs for every seat of every clone in a search.
+        s.pts, s.sq, s.items, s.turn_items, s.acq = (
+            self.pts, self.sq, self.items, self.turn_items, self.acq)
+        s.week, s.day, s.dice, s.low, s.used = (
+            self.week, self.day, self.dice, self.low, self.used)
+        s.phase, s.sub, s.aux, s.pos, s.xp = self.phase, self.sub, self.aux, self.pos, self.xp
+        s.pstar, s.psq, s.claimed, s.res_new = self.pstar, self.psq, self.claimed, self.res_new
         return s
 
     def key(self) -> tuple:
@@ -634,25 +644,41 @@ class MihiAnguliState(State):
     def _completed(self, s: Seat, g: int) -> bool:
         return self.c.group_mask[g] & ~s.items == 0
 
+    def _done_groups(self, s: Seat) -> int:
+        """Bit g set for every group whose items are all filled."""
+        items = s.items
+        cache = self.c.done_cache
+        done = cache.get(items)
+        if done is None:
+            done = 0
+            for g, m in enumerate(self.c.group_mask):
+                if m & ~items == 0:
+                    done |= 1 << g
+            if len(cache) > 50_000:
+                cache.clear()
+            cache[items] = done
+        return done
+
     def _breakdown(self, i: int) -> dict[str, float]:
         s = self.seats[i]
         c = self.c
         region = B.largest_region(s.sq)
         stars = (s.pts & c.star_mask).bit_count()
         arts = sum(c.article_points[w] for w in range(5) if s.claimed >> w & 1)
+        done = self._done_groups(s)
         pub = 0
         if self._has(s, B.G_PUBLISHER):  # MA-8.6
-            pub = sum(1 for w in range(5) if self._completed(s, w))
-            pub += 3 * sum(1 for d in range(7) if self._completed(s, B.G_DAY0 + d))
+            pub = (done & _ARTICLES).bit_count() + 3 * (done & _DAYS).bit_count()
         head = 0
         if self._has(s, B.G_HEADHUNTER):  # MA-8.7
             head = (s.acq >> B.G_AB0).bit_count()
         unique = 0
-        if len(self.seats) > 1:  # MA-10.4
-            for g in list(range(5)) + list(range(B.G_AB0, B.NGROUPS)):
-                done = [self._completed(t, g) for t in self.seats]
-                if done[i] and sum(done) == 1:
-                    unique += 1
+        if len(self.seats) > 1:  # MA-10.4: done by this seat and no other
+            others = 0
+            for j, t in enumerate(self.seats):
+                if j != i:
+                    others |= self._done_groups(t)
+            unique = (done & ~others & _UNIQUE).bit_count()
         total = region + stars + arts + pub + head + unique
         return {"region": region, "stars": stars, "articles": arts, "publisher": pub,
                 "headhunter": head, "unique": unique, "total": total}
