@@ -7,7 +7,8 @@ experience, stars or squares, ability uses such as ``POS1 2 3`` or ``PLOT1 5 r0`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,15 +20,24 @@ class Move:
     a: int = 0
     b: int = 0
     text: str = ""
+    # Search trees hash actions millions of times: computed once.
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.kind, self.a, self.b)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # String hashes differ between processes: rebuild, never copy ``_hash``.
+        return (Move, (self.kind, self.a, self.b, self.text))
 
     def __str__(self) -> str:
         return self.text
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.a, self.b))
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
-        return (
+        return self is other or (
             isinstance(other, Move)
             and self.kind == other.kind
             and self.a == other.a

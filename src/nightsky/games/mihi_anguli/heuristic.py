@@ -75,7 +75,7 @@ def static_value(st: MihiAnguliState, player: int) -> float:
     """The sheet's worth without looking into pending choices."""
     s = st.seats[player]
     left = _turns_left(s)
-    value = float(st._breakdown(player)["total"])
+    value = float(st._total(player))
     if left > 0:
         key = (s.pts, s.sq, left)
         v = _MAP_CACHE.get(key)

@@ -46,6 +46,7 @@ def rank_name(score: float) -> str:
 
 
 
+_PARTS = ("region", "stars", "articles", "publisher", "headhunter", "unique")
 _ARTICLES = (1 << 5) - 1
 _DAYS = ((1 << 7) - 1) << B.G_DAY0
 _UNIQUE = _ARTICLES | (((1 << B.NGROUPS) - 1) & ~((1 << B.G_AB0) - 1))  # MA-10.4's groups
@@ -659,7 +660,8 @@ class MihiAnguliState(State):
             cache[items] = done
         return done
 
-    def _breakdown(self, i: int) -> dict[str, float]:
+    def _parts(self, i: int) -> tuple[int, int, int, int, int, int]:
+        """Seat ``i``'s score parts: region, stars, articles, publisher, headhunter, unique."""
         s = self.seats[i]
         c = self.c
         region = B.largest_region(s.sq)
@@ -667,10 +669,10 @@ class MihiAnguliState(State):
         arts = sum(c.article_points[w] for w in range(5) if s.claimed >> w & 1)
         done = self._done_groups(s)
         pub = 0
-        if self._has(s, B.G_PUBLISHER):  # MA-8.6
+        if s.acq >> B.G_PUBLISHER & 1:  # MA-8.6
             pub = (done & _ARTICLES).bit_count() + 3 * (done & _DAYS).bit_count()
         head = 0
-        if self._has(s, B.G_HEADHUNTER):  # MA-8.7
+        if s.acq >> B.G_HEADHUNTER & 1:  # MA-8.7
             head = (s.acq >> B.G_AB0).bit_count()
         unique = 0
         if len(self.seats) > 1:  # MA-10.4: done by this seat and no other
@@ -679,9 +681,16 @@ class MihiAnguliState(State):
                 if j != i:
                     others |= self._done_groups(t)
             unique = (done & ~others & _UNIQUE).bit_count()
-        total = region + stars + arts + pub + head + unique
-        return {"region": region, "stars": stars, "articles": arts, "publisher": pub,
-                "headhunter": head, "unique": unique, "total": total}
+        return region, stars, arts, pub, head, unique
+
+    def _total(self, i: int) -> int:
+        return sum(self._parts(i))
+
+    def _breakdown(self, i: int) -> dict[str, float]:
+        parts = self._parts(i)
+        out: dict[str, float] = dict(zip(_PARTS, parts, strict=True))
+        out["total"] = sum(parts)
+        return out
 
     def score_breakdown(self) -> list[dict[str, float]]:
         return [self._breakdown(i) for i in range(len(self.seats))]
