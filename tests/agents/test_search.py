@@ -140,6 +140,40 @@ def test_simultaneous_seats_each_get_their_own_choice() -> None:
         assert agent.choose(state, seat, random.Random(seat)) in state.legal_actions(seat)
 
 
+@pytest.mark.parametrize("rollout", ["random", "none"])
+def test_the_searching_seat_moves_first_among_seats_acting_at_once(
+    rollout: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seat 1 searches while seat 0 also has its turn to play: inside the tree and the playout,
+    # seat 0 may only move once seat 1 has ended its turn (seat 1's plan comes first, before
+    # the depth cut-off).
+    game = load_game("mihi-anguli", players=2)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.current_players() == (CHANCE,):
+        state.step(state.sample_chance(rng), CHANCE)
+    assert state.current_players() == (0, 1)
+    cls = type(state)
+    real_step = cls.step
+    moves = {0: 0, 1: 0}
+    early = []
+
+    def spy(self: State, action: Any, player: int | None = None) -> None:
+        if player in moves:
+            moves[player] += 1
+            if player == 0 and 1 in self.current_players():
+                early.append(action)
+        real_step(self, action, player)
+
+    monkeypatch.setattr(cls, "step", spy)
+    agent = make_agent(f"ismcts:iterations=40,depth=12,rollout={rollout}")
+    agent.choose(state, 1, random.Random(0))
+    assert moves[1] > 40
+    if rollout == "random":
+        assert moves[0] > 0  # playouts reach seat 0's moves...
+    assert early == []  # ...but never before seat 1 has ended its turn
+
+
 @pytest.mark.parametrize("spec", ["ismcts:iterations=60", "mcts:iterations=60"])
 def test_search_beats_random_on_the_toy_game(spec: str) -> None:
     wins = 0.0
