@@ -185,6 +185,20 @@ def evaluate(st: MihiAnguliState, player: int, depth: int = 3) -> float:
     s = st.seats[player]
     if depth <= 0 or not _pending(s) or s.phase in (0, 5):
         return static_value(st, player)
+    # Searches ask for the same pending sheet again and again: remember the answer. Other
+    # sheets count only through their completed groups (MA-10.4's bonus).
+    memo = st.c.__dict__.setdefault("_heuristic_pending", {})
+    key = (s.key(), depth, tuple(t.items for t in st.seats))
+    v = memo.get(key)
+    if v is None:
+        if len(memo) > 20000:
+            memo.clear()
+        v = memo[key] = _resolve(st, player, depth)
+    return v
+
+
+def _resolve(st: MihiAnguliState, player: int, depth: int) -> float:
+    s = st.seats[player]
     best = static_value(st, player) - 0.5  # giving up the choice wastes the die
     kids = []
     for a in st.legal_actions(player):
