@@ -60,6 +60,7 @@ DEFAULTS: dict[str, Any] = {
     "normalise": False,
     "widen": True,
     "early": True,
+    "backup": "mean",
 }
 """The engine's settings where neither the spec nor the game's ``search_defaults`` sets a key."""
 
@@ -82,6 +83,8 @@ def _check_settings(settings: dict[str, Any], where: str) -> None:
                 bad = "true or false"
         elif key == "rollout" and not isinstance(value, str):
             bad = "'random', 'none' or an agent name"
+        elif key == "backup" and value not in ("mean", "max"):
+            bad = "'mean' or 'max'"
         if bad is not None:
             raise OptionError(f"{where}{key} must be {bad}, got {value!r}")
     rollout = settings.get("rollout")
@@ -156,6 +159,8 @@ class SearchAgent:
         self.widen = bool(cfg["widen"])
         self.early = bool(cfg["early"])
         self.rollout = str(cfg["rollout"])
+        self.backup = str(cfg["backup"])
+        self.maxback = self.backup == "max"
         self._rollout_agent: Agent | None = None
         if self.rollout not in {"random", "none"}:
             self._rollout_agent = _rollout_agent(self.rollout)
@@ -235,7 +240,10 @@ class SearchAgent:
         # ``trees[q]`` is where seat q's own tree stands (a single shared tree when nothing is
         # hidden); the seat to move selects with the statistics of its own tree.
         trees: list[_Node] = list(roots)
-        path: list[tuple[list[float], int]] = []
+        # (edge statistics, seat, the node's statistics, follows the same seat's move with
+        # no chance between)
+        path: list[tuple[list[float], int, dict[tuple[int, Action], list[float]], bool]] = []
+        last_seat = -2
         moves = 0
         c = self.c
         first = True
@@ -250,6 +258,7 @@ class SearchAgent:
             if seat == CHANCE:
                 out = st.sample_chance(rng)
                 st.step(out, CHANCE)
+                last_seat = CHANCE
                 if redact is None:
                     key: Any = ("c", out)
                     trees[0] = trees[0].kids.get(key) or trees[0].kids.setdefault(key, _Node())
@@ -280,7 +289,7 @@ class SearchAgent:
             for a in legal:
                 s = stats.get((seat, a))
                 if s is None:
-                    s = stats[(seat, a)] = [0.0, 0.0, 0.0]
+                    s = stats[(seat, a)] = [0.0, 0.0, 0.0, 0.0]
                 s[2] += 1.0
                 if s[0] == 0.0:
                     untried.append((a, s))
@@ -289,7 +298,7 @@ class SearchAgent:
             if not untried:
                 # With ``normalise``, Q is rescaled to [0, 1] among the siblings (cut-off
                 # values may sit close together).
-                qs = [x[1] / x[0] for _, x in tried]
+                qs = [x[3] if self.maxback else x[1] / x[0] for _, x in tried]
                 lo = min(qs)
                 span = max(qs) - lo if self.normalise else 0.0
                 inv = 1.0 / span if span > 1e-12 else 1.0
@@ -308,7 +317,8 @@ class SearchAgent:
                     untried = [(a, x) for a, x in untried if prior.get(a, 0.0) == top]
                 best_a, best_s = untried[rng.randrange(len(untried))]
             assert best_s is not None
-            path.append((best_s, seat))
+            path.append((best_s, seat, stats, seat == last_seat))
+            last_seat = seat
             st.step(best_a, seat)
             moves += 1
             if expand:
@@ -323,9 +333,21 @@ class SearchAgent:
                     kids = trees[q].kids
                     trees[q] = kids.get(key) or kids.setdefault(key, _Node())
         reward = self._finish(st, moves, me, rng)
-        for s, seat in path:
+        after: dict[tuple[int, Action], list[float]] | None = None
+        for s, seat, node, chained in reversed(path):
             s[0] += 1.0
             s[1] += reward[seat] if seat < len(reward) else 0.0
+            # s[3]: the edge's value with ``backup=max``: where the same seat moves next with
+            # nothing random between, the best of its next choices (a plan is worth its best
+            # continuation, not the average of the ones explored); else the mean reward.
+            value = s[1] / s[0]
+            if after is not None:
+                value = max(
+                    (x[3] for (q, _), x in after.items() if q == seat and x[0] > 0),
+                    default=value,
+                )
+            s[3] = value
+            after = node if chained and self.maxback else None
 
     def _root_prior(self, world: State, me: int, rng: random.Random) -> dict[Action, float]:
         """One-ply heuristic of each root action (the greedy agent's view) scaled to [0, 1]:
