@@ -10,7 +10,7 @@ import pytest
 from nightsky.agents import make_agent
 from nightsky.agents.search import SearchAgent
 from nightsky.core import OptionError, load_game
-from nightsky.core.game import CHANCE, State
+from nightsky.core.game import CHANCE, Game, GameInfo, State
 from nightsky.sim import MatchSpec, run_matches
 
 
@@ -310,7 +310,9 @@ def test_a_broken_search_defaults_string_names_the_game_and_key(text: str, needl
         assert "toy-secret-sum" in str(err.value)
 
 
-@pytest.mark.parametrize("spec", ["ismcts:depth=-2", "ismcts:widen=maybe", "ismcts:speed=9"])
+@pytest.mark.parametrize(
+    "spec", ["ismcts:depth=-2", "ismcts:widen=maybe", "ismcts:speed=9", "ismcts:backup=median"]
+)
 def test_bad_search_keys_in_a_spec_are_option_errors(spec: str) -> None:
     with pytest.raises(OptionError):
         make_agent(spec)
@@ -322,3 +324,71 @@ def test_every_registered_games_search_defaults_are_valid() -> None:
 
     for gid in game_ids():
         game_search_defaults(game_class(gid).info)  # raises OptionError if broken
+
+
+class _NeedleState(State):
+    """Seat 0 picks ``wide`` or ``safe``, then one of ten needles; seat 1 never moves.
+
+    ``wide`` then ``n0`` wins outright, ``wide`` then any other needle loses, ``safe`` then
+    anything ties (half a win). A plan through ``wide`` is worth its best continuation (1),
+    but the average of the continuations explored is far lower.
+    """
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.picks: list[str] = []
+
+    def current_players(self) -> tuple[int, ...]:
+        return (0,) if len(self.picks) < 2 else ()
+
+    def legal_actions(self, player: int | None = None) -> list[Any]:
+        if self._seat(player) != 0 or self.is_terminal():
+            return []
+        return ["wide", "safe"] if not self.picks else [f"n{i}" for i in range(10)]
+
+    def _apply(self, action: Any, player: int) -> None:
+        self.picks.append(action)
+
+    def score_breakdown(self) -> list[dict[str, float]]:
+        mine = 2.0
+        if self.picks[:1] == ["wide"]:
+            mine = 10.0 if self.picks[1:] == ["n0"] else 0.0
+        return [{"total": mine if len(self.picks) == 2 else 0.0}, {"total": 2.0}]
+
+    def evaluate(self, player: int) -> float:
+        return 0.0  # no hint: only the search's backups tell the plans apart
+
+    def clone(self) -> _NeedleState:
+        c = _NeedleState(self.game)
+        c.history = list(self.history)
+        c.picks = list(self.picks)
+        return c
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        return {"picks": list(self.picks)}
+
+
+class _NeedleGame(Game):
+    info = GameInfo(id="test-needle", title="Needle (test)", min_players=2, max_players=2,
+                    chance=False, hidden_information=False, simultaneous=False)
+
+    def new_initial_state(self) -> _NeedleState:
+        return _NeedleState(self)
+
+    def all_actions(self) -> list[Any]:
+        return ["wide", "safe", *(f"n{i}" for i in range(10))]
+
+
+def test_backup_max_values_a_plan_by_its_best_continuation() -> None:
+    state = _NeedleGame(2).new_initial_state()
+    spec = "ismcts:iterations=100,rollout=none,prior=0,widen=false,early=false,c=1.5"
+    picks = {
+        backup: [str(make_agent(f"{spec},backup={backup}").choose(state, 0, random.Random(s)))
+                 for s in range(6)]
+        for backup in ("mean", "max")
+    }
+    assert picks["max"] == ["wide"] * 6
+    assert picks["mean"] == ["safe"] * 6  # averaging the explored needles hides the win
+    stats = make_agent(f"{spec},backup=max").search(state, 0, random.Random(0))
+    assert stats[(0, "wide")][3] == 1.0  # the value the choice used: the best continuation
+    assert stats[(0, "wide")][1] / stats[(0, "wide")][0] < 1.0  # the mean is lower
