@@ -58,3 +58,40 @@ def test_MA_9_2_rank_bands_random_low_greedy_kepler_hubble() -> None:
     assert sum(rank_name(x) in ("Messier", "Ptolomy") for x in r) / len(r) > 0.9
     assert 33 <= statistics.mean(g) <= 50
     assert any(x >= 50 for x in g)
+
+
+def test_seat_copy_and_key_cover_every_field() -> None:
+    from nightsky.games.mihi_anguli.state import Seat
+
+    s = Seat()
+    for i, name in enumerate(Seat.__slots__):
+        setattr(s, name, (i + 1,) if name == "dice" else i + 1)
+    assert s.key() == tuple(getattr(s, k) for k in Seat.__slots__)
+    assert s.copy().key() == s.key()
+
+
+def test_the_speed_caches_never_change_an_answer() -> None:
+    # Legal actions, completed groups and pending-sheet values are cached for searches; on
+    # every position of random two-seat games they equal a fresh computation.
+    from nightsky.games.mihi_anguli.heuristic import _resolve
+
+    rng = random.Random(11)
+    g = game(players=2)
+    for _ in range(3):
+        st = g.new_initial_state()
+        while not st.is_terminal():
+            seats = st.current_players()
+            if seats == (CHANCE,):
+                st.step(st.sample_chance(rng), CHANCE)
+                continue
+            p = seats[0]
+            assert st.legal_actions(p) == st._legal(st.seats[p])
+            assert st.legal_actions(p) == st.legal_actions(p)  # a cache hit, same list
+            for t in st.seats:
+                groups = range(len(st.c.group_mask))
+                assert st._done_groups(t) == sum(1 << g for g in groups if st._completed(t, g))
+            v = evaluate(st, p)
+            assert evaluate(st, p) == v
+            if st.seats[p].pos >= 0 or st.seats[p].sub:
+                assert v == pytest.approx(_resolve(st, p, 3))
+            st.step(rng.choice(st.legal_actions(p)), p)

@@ -38,6 +38,8 @@ class MihiAnguliGame(Game):
         self.compiled = B.compile_sheet(load_sheet(self.options["components"] or None))
         self._rolls: dict[tuple, Roll] = {}
         self.act: dict[tuple[str, int, int], Move] = {m_key(m): m for m in self._actions}
+        # Seat.key() -> that seat's legal actions (they depend on its own sheet only).
+        self.legal_cache: dict[tuple[Any, ...], tuple[Action, ...]] = {}
 
     def new_initial_state(self) -> MihiAnguliState:
         return MihiAnguliState(self)

@@ -93,7 +93,10 @@ class Seat:
         return s
 
     def key(self) -> tuple:
-        return tuple(getattr(self, k) for k in Seat.__slots__)
+        """Every field, in ``__slots__`` order (spelled out: caches call this constantly)."""
+        return (self.pts, self.sq, self.items, self.turn_items, self.acq, self.week, self.day,
+                self.dice, self.low, self.used, self.phase, self.sub, self.aux, self.pos,
+                self.xp, self.pstar, self.psq, self.claimed, self.res_new)
 
 
 class MihiAnguliState(State):
@@ -155,7 +158,19 @@ class MihiAnguliState(State):
         s = self.seats[p]
         if not WAIT < s.phase < FINISHED:
             return []
-        return self._legal(s)
+        return list(self._legal_cached(s))
+
+    def _legal_cached(self, s: Seat) -> tuple[Action, ...]:
+        # A seat's legal actions depend on its own sheet only, and a search meets the same
+        # sheets again and again (every iteration walks down from the same root).
+        cache = self.game.legal_cache
+        key = s.key()
+        acts = cache.get(key)
+        if acts is None:
+            if len(cache) > 50_000:
+                cache.clear()
+            acts = cache[key] = tuple(self._legal(s))
+        return acts
 
     def _open(self, s: Seat) -> int:
         """Unfilled items that may still be filled (articles close after their week, MA-6.2)."""
@@ -361,7 +376,7 @@ class MihiAnguliState(State):
         s = self.seats[player]
         if not WAIT < s.phase < FINISHED:
             return False
-        return action in self._legal(s)
+        return action in self._legal_cached(s)
 
     def explain_illegal(self, action: Action, player: int) -> tuple[str, str | None]:
         if not isinstance(action, Move):
