@@ -90,6 +90,7 @@ def test_the_speed_caches_never_change_an_answer() -> None:
             for t in st.seats:
                 groups = range(len(st.c.group_mask))
                 assert st._done_groups(t) == sum(1 << g for g in groups if st._completed(t, g))
+            assert st._total(p) == sum(st._parts(p)) == st.scores()[p]
             v = evaluate(st, p)
             assert evaluate(st, p) == v
             if st.seats[p].pos >= 0 or st.seats[p].sub:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 from nightsky.games.mihi_anguli.components import (
     BUYABLE_ABILITIES,
@@ -191,6 +192,8 @@ class Compiled:
     first_article_item: list[list[int]]  # article w (0-based): its item indices left to right
     # Filled-items mask -> mask of completed groups (scores read it for every seat, often).
     done_cache: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+    # (seat, squares, points, claimed, acquired, every seat's items) -> that seat's score.
+    total_cache: dict[tuple[Any, ...], int] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def nitems(self) -> int:

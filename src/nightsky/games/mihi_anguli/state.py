@@ -699,7 +699,16 @@ class MihiAnguliState(State):
         return region, stars, arts, pub, head, unique
 
     def _total(self, i: int) -> int:
-        return sum(self._parts(i))
+        s = self.seats[i]
+        # Everything _parts reads; the heuristic asks for totals far more often than they change.
+        key = (i, s.sq, s.pts, s.claimed, s.acq, tuple(t.items for t in self.seats))
+        cache = self.c.total_cache
+        total = cache.get(key)
+        if total is None:
+            if len(cache) > 50_000:
+                cache.clear()
+            total = cache[key] = sum(self._parts(i))
+        return total
 
     def _breakdown(self, i: int) -> dict[str, float]:
         parts = self._parts(i)
