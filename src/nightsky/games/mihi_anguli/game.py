@@ -31,6 +31,10 @@ class MihiAnguliGame(Game):
             Option("components", str, "", "path of a sheet TOML replacing the designed sheet"),
         ),
         default_players=1,
+        # A turn is a chain of the seat's own steps that evaluate rates well (it looks through
+        # a pending choice): score leaves at once, look three steps ahead, and value a step by
+        # its best follow-up (docs/agents.md, the Mihi Anguli trials).
+        search_defaults="rollout=none,c=0.2,depth=3,backup=max",
     )
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:

@@ -204,7 +204,7 @@ def _resolve(st: MihiAnguliState, player: int, depth: int) -> float:
     for a in st.legal_actions(player):
         if a.kind in ("end", "done"):  # type: ignore[attr-defined]
             continue
-        child = st.clone()
+        child = st.scratch()
         child.step(a, player)
         kids.append((static_value(child, player), child))
     if not kids:

@@ -724,9 +724,16 @@ class MihiAnguliState(State):
 
     # ------------------------------------------------------------------ copying, views
     def clone(self) -> MihiAnguliState:
+        st = self.scratch()
+        st.history = list(self.history)
+        return st
+
+    def scratch(self) -> MihiAnguliState:
+        """A copy without the move history, for the heuristic's look-ahead (nothing in the
+        rules reads the history; copying hundreds of moves per trial step was the cost)."""
         st = MihiAnguliState.__new__(MihiAnguliState)
         st.game = self.game
-        st.history = list(self.history)
+        st.history = []
         st.c = self.c
         st.seats = [s.copy() for s in self.seats]
         st.turn = self.turn
