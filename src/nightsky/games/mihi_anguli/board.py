@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from nightsky.games.mihi_anguli.components import (
     BUYABLE_ABILITIES,
@@ -266,6 +266,21 @@ def compile_sheet(sheet: Sheet) -> Compiled:
             [it.index for it in items if it.group == w] for w in range(5)
         ],
     )
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+CACHE_LIMIT = 50_000
+"""Entries a speed cache keeps before it starts over (a search fills them fast)."""
+
+
+def remember(cache: dict[K, V], key: K, value: V) -> V:
+    """Store ``value`` under ``key`` in a bounded speed cache and return it."""
+    if len(cache) > CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def bits(x: int) -> list[int]:

@@ -80,19 +80,15 @@ def static_value(st: MihiAnguliState, player: int) -> float:
         key = (s.pts, s.sq, left)
         v = _MAP_CACHE.get(key)
         if v is None:
-            v = _MAP_CACHE[key] = _map_value(s, left)
+            v = B.remember(_MAP_CACHE, key, _map_value(s, left))
         value += v
     # Item values depend on the sheet: one cache per compiled sheet.
     cache = st.c.__dict__.setdefault("_heuristic_items", {})
     key2 = (s.items, s.acq, s.week, s.day, s.phase, s.aux, left)
     v = cache.get(key2)
     if v is None:
-        if len(cache) > 20000:
-            cache.clear()
-        v = cache[key2] = _items_value(st, s, left)
+        v = B.remember(cache, key2, _items_value(st, s, left))
     value += v
-    if len(_MAP_CACHE) > 20000:
-        _MAP_CACHE.clear()
     return value
 
 
@@ -191,9 +187,7 @@ def evaluate(st: MihiAnguliState, player: int, depth: int = 3) -> float:
     key = (s.key(), depth, tuple(t.items for t in st.seats))
     v = memo.get(key)
     if v is None:
-        if len(memo) > 20000:
-            memo.clear()
-        v = memo[key] = _resolve(st, player, depth)
+        v = B.remember(memo, key, _resolve(st, player, depth))
     return v
 
 

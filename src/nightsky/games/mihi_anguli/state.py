@@ -167,9 +167,7 @@ class MihiAnguliState(State):
         key = s.key()
         acts = cache.get(key)
         if acts is None:
-            if len(cache) > 50_000:
-                cache.clear()
-            acts = cache[key] = tuple(self._legal(s))
+            acts = B.remember(cache, key, tuple(self._legal(s)))
         return acts
 
     def _open(self, s: Seat) -> int:
@@ -670,9 +668,7 @@ class MihiAnguliState(State):
             for g, m in enumerate(self.c.group_mask):
                 if m & ~items == 0:
                     done |= 1 << g
-            if len(cache) > 50_000:
-                cache.clear()
-            cache[items] = done
+            B.remember(cache, items, done)
         return done
 
     def _parts(self, i: int) -> tuple[int, int, int, int, int, int]:
@@ -705,9 +701,7 @@ class MihiAnguliState(State):
         cache = self.c.total_cache
         total = cache.get(key)
         if total is None:
-            if len(cache) > 50_000:
-                cache.clear()
-            total = cache[key] = sum(self._parts(i))
+            total = B.remember(cache, key, sum(self._parts(i)))
         return total
 
     def _breakdown(self, i: int) -> dict[str, float]:
