@@ -28,7 +28,9 @@ name such as ``greedy`` or a game's own agent),
 one-ply heuristic at the root), ``widen`` (true: progressive widening at the root in the
 heuristic's order), ``normalise`` (false: rescale sibling values to [0, 1] in UCB),
 ``early`` (true: stop once the most visited root action can no longer be overtaken in the
-budget left; the choice is the one the full budget makes), ``cheat``.
+budget left; the choice is the one the full budget makes), ``backup`` (``mean``: UCT's average
+reward; ``max``: a seat's consecutive moves with nothing random between are worth the best of
+the next moves tried), ``cheat``.
 
 A game may set its own defaults for these keys in ``GameInfo.search_defaults``
 (``"rollout=none,c=0.2"``): a spec's keys win, then the game's, then ``DEFAULTS``.
@@ -108,7 +110,8 @@ def game_search_defaults(info: Any) -> dict[str, Any]:
 class _Node:
     """One node of the open-loop tree.
 
-    ``stats[(seat, action)] = [visits, total reward of seat, availability]``;
+    ``stats[(seat, action)] = [visits, total reward of seat, availability, value]`` (value: the
+    mean reward, or the best next move's value under ``backup=max``);
     ``kids[key]`` is the node reached after the move or outcome observed as ``key``.
     """
 
@@ -188,7 +191,8 @@ class SearchAgent:
     def search(
         self, state: State, player: int, rng: random.Random
     ) -> dict[tuple[int, Action], list[float]]:
-        """Run the search; the root statistics ``{(player, action): [visits, reward, avail]}``."""
+        """Run the search; the root statistics
+        ``{(player, action): [visits, reward, avail, value]}``."""
         game = state.game
         self._use_game(game)
         hidden = game.info.hidden_information and not self.cheat
