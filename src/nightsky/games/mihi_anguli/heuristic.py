@@ -83,7 +83,7 @@ def static_value(st: MihiAnguliState, player: int) -> float:
             v = B.remember(_MAP_CACHE, key, _map_value(s, left))
         value += v
     # Item values depend on the sheet: one cache per compiled sheet.
-    cache = st.c.__dict__.setdefault("_heuristic_items", {})
+    cache = st.c.items_value_cache
     key2 = (s.items, s.acq, s.week, s.day, s.phase, s.aux, left)
     v = cache.get(key2)
     if v is None:
@@ -183,7 +183,7 @@ def evaluate(st: MihiAnguliState, player: int, depth: int = 3) -> float:
         return static_value(st, player)
     # Searches ask for the same pending sheet again and again: remember the answer. Other
     # sheets count only through their completed groups (MA-10.4's bonus).
-    memo = st.c.__dict__.setdefault("_heuristic_pending", {})
+    memo = st.c.pending_cache
     key = (s.key(), depth, tuple(t.items for t in st.seats))
     v = memo.get(key)
     if v is None:
