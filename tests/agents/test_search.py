@@ -311,7 +311,8 @@ def test_a_broken_search_defaults_string_names_the_game_and_key(text: str, needl
 
 
 @pytest.mark.parametrize(
-    "spec", ["ismcts:depth=-2", "ismcts:widen=maybe", "ismcts:speed=9", "ismcts:backup=median"]
+    "spec", ["ismcts:depth=-2", "ismcts:widen=maybe", "ismcts:speed=9", "ismcts:backup=median",
+             "ismcts:reuse=maybe"]
 )
 def test_bad_search_keys_in_a_spec_are_option_errors(spec: str) -> None:
     with pytest.raises(OptionError):
@@ -392,3 +393,61 @@ def test_backup_max_values_a_plan_by_its_best_continuation() -> None:
     stats = make_agent(f"{spec},backup=max").search(state, 0, random.Random(0))
     assert stats[(0, "wide")][3] == 1.0  # the value the choice used: the best continuation
     assert stats[(0, "wide")][1] / stats[(0, "wide")][0] < 1.0  # the mean is lower
+
+
+def test_reuse_continues_the_tree_of_the_moves_played_since() -> None:
+    state = _NeedleGame(2).new_initial_state()
+    agent = make_agent("ismcts:iterations=60,rollout=none,early=false,backup=max,reuse=true")
+    assert isinstance(agent, SearchAgent)
+    rng = random.Random(0)
+    first = agent.search(state, 0, rng)
+    assert agent._base == 0  # nothing to continue at the first decision
+    before = sum(s[0] for s in first.values())
+    move = agent.choose(state, 0, rng)  # a second search from the same position: continued
+    assert agent._base == before == 60
+    assert sum(s[0] for s in first.values()) == 120  # the same root grew
+    kept = agent._kept
+    assert kept is not None
+    child = kept[3].kids[("a", 0, move)]
+    below = sum(s[0] for s in child.stats.values())
+    state.step(move, 0)
+    again = agent.search(state, 0, rng)
+    assert agent._base == below > 0  # the chosen move's subtree, visits and all
+    assert agent._kept is not None and agent._kept[3] is child
+    assert sum(s[0] for s in again.values()) == below + 60
+
+
+def test_reuse_starts_afresh_for_another_game_or_seat() -> None:
+    agent = make_agent("ismcts:iterations=30,rollout=none,early=false,reuse=true")
+    assert isinstance(agent, SearchAgent)
+    state = _NeedleGame(2).new_initial_state()
+    state.step(agent.choose(state, 0, random.Random(1)), 0)
+    other = _NeedleGame(2).new_initial_state()  # another game object: its history may match
+    other.step(state.history[0][1], 0)
+    agent.search(other, 0, random.Random(1))
+    assert agent._base == 0
+    game = load_game("shooting-star", players=2)
+    st = _advance(game.new_initial_state(), random.Random(2), 0)
+    seat = st.current_players()[0]
+    agent.search(st, seat, random.Random(2))
+    st2 = st.clone()  # the same history, but the kept tree belongs to another seat
+    agent._kept = (1 - seat, *agent._kept[1:]) if agent._kept else None
+    agent.search(st2, seat, random.Random(2))
+    assert agent._base == 0
+
+
+def test_reuse_keeps_games_reproducible() -> None:
+    spec = MatchSpec("shooting-star", {"players": 2}, ("ismcts:iterations=40,reuse=true",
+                                                       "ismcts:iterations=40"), seed=3)
+    first = [(r.scores, r.actions) for r in run_matches(spec, 3)]
+    assert first == [(r.scores, r.actions) for r in run_matches(spec, 3)]
+
+
+def test_reuse_is_off_where_moves_are_hidden() -> None:
+    agent = make_agent("ismcts:iterations=20,reuse=true")
+    assert isinstance(agent, SearchAgent)
+    state = _advance(load_game("toy-secret-sum", players=2).new_initial_state(),
+                     random.Random(4), 0)
+    seat = state.current_players()[0]
+    agent.search(Guard(state, seat), seat, random.Random(4))  # type: ignore[arg-type]
+    assert agent._kept is None  # the true history was never read

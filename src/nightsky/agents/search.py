@@ -30,7 +30,10 @@ heuristic's order), ``normalise`` (false: rescale sibling values to [0, 1] in UC
 ``early`` (true: stop once the most visited root action can no longer be overtaken in the
 budget left; the choice is the one the full budget makes), ``backup`` (``mean``: UCT's average
 reward; ``max``: a seat's consecutive moves with nothing random between are worth the best of
-the next moves tried), ``cheat``.
+the next moves tried), ``reuse`` (false: a fresh tree for every decision; true: keep the subtree
+of the moves played since the seat's last search, so a turn of many steps builds on one tree;
+only where nothing is hidden, or with ``cheat``),
+``cheat``.
 
 A game may set its own defaults for these keys in ``GameInfo.search_defaults``
 (``"rollout=none,c=0.2"``): a spec's keys win, then the game's, then ``DEFAULTS``.
@@ -63,6 +66,7 @@ DEFAULTS: dict[str, Any] = {
     "widen": True,
     "early": True,
     "backup": "mean",
+    "reuse": False,
 }
 """The engine's settings where neither the spec nor the game's ``search_defaults`` sets a key."""
 
@@ -80,7 +84,7 @@ def _check_settings(settings: dict[str, Any], where: str) -> None:
         elif key == "depth":
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 bad = "a whole number >= 0"
-        elif key in {"normalise", "widen", "early"}:
+        elif key in {"normalise", "widen", "early", "reuse"}:
             if not isinstance(value, bool):
                 bad = "true or false"
         elif key == "rollout" and not isinstance(value, str):
@@ -152,6 +156,9 @@ class SearchAgent:
         self._prior: dict[Action, float] = {}
         self.last_iterations = 0  # iterations of the latest search (for benchmarks)
         self._dev = [0.0, 0.0]
+        self._base = 0.0  # root visits kept from the previous search (``reuse``)
+        # With ``reuse``: (seat, game, the history searched from, the root of that search)
+        self._kept: tuple[int, Any, list[tuple[int, Action]], _Node] | None = None
 
     def _configure(self, game_defaults: dict[str, Any]) -> None:
         cfg = {**DEFAULTS, **game_defaults, **self._given}
@@ -164,6 +171,7 @@ class SearchAgent:
         self.rollout = str(cfg["rollout"])
         self.backup = str(cfg["backup"])
         self.maxback = self.backup == "max"
+        self.reuse = bool(cfg["reuse"])
         self._rollout_agent: Agent | None = None
         if self.rollout not in {"random", "none"}:
             self._rollout_agent = _rollout_agent(self.rollout)
@@ -199,14 +207,23 @@ class SearchAgent:
         # One tree per seat, keyed by what that seat observes, when something is hidden
         # (multiple-observer ISMCTS); else a single tree.
         observe = hidden and self.per_iteration_determinization
-        roots = [_Node() for _ in range(game.num_seats)] if observe else [_Node()]
+        redact = game.redact_action if observe else None
+        n_roots = game.num_seats if observe else 1
+        # Following the moves played since the last search reads them as they were, so with
+        # hidden information (and no ``cheat``) there is nothing to reuse.
+        reuse = self.reuse and not hidden
+        kept = self._kept_root(state, player) if reuse else None
+        roots = [kept] if kept is not None else [_Node() for _ in range(n_roots)]
+        if reuse:
+            self._kept = (player, game, list(state.history), roots[0])
+        mine = roots[player if observe else 0].stats
+        self._base = sum(s[0] for (q, _), s in mine.items() if q == player)
         self._dev = [0.0, 0.0]  # running |evaluate - mean| at cut-offs: the value scale
         fixed: State | None = None
         if not hidden:
             fixed = state
         elif not self.per_iteration_determinization:
             fixed = state.resample(player, rng)
-        redact = game.redact_action if observe else None
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else None
         budget = self.iterations
@@ -283,7 +300,7 @@ class SearchAgent:
                 # Progressive widening at the root: the heuristic's best 2 + sqrt(N) actions
                 # only, so a small budget is spent on plausible moves, not spread over all.
                 legal = sorted(legal, key=lambda a: -prior.get(a, -1.0))[
-                    : 2 + int(math.sqrt(self._done))
+                    : 2 + int(math.sqrt(self._done + self._base))
                 ]
             stats = trees[seat if redact is not None and seat < len(trees) else 0].stats
             untried: list[tuple[Action, list[float]]] = []
@@ -352,6 +369,27 @@ class SearchAgent:
                 )
             s[3] = value
             after = node if chained and self.maxback else None
+
+    def _kept_root(self, state: State, player: int) -> _Node | None:
+        """With ``reuse`` (nothing hidden, so one tree): the node of the previous search's tree
+        reached by the moves played since, keyed as the search keys them; None when that search
+        was for another seat or game (the same game object and history prefix) or its tree
+        never tried a move that was played."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return None
+        seat0, game, history, node = kept
+        done = len(history)
+        now = state.history
+        if seat0 != player or game is not state.game or len(now) < done or now[:done] != history:
+            return None
+        for seat, move in now[done:]:
+            key = ("c", move) if seat == CHANCE else ("a", seat, move)
+            nxt = node.kids.get(key)
+            if nxt is None:
+                return None
+            node = nxt
+        return node
 
     def _root_prior(self, world: State, me: int, rng: random.Random) -> dict[Action, float]:
         """One-ply heuristic of each root action (the greedy agent's view) scaled to [0, 1]:
