@@ -35,23 +35,25 @@ def _canon(obj: Any) -> bytes:
 
 
 def _log_lines(state: State, viewer: int | None) -> list[str]:
-    return [state.game.redact_action(seat, a, viewer) for seat, a in state.history]
+    return [state.log_text(i, viewer) for i in range(len(state.history))]
 
 
 def _ui(state: State, viewer: int | None) -> Any:
-    out: dict[str, Any] = {"render": state.render(viewer), "svg": state.board_svg(viewer)}
+    ui = state.game.ui
+    out: dict[str, Any] = {"render": ui.render(state, viewer), "svg": ui.board_svg(state, viewer)}
     players = state.current_players()
     if players and players[0] != CHANCE:
         seat = players[0]
-        out["choices"] = [state.action_ui(a, seat) for a in state.legal_actions(seat)]
+        out["choices"] = [ui.action_ui(state, a, seat) for a in state.legal_actions(seat)]
     return out
 
 
 def _observe(state: State, seat: int) -> Any:
     try:
-        return state.observation(seat)
+        observer = state.game.make_observer()
     except NotImplementedError:
         return None
+    return observer.observation(state, seat)
 
 
 def fingerprint_game(game_id: str, params: dict[str, Any], seed: int) -> dict[str, str]:

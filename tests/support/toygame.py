@@ -1,5 +1,9 @@
 """A tiny game with chance and hidden cards, used to test the shared machinery on its own.
 
+It is also the template to copy when adding a game (docs/developing-a-game.md): the state
+implements the rule hooks (``_legal_actions``, ``_apply``, ``_log_secret``, ``_view``,
+``_copy``, ``resample``), presentation lives in a ``GameUI`` and the tensor in an ``Observer``.
+
 "Secret Sum": a deck of the cards 1..8. Each seat is dealt two hidden cards (one chance draw per
 card). Then, for two rounds, each seat in turn either keeps (``keep``) or discards one of its
 cards face up (``swap0`` / ``swap1``) and draws the top card (a chance draw). Score: the sum of the
@@ -13,7 +17,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from nightsky.core.game import CHANCE, Action, Game, GameInfo, Option, State
+from nightsky.core.game import CHANCE, Action, Game, GameInfo, LogSecret, Option, State
+from nightsky.core.observer import Observer
+from nightsky.core.ui import GameUI
 
 DECK = tuple(range(1, 9))
 
@@ -37,10 +43,8 @@ class ToyState(State):
         self.turn = 0  # index into the 2-round turn sequence
         self.pending_draw_for: int | None = None
 
-    def clone(self) -> ToyState:
+    def _copy(self) -> ToyState:
         c = ToyState.__new__(ToyState)
-        c.game = self.game
-        c.history = list(self.history)
         c.deck = list(self.deck)
         c.hands = [list(h) for h in self.hands]
         c.discards = list(self.discards)
@@ -61,8 +65,7 @@ class ToyState(State):
             return ()
         return (self.turn % self.game.num_players,)
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        seat = self._seat(player)
+    def _legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.current_players() or seat == CHANCE:
             return []
         return list(self.game.all_actions()) if self.deck else ["keep"]
@@ -76,6 +79,14 @@ class ToyState(State):
         if self.current_players() != (CHANCE,):
             return None
         return [(Draw(c), 1 / len(self.deck)) for c in self.deck]
+
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        # A draw is read only by the seat that draws it.
+        if player != CHANCE:
+            return None
+        dealt = self._dealing()
+        target = dealt if dealt is not None else self.pending_draw_for
+        return LogSecret("a card is drawn", seen_by=(target,) if target is not None else ())
 
     def _apply(self, action: Action, player: int) -> None:
         if player == CHANCE:
@@ -99,39 +110,16 @@ class ToyState(State):
     def tiebreakers(self, seat: int) -> tuple[float, ...]:
         return (float(max(self.hands[seat], default=0)),)
 
-    def view(self, player: int | None) -> dict[str, Any]:
+    def _view_scores(self) -> Any:
+        return None  # the hands are secret until the end
+
+    def _view(self, player: int | None) -> dict[str, Any]:
         return {
-            "game": self.game.info.id,
-            "viewer": player,
-            "current_players": list(self.current_players()),
-            "terminal": self.is_terminal(),
-            "scores": None,
             "hands": [list(h) if p == player else len(h) for p, h in enumerate(self.hands)],
             "discards": list(self.discards),
             "deck": len(self.deck),
             "turn": self.turn,
         }
-
-    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
-        # Both swaps also name the deck, so a click there must offer a small menu of two.
-        targets = {"keep": ["keep"], "swap0": ["card0", "deck"], "swap1": ["card1", "deck"]}
-        return {"label": f"{action} (toy)", "targets": targets.get(str(action), [])}
-
-    def board_svg(self, viewer: int | None = None) -> str | None:
-        v = self.view(viewer)
-        parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 120">']
-        parts.append(
-            f'<rect id="deck" x="10" y="10" width="60" height="90"/>'
-            f'<text x="20" y="60">{v["deck"]}</text>'
-        )
-        mine = v["hands"][viewer] if viewer is not None else []
-        for i, card in enumerate(mine if isinstance(mine, list) else []):
-            parts.append(
-                f'<g id="card{i}"><rect x="{90 + 70 * i}" y="10" width="60" '
-                f'height="90"/><text x="{110 + 70 * i}" y="60">{card}</text></g>'
-            )
-        parts.append('<circle id="keep" cx="260" cy="55" r="25"/></svg>')
-        return "".join(parts)
 
     def resample(self, player: int, rng: random.Random) -> ToyState:
         c = self.clone()
@@ -158,14 +146,50 @@ class ToyState(State):
     def evaluate(self, player: int) -> float:
         return float(sum(self.hands[player]))
 
-    def observation(self, player: int) -> list[float]:
+class ToyUI(GameUI):
+    """The toy's presentation: a deck, the viewer's two cards and a keep button."""
+
+    def describe_action(self, state: State, action: Action, player: int) -> str:
+        return f"{action} (toy)"
+
+    def action_targets(self, state: State, action: Action, player: int) -> list[str]:
+        # Both swaps also name the deck, so a click there must offer a small menu of two.
+        targets = {"keep": ["keep"], "swap0": ["card0", "deck"], "swap1": ["card1", "deck"]}
+        return targets.get(str(action), [])
+
+    def board_svg(self, state: State, viewer: int | None = None) -> str | None:
+        v = state.view(viewer)
+        parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 120">']
+        parts.append(
+            f'<rect id="deck" x="10" y="10" width="60" height="90"/>'
+            f'<text x="20" y="60">{v["deck"]}</text>'
+        )
+        mine = v["hands"][viewer] if viewer is not None else []
+        for i, card in enumerate(mine if isinstance(mine, list) else []):
+            parts.append(
+                f'<g id="card{i}"><rect x="{90 + 70 * i}" y="10" width="60" '
+                f'height="90"/><text x="{110 + 70 * i}" y="60">{card}</text></g>'
+            )
+        parts.append('<circle id="keep" cx="260" cy="55" r="25"/></svg>')
+        return "".join(parts)
+
+
+class ToyObserver(Observer):
+    """Own cards, the cards seen discarded (one-hot each) and the progress of the rounds."""
+
+    @property
+    def size(self) -> int:
+        return 17
+
+    def observation(self, state: State, player: int) -> list[float]:
+        assert isinstance(state, ToyState)
         own = [0.0] * 8
-        for c in self.hands[player]:
+        for c in state.hands[player]:
             own[c - 1] = 1.0
         seen = [0.0] * 8
-        for c in self.discards:
+        for c in state.discards:
             seen[c - 1] = 1.0
-        return own + seen + [self.turn / (2 * self.game.num_players)]
+        return own + seen + [state.turn / (2 * state.game.num_players)]
 
 
 class ToyGame(Game):
@@ -181,6 +205,8 @@ class ToyGame(Game):
         options=(Option("label", str, "", "A dummy option for option tests."),),
     )
 
+    ui_class = ToyUI
+    observer_class = ToyObserver
     _actions: tuple[str, ...] = ("keep", "swap0", "swap1")
 
     def new_initial_state(self) -> ToyState:
@@ -193,7 +219,3 @@ class ToyGame(Game):
         if text.startswith("draw") and text[4:].isdigit() and int(text[4:]) in DECK:
             return Draw(int(text[4:]))
         return None
-
-    @property
-    def observation_size(self) -> int:
-        return 17

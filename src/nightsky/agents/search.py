@@ -5,7 +5,7 @@ outcomes sampled on the way down. The tree is keyed by what the searching seat o
 
 * its own actions and everything public are keyed by the action itself;
 * another seat's action, in a game with hidden information, is keyed by how the searcher sees
-  it (``Game.redact_action``), so moves the searcher cannot tell apart share one subtree;
+  it (``State.log_text``), so moves the searcher cannot tell apart share one subtree;
 * chance outcomes are keyed the same way (a hidden draw is one branch, a public die roll one
   branch per face).
 
@@ -207,7 +207,7 @@ class SearchAgent:
         # One tree per seat, keyed by what that seat observes, when something is hidden
         # (multiple-observer ISMCTS); else a single tree.
         observe = hidden and self.per_iteration_determinization
-        redact = game.redact_action if observe else None
+        redact = True if observe else None
         n_roots = game.num_seats if observe else 1
         # Following the moves played since the last search reads them as they were, so with
         # hidden information (and no ``cheat``) there is nothing to reuse.
@@ -285,7 +285,7 @@ class SearchAgent:
                     trees[0] = trees[0].kids.get(key) or trees[0].kids.setdefault(key, _Node())
                 else:
                     for q in seats:
-                        key = ("c", redact(CHANCE, out, q))
+                        key = ("c", st.log_text(-1, q))
                         kids = trees[q].kids
                         trees[q] = kids.get(key) or kids.setdefault(key, _Node())
                 continue
@@ -349,7 +349,7 @@ class SearchAgent:
                 trees[0] = trees[0].kids.get(key) or trees[0].kids.setdefault(key, _Node())
             else:
                 for q in seats:
-                    seen = redact(seat, best_a, q)
+                    seen = st.log_text(-1, q)
                     key = ("a", seat, best_a) if q == seat else ("o", seat, seen)
                     kids = trees[q].kids
                     trees[q] = kids.get(key) or kids.setdefault(key, _Node())

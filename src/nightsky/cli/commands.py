@@ -90,7 +90,7 @@ def replay(
     except GameError as exc:
         fail(str(exc), code=1)
     if show:
-        console.print(console_text(state.render(None)))
+        console.print(console_text(state.game.ui.render(state, None)))
     result = "finished" if state.is_terminal() else "in progress"
     console.print(
         f"[green]ok[/]: {len(state.history)} actions replayed, game {result}"
@@ -114,7 +114,7 @@ def _action_menu(state: State, seat: int, actions: list[Any]) -> Any:
     if len(actions) <= 20:
         table = Table(show_header=False, box=None, pad_edge=False)
         for i, a in enumerate(actions, start=1):
-            text = state.describe_action(a, seat)
+            text = state.game.ui.describe_action(state, a, seat)
             table.add_row(f"[bold]{i:>3}[/]", str(a), text if text != str(a) else "")
         return table
     return Columns(
@@ -134,13 +134,13 @@ def _prompt_action(state: State, seat: int) -> Any:
         if text in {"q", "quit", "exit"}:
             raise typer.Exit(0)
         if text == "?":
-            console.print(console_text(state.render(seat)))
+            console.print(console_text(state.game.ui.render(state, seat)))
             console.print(menu)
             continue
         if text.startswith("d ") and text[2:].strip().isdigit():
             k = int(text[2:].strip())
             if 1 <= k <= len(actions):
-                console.print(state.describe_action(actions[k - 1], seat))
+                console.print(state.game.ui.describe_action(state, actions[k - 1], seat))
             continue
         if text.isdigit() and 1 <= int(text) <= len(actions):
             return actions[int(text) - 1]
@@ -183,7 +183,7 @@ def play(
         steps = "; ".join(f"seat {p}: {n}" for p, n in lesson.steps) or "-"
         console.print(Panel(f"{lesson.text}\n\n[bold]The example plays:[/] {steps}",
                             title=lesson.title, style="green"))
-        console.print(console_text(state.render(None)))
+        console.print(console_text(state.game.ui.render(state, None)))
     chance_rng = random.Random(f"{seed}:chance")
     rngs = [random.Random(f"{seed}:seat{p}") for p in range(g.num_seats)]
     humans = [p for p, s in enumerate(specs) if s == "human"]
@@ -199,15 +199,15 @@ def play(
         agent = agents[seat] if seat < len(agents) else None
         if agent is None:
             if len(state.history) != shown:
-                console.print(console_text(state.render(seat)))
+                console.print(console_text(state.game.ui.render(state, seat)))
                 shown = len(state.history)
             state.apply(_prompt_action(state, seat), seat)
         else:
             action = agent.choose(state, seat, rngs[seat])
             state.apply(action, seat)
             console.print(f"[dim]seat {seat} ({specs[seat]}):[/] "
-                          f"{g.redact_action(seat, action, viewer)}")
-    console.print(console_text(state.render(None)))
+                          f"{state.log_text(-1, viewer)}")
+    console.print(console_text(state.game.ui.render(state, None)))
     table = Table(title="Final score")
     table.add_column("seat")
     keys = sorted({k for b in state.score_breakdown() for k in b if k != "total"})

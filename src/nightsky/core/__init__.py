@@ -10,21 +10,37 @@ from nightsky.core.errors import (
     OptionError,
     RecordError,
 )
-from nightsky.core.game import CHANCE, Action, Game, GameInfo, Option, State, Tutorial
+from nightsky.core.game import (
+    CHANCE,
+    Action,
+    ActionBase,
+    Game,
+    GameInfo,
+    LogSecret,
+    Option,
+    State,
+    Tutorial,
+)
+from nightsky.core.observer import Observer
+from nightsky.core.ui import GameUI
 from nightsky.core.record import make_record, parse_record, replay, save_record
 from nightsky.core.registry import game_class, game_ids, load_game, register
 
 __all__ = [
     "CHANCE",
     "Action",
+    "ActionBase",
     "ComponentError",
     "Game",
     "GameError",
     "GameInfo",
+    "GameUI",
     "GameOverError",
     "IllegalActionError",
     "InvalidActionError",
+    "LogSecret",
     "NotYourTurnError",
+    "Observer",
     "Option",
     "OptionError",
     "RecordError",

@@ -2,7 +2,9 @@
 
 Every game under ``nightsky.games`` subclasses these two classes; nothing outside ``games/``
 knows anything game-specific. The contract follows OpenSpiel's shape (explicit chance,
-per-player observation, integer action ids) and boardgame.io's redaction (``view``).
+per-player observation through an ``Observer``, integer action ids) and boardgame.io's
+redaction (``view``). Presentation (text, SVG, choice labels) is not the state's business: it
+lives in the game's ``GameUI`` (``game.ui``).
 
 Conventions a game must keep:
 
@@ -11,17 +13,28 @@ Conventions a game must keep:
 * ``legal_actions(p)`` is never empty for a seat in ``current_players()`` and is stably ordered.
 * ``apply`` validates first and mutates after, so an illegal action changes nothing.
 * Actions are hashable values whose ``str()`` is their notation; ``Game.parse_action`` inverts it.
+
+A state implements the rules through a few *hooks*; the public methods around them (template
+methods) do the envelope work every game would otherwise repeat:
+
+=====================  ===================================================================
+public method          game hook
+=====================  ===================================================================
+``legal_actions(p)``   ``_legal_actions(seat)`` (the seat already resolved)
+``apply`` / ``step``   ``_apply(action, seat)``; ``_log_secret(action, seat)`` says who may
+                       read the move in the log, decided before the move changes the state
+``view(p)``            ``_view(p)``: the game's keys, merged after the common ones
+``clone()``            ``_copy()``: a new state with the game's own fields copied
+=====================  ===================================================================
 """
 
 from __future__ import annotations
 
-import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from nightsky.core.errors import (
     GameOverError,
@@ -30,6 +43,23 @@ from nightsky.core.errors import (
     NotYourTurnError,
     OptionError,
 )
+from nightsky.core.info import GameInfo, Option, Tutorial
+
+if TYPE_CHECKING:
+    from nightsky.core.observer import Observer
+    from nightsky.core.ui import GameUI
+
+__all__ = [
+    "CHANCE",
+    "Action",
+    "ActionBase",
+    "Game",
+    "GameInfo",
+    "LogSecret",
+    "Option",
+    "State",
+    "Tutorial",
+]
 
 CHANCE = -1
 """The pseudo-seat that applies chance outcomes (shuffles, dice, draws)."""
@@ -38,136 +68,68 @@ Action = Hashable
 """Any hashable value with a notation (``str``) that ``Game.parse_action`` can read back."""
 
 
-@dataclass(frozen=True)
-class Option:
-    """One game parameter a user may set (``--option KEY=VALUE``, ``load_game(id, KEY=VALUE)``)."""
+class ActionBase:
+    """The typed base of a game's actions and chance outcomes.
 
-    name: str
-    kind: type  # int, float, bool or str
-    default: Any
-    help: str = ""
-    choices: tuple[Any, ...] | None = None
-    minimum: float | None = None
-    maximum: float | None = None
-
-    def coerce(self, value: Any) -> Any:
-        """Turn ``value`` (possibly a CLI string) into this option's kind, or raise OptionError."""
-        v: Any = value
-        try:
-            if self.kind is bool:
-                if isinstance(value, str):
-                    low = value.strip().lower()
-                    if low in {"1", "true", "yes", "on"}:
-                        v = True
-                    elif low in {"0", "false", "no", "off"}:
-                        v = False
-                    else:
-                        raise ValueError(value)
-                elif isinstance(value, bool):
-                    v = value
-                else:
-                    raise ValueError(value)
-            elif self.kind is int:
-                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-                    raise ValueError(value)
-                v = int(value)
-            elif self.kind is float:
-                v = float(value)
-            elif self.kind is str:
-                if not isinstance(value, str):
-                    raise ValueError(value)
-                v = value
-        except (TypeError, ValueError):
-            raise OptionError(
-                f"option {self.name!r} expects {self.kind.__name__}, got {value!r}"
-            ) from None
-        if self.choices is not None and v not in self.choices:
-            raise OptionError(
-                f"option {self.name!r} must be one of "
-                f"{', '.join(map(str, self.choices))}; got {v!r}"
-            )
-        if self.minimum is not None and v < self.minimum:
-            raise OptionError(f"option {self.name!r} must be at least {self.minimum}; got {v!r}")
-        if self.maximum is not None and v > self.maximum:
-            raise OptionError(f"option {self.name!r} must be at most {self.maximum}; got {v!r}")
-        return v
-
-    def describe(self) -> dict[str, Any]:
-        """JSON-ready description (for ``nightsky games --json`` and the web form)."""
-        return {
-            "name": self.name,
-            "type": self.kind.__name__,
-            "default": self.default,
-            "help": self.help,
-            "choices": list(self.choices) if self.choices is not None else None,
-            "minimum": self.minimum,
-            "maximum": self.maximum,
-        }
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """Static metadata of a game (OpenSpiel's GameType, as data)."""
-
-    id: str
-    title: str
-    min_players: int
-    max_players: int
-    chance: bool
-    hidden_information: bool
-    simultaneous: bool
-    description: str = ""
-    options: tuple[Option, ...] = field(default_factory=tuple)
-    default_players: int | None = None
-    search_defaults: str = ""
-    """Settings for the search agents (``mcts``/``ismcts``) in this game, as ``key=value,...``
-    (for instance ``rollout=none,c=0.2``); an agent spec's own keys take precedence."""
-
-    def option(self, name: str) -> Option | None:
-        for opt in self.options:
-            if opt.name == name:
-                return opt
-        return None
-
-    def describe(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.title,
-            "min_players": self.min_players,
-            "max_players": self.max_players,
-            "chance": self.chance,
-            "hidden_information": self.hidden_information,
-            "simultaneous": self.simultaneous,
-            "description": self.description,
-            "options": [o.describe() for o in self.options],
-        }
-
-
-@dataclass(frozen=True)
-class Tutorial:
-    """A rulebook worked example as a loadable position.
-
-    ``build()`` returns the state the example starts from (it may be built by applying actions
-    or by setting up the position directly); ``steps`` are the notations the example plays, in
-    order, with ``(seat, notation)``; ``text`` explains what to look at, in our own words.
+    Subclasses are frozen dataclasses (``@dataclass(frozen=True, slots=True)``) whose
+    ``__str__`` is the notation. Why not ``NamedTuple``: two NamedTuple classes with equal
+    fields compare and hash equal (``Place(1, 2) == Build(1, 2)``), so the id codec and any
+    dict keyed by actions would mix different moves; dataclass equality also compares the class.
     """
 
-    name: str
-    title: str
-    text: str
-    build: Callable[[], State]
-    steps: tuple[tuple[int, str], ...] = ()
+    __slots__ = ()
+
+    def __str__(self) -> str:  # pragma: no cover - every subclass defines its notation
+        raise NotImplementedError(f"{type(self).__name__} defines no notation")
+
+
+@dataclass(frozen=True, slots=True)
+class LogSecret:
+    """How a move that not everyone may see reads in the log.
+
+    ``public`` is the line for every viewer (spectators included) except the seats of
+    ``private``, which read their own line; a seat in ``seen_by`` reads the move's notation.
+    The state decides it when the move is applied (``State._log_secret``), because only the
+    state knows whose secret a move is.
+    """
+
+    public: str
+    seen_by: tuple[int, ...] = ()
+    private: Mapping[int, str] = field(default_factory=dict)
+
+    def text(self, action: Action, viewer: int | None) -> str:
+        if viewer is None:
+            return self.public
+        if viewer in self.seen_by:
+            return str(action)
+        return self.private.get(viewer, self.public)
+
+
+_CHANCE_SECRET = LogSecret("chance")
 
 
 class Game(ABC):
     """A game with fixed parameters: a factory of initial states plus the action codec.
 
-    Subclasses set ``info`` and implement ``new_initial_state`` and ``all_actions``.
+    Subclasses set ``info`` and implement ``new_initial_state`` and ``all_actions``; they name
+    their presentation in ``ui_class`` and their observation tensor in ``observer_class``.
     """
 
     info: ClassVar[GameInfo]
+    ui_class: ClassVar[type[GameUI] | None] = None
+    """The game's presentation (``GameUI`` subclass); None: the plain default."""
+    observer_class: ClassVar[type[Observer] | None] = None
+    """The game's observation tensor (``Observer`` subclass); None: it has none."""
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
+        self.num_players = self._check_players(players)
+        self.options: dict[str, Any] = self._resolve_options(params)
+        self._ui: GameUI | None = None
+        self._action_index: dict[Action, int] | None = None
+        self._notation_index: dict[str, Action] | None = None
+        self.validate_options()
+
+    def _check_players(self, players: int | str | None) -> int:
         info = self.info
         if players is None:
             players = info.default_players or info.min_players
@@ -179,17 +141,19 @@ class Game(ABC):
             raise OptionError(
                 f"{info.title} takes {info.min_players}-{info.max_players} players, not {n}"
             )
-        self.num_players = n
-        resolved: dict[str, Any] = {}
+        return n
+
+    def _resolve_options(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        info = self.info
         known = {o.name for o in info.options}
         for key in params:
             if key not in known:
                 hint = ", ".join(sorted(known)) or "none"
                 raise OptionError(f"{info.id} has no option {key!r} (options: {hint})")
-        for opt in info.options:
-            resolved[opt.name] = opt.coerce(params[opt.name]) if opt.name in params else opt.default
-        self.options: dict[str, Any] = resolved
-        self.validate_options()
+        return {
+            opt.name: opt.coerce(params[opt.name]) if opt.name in params else opt.default
+            for opt in info.options
+        }
 
     def validate_options(self) -> None:  # noqa: B027 - an optional hook
         """Hook: check option combinations (raise OptionError). Called at the end of __init__."""
@@ -217,18 +181,32 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """The state before set-up; its set-up shuffles are its first chance events."""
 
+    # ------------------------------------------------------------------ presentation
+    @property
+    def ui(self) -> GameUI:
+        """The game's presentation: text, SVG board, labels and click targets of choices."""
+        if self._ui is None:
+            from nightsky.core.ui import GameUI
+
+            self._ui = (self.ui_class or GameUI)(self)
+        return self._ui
+
+    def make_observer(self) -> Observer:
+        """A new observer of this game's fixed-size observation tensor (one per consumer: it
+        may keep buffers). Raises NotImplementedError where the game defines none."""
+        if self.observer_class is None:
+            raise NotImplementedError(f"{self.info.id} defines no observation tensor")
+        return self.observer_class(self)
+
     # ------------------------------------------------------------------ action codec
     @abstractmethod
     def all_actions(self) -> Sequence[Action]:
         """Every distinct non-chance action of this game, in a fixed order (the id space)."""
 
-    @cached_property
-    def _action_index(self) -> dict[Action, int]:
-        return {a: i for i, a in enumerate(self.all_actions())}
-
-    @cached_property
-    def _notation_index(self) -> dict[str, Action]:
-        return {str(a): a for a in self.all_actions()}
+    def _index(self) -> dict[Action, int]:
+        if self._action_index is None:
+            self._action_index = {a: i for i, a in enumerate(self.all_actions())}
+        return self._action_index
 
     @property
     def num_distinct_actions(self) -> int:
@@ -237,7 +215,7 @@ class Game(ABC):
     def action_id(self, action: Action) -> int:
         """Stable integer code of a player action, in ``range(num_distinct_actions)``."""
         try:
-            return self._action_index[action]
+            return self._index()[action]
         except KeyError:
             raise InvalidActionError(f"{action!s} is not an action of {self.info.id}") from None
 
@@ -254,6 +232,8 @@ class Game(ABC):
         if not isinstance(text, str):
             raise InvalidActionError(f"action notation must be text, got {type(text).__name__}")
         key = text.strip()
+        if self._notation_index is None:
+            self._notation_index = {str(a): a for a in self.all_actions()}
         found = self._notation_index.get(key)
         if found is not None:
             return found
@@ -265,18 +245,6 @@ class Game(ABC):
     def parse_chance(self, text: str) -> Action | None:
         """Hook: read a chance outcome's notation (None when ``text`` is not one)."""
         return None
-
-    def redact_action(self, seat: int, action: Action, viewer: int | None) -> str:
-        """How ``viewer`` sees the log line of ``seat`` taking ``action`` (hide secrets here)."""
-        if seat == CHANCE and self.info.hidden_information:
-            return "chance"
-        return str(action)
-
-    # ------------------------------------------------------------------ observation tensors
-    @property
-    def observation_size(self) -> int:
-        """Length of ``State.observation(player)`` (fixed per game and parameters)."""
-        raise NotImplementedError(f"{self.info.id} defines no observation tensor yet")
 
     # ------------------------------------------------------------------ tutorials
     def tutorials(self) -> list[Tutorial]:
@@ -301,14 +269,18 @@ class Game(ABC):
 
 
 class State(ABC):
-    """One position of a game. Mutable; ``clone()`` before exploring."""
+    """One position of a game: the rules and what each seat may know. Mutable; ``clone()``
+    before exploring. Games implement the hooks named in the module's docstring."""
 
     game: Game
     history: list[tuple[int, Action]]
+    _secrets: dict[int, LogSecret]
+    """History index -> how that move reads to those who may not see it (public moves absent)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.history = []
+        self._secrets = {}
 
     # ------------------------------------------------------------------ whose turn
     @abstractmethod
@@ -321,9 +293,13 @@ class State(ABC):
     def is_chance_node(self) -> bool:
         return self.current_players() == (CHANCE,)
 
-    @abstractmethod
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Legal actions of ``player`` (default: the one seat to act), in a stable order."""
+        return self._legal_actions(self._seat(player) if player is None else player)
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """Hook: the legal actions of ``seat`` (empty when it may not act now)."""
 
     def _seat(self, player: int | None) -> int:
         players = self.current_players()
@@ -355,6 +331,16 @@ class State(ABC):
 
     def apply(self, action: Action, player: int | None = None) -> None:
         """Validate then apply; raise without changing anything when illegal."""
+        seat = self._acting_seat(action, player)
+        if seat == CHANCE:
+            if not self.is_legal_chance(action):
+                raise IllegalActionError(f"{action!s} is not a possible chance outcome now")
+        elif not self.is_legal(action, seat):
+            reason, rule = self.explain_illegal(action, seat)
+            raise IllegalActionError(reason, rule=rule)
+        self.step(action, seat)
+
+    def _acting_seat(self, action: Action, player: int | None) -> int:
         players = self.current_players()
         if not players:
             raise GameOverError(f"the game is over; {action!s} cannot be played")
@@ -364,24 +350,36 @@ class State(ABC):
             raise NotYourTurnError(
                 f"it is not {who}'s turn (acting: {', '.join(map(str, players))})"
             )
-        if seat == CHANCE:
-            if not self.is_legal_chance(action):
-                raise IllegalActionError(f"{action!s} is not a possible chance outcome now")
-        elif not self.is_legal(action, seat):
-            reason, rule = self.explain_illegal(action, seat)
-            raise IllegalActionError(reason, rule=rule)
-        self._apply(action, seat)
-        self.history.append((seat, action))
+        return seat
 
     def step(self, action: Action, player: int) -> None:
         """Apply without validation: only for an action taken from ``legal_actions`` or
         ``sample_chance`` of this very state (runners and tree search use it for speed)."""
+        secret = self._log_secret(action, player)
         self._apply(action, player)
+        if secret is not None:
+            self._secrets[len(self.history)] = secret
         self.history.append((player, action))
 
     @abstractmethod
     def _apply(self, action: Action, player: int) -> None:
-        """Mutate the state; called only with a validated action."""
+        """Hook: mutate the state; called only with a validated action."""
+
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        """Hook: how this move reads to seats that may not see it, decided before it is
+        applied (None: everyone reads its notation). Default: in a game with hidden
+        information every chance outcome reads ``chance``."""
+        if player == CHANCE and self.game.info.hidden_information:
+            return _CHANCE_SECRET
+        return None
+
+    # ------------------------------------------------------------------ the log
+    def log_text(self, index: int, viewer: int | None) -> str:
+        """How ``viewer`` (None: a spectator) reads move ``index`` of the history (negative
+        indices count from the end, as for lists)."""
+        seat_action = self.history[index]
+        secret = self._secrets.get(index % len(self.history))
+        return str(seat_action[1]) if secret is None else secret.text(seat_action[1], viewer)
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self) -> list[tuple[Action, float]] | None:
@@ -434,16 +432,46 @@ class State(ABC):
         others = [v for p, v in enumerate(s) if p != player]
         return s[player] - (max(others) if others else 0.0)
 
-    # ------------------------------------------------------------------ copying and views
-    @abstractmethod
-    def clone(self) -> State:
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> Self:
         """An independent copy (cheap enough for tree search)."""
+        s = self._copy()
+        s.game = self.game
+        s.history = self.history.copy()
+        s._secrets = self._secrets.copy()
+        return s
 
     @abstractmethod
-    def view(self, player: int | None) -> dict[str, Any]:
-        """JSON-ready dict of exactly what ``player`` may know (None: a spectator)."""
+    def _copy(self) -> Self:
+        """Hook: a new state of this game with the game's own fields copied (``clone`` sets
+        the shared ones: ``game``, ``history`` and the log's secrets)."""
 
-    def resample(self, player: int, rng: random.Random) -> State:
+    # ------------------------------------------------------------------ what a seat knows
+    def view(self, player: int | None) -> dict[str, Any]:
+        """JSON-ready dict of exactly what ``player`` may know (None: a spectator).
+
+        The common keys (``game``, ``viewer``, ``current_players``, ``terminal``, ``scores``)
+        come first; the game's ``_view`` adds the rest."""
+        out: dict[str, Any] = {
+            "game": self.game.info.id,
+            "viewer": player,
+            "current_players": list(self.current_players()),
+            "terminal": self.is_terminal(),
+            "scores": self._view_scores(),
+        }
+        out.update(self._view(player))
+        return out
+
+    @abstractmethod
+    def _view(self, player: int | None) -> dict[str, Any]:
+        """Hook: the game's own keys of ``view(player)``."""
+
+    def _view_scores(self) -> Any:
+        """Hook: the ``scores`` a view shows (default: ``scores()``; a game may show a running
+        count where its final score is not yet known)."""
+        return self.scores()
+
+    def resample(self, player: int, rng: random.Random) -> Self:
         """A state ``player`` cannot tell apart from this one; hidden parts redrawn.
 
         Games without hidden information return a clone.
@@ -458,38 +486,6 @@ class State(ABC):
         Each component id must appear exactly once over all places, at every point of a game.
         """
         return None
-
-    def render(self, viewer: int | None = None) -> str:
-        """A plain-text drawing of what ``viewer`` sees (games override)."""
-        return json.dumps(self.view(viewer), indent=2, sort_keys=True)
-
-    def describe_action(self, action: Action, player: int) -> str:
-        """A longer human sentence for an action (menus, logs). Default: its notation."""
-        return str(action)
-
-    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
-        """How a client offers ``action``: ``{"label": str, "targets": [element ids]}``.
-
-        ``targets`` name the board elements (as the game's web renderer ids them) a click on
-        which chooses this action, so any client can highlight legal choices generically.
-        """
-        return {"label": self.describe_action(action, player), "targets": []}
-
-    def board_svg(self, viewer: int | None = None) -> str | None:
-        """An SVG drawing (one ``<svg>`` element) of what ``viewer`` sees, for the web client.
-
-        Every element a click can choose carries an ``id`` equal to a target named by
-        ``action_ui(...)["targets"]`` (and ``data-label`` where a tooltip helps), so the client
-        highlights legal choices and maps clicks to actions without knowing the game. It must
-        show nothing ``view(viewer)`` does not hold. None: the client shows ``render(viewer)``.
-        """
-        return None
-
-    def observation(self, player: int) -> list[float]:
-        """Fixed-size numeric observation of what ``player`` may know.
-
-        Its length is ``game.observation_size``."""
-        raise NotImplementedError(f"{self.game.info.id} defines no observation tensor yet")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {self.game.info.id}, {len(self.history)} actions>"

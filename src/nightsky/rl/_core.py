@@ -2,7 +2,7 @@
 
 Everything here goes through the game contract (``nightsky.core.game``): ``current_players``,
 ``legal_actions``, ``game.action_id`` / ``action_from_id``, ``observation`` /
-``observation_size``, ``chance_outcomes`` / ``sample_chance``. Nothing is game-specific.
+``make_observer()``, ``chance_outcomes`` / ``sample_chance``. Nothing is game-specific.
 
 Seats: the agents of every adapter are the live seats ``0 .. game.num_players - 1``. A game may
 add seats of its own after them (``game.num_seats``, Starlight's Starbots); those never act
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from nightsky.core.game import CHANCE, Game, State
+from nightsky.core.observer import Observer
 from nightsky.core.registry import load_game
 
 
@@ -25,11 +26,11 @@ def make_game(game_id: str, **params: Any) -> Game:
     """Load a game and check it offers what the RL adapters need."""
     game = load_game(game_id, **params)
     try:
-        size = game.observation_size
+        size = game.make_observer().size
     except NotImplementedError as exc:
         raise NotImplementedError(
-            f"{game_id} defines no observation tensor (State.observation / "
-            "Game.observation_size), which the RL adapters need"
+            f"{game_id} defines no observation tensor (Game.observer_class), "
+            "which the RL adapters need"
         ) from exc
     if size <= 0:
         raise ValueError(f"{game_id}: observation_size must be positive, got {size}")
@@ -49,9 +50,9 @@ def action_mask(game: Game, state: State, seat: int) -> np.ndarray:
     return mask
 
 
-def observation_array(state: State, seat: int) -> np.ndarray:
-    """``state.observation(seat)`` as a ``float32`` array."""
-    return np.asarray(state.observation(seat), dtype=np.float32)
+def observation_array(observer: Observer, state: State, seat: int) -> np.ndarray:
+    """``observer.observation(state, seat)`` as a ``float32`` array."""
+    return np.asarray(observer.observation(state, seat), dtype=np.float32)
 
 
 def resolve_chance(state: State, rng: random.Random) -> int:

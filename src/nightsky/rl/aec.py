@@ -1,9 +1,9 @@
 """PettingZoo AEC environment for any nightsky game (``nightsky.rl.pettingzoo_env``).
 
 * Agents are ``"seat_0" .. "seat_{n-1}"``, the live seats (see ``nightsky.rl._core``).
-* Observation of an agent: ``{"observation": float32[game.observation_size],
+* Observation of an agent: ``{"observation": float32[observer.size],
   "action_mask": int8[game.num_distinct_actions]}``; the observation is
-  ``State.observation(seat)`` (only what that seat may know), the mask marks its legal action
+  ``game.make_observer()`` (only what that seat may know), the mask marks its legal action
   ids (all zeros when it is not its turn).
 * Actions are the game's integer ids (``game.action_id``); an id that is not legal raises
   ``IllegalActionError`` naming the rule, and changes nothing.
@@ -58,7 +58,8 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         n = self.game.num_players
         self.possible_agents = [agent_name(p) for p in range(n)]
         self._seat = {agent_name(p): p for p in range(n)}
-        obs_size = self.game.observation_size
+        self.observer = self.game.make_observer()
+        obs_size = self.observer.size
         nda = self.game.num_distinct_actions
         self._observation_spaces = {
             a: spaces.Dict(
@@ -129,7 +130,7 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         return {
-            "observation": _core.observation_array(self.state, seat),
+            "observation": _core.observation_array(self.observer, self.state, seat),
             "action_mask": _core.action_mask(self.game, self.state, seat),
         }
 
@@ -155,7 +156,7 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             return None
         seat = self._seat.get(self.agent_selection) if self.agents else None
-        text = self.state.render(seat)
+        text = self.game.ui.render(self.state, seat)
         if self.render_mode == "human":
             print(text)
             return None

@@ -22,7 +22,7 @@ How the contract maps onto OpenSpiel:
   unbiased sample of ``SAMPLED_OUTCOMES`` outcomes instead of the full list.
 * **Information**: IMPERFECT. The observation string is ``view(player)`` as JSON, the
   observation tensor is ``observation(player)``; the information state string adds the history
-  as that seat saw it (``game.redact_action``), so it has perfect recall.
+  as that seat saw it (``state.log_text``), so it has perfect recall.
   ``resample_from_infostate`` uses ``State.resample`` (what IS-MCTS calls).
 * **Utility**: the win share of ``State.returns``, terminal rewards. General sum: the live
   seats' shares add up to 1 except when a seat the game adds (a Starbot) wins.
@@ -278,7 +278,7 @@ class NightskySpielState(pyspiel.State):  # type: ignore[misc]
         return new
 
     def __str__(self) -> str:
-        return self.ns_state.render(None)
+        return self.ns_state.game.ui.render(self.ns_state, None)
 
 
 class NightskyObserver:
@@ -287,21 +287,21 @@ class NightskyObserver:
     def __init__(self, game: Game, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        size = 0 if perfect_recall else game.observation_size
+        self.observer = None if perfect_recall else game.make_observer()
+        size = 0 if self.observer is None else self.observer.size
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor} if size else {}
 
     def set_from(self, state: NightskySpielState, player: int) -> None:
-        if not self.perfect_recall:
-            self.tensor[:] = state.ns_state.observation(player)
+        if self.observer is not None:
+            self.tensor[:] = self.observer.observation(state.ns_state, player)
 
     def string_from(self, state: NightskySpielState, player: int) -> str:
         ns = state.ns_state
         doc: dict[str, Any] = {"seat": player, "view": ns.view(player)}
         if self.perfect_recall:
             doc["history"] = [
-                [seat, self.game.redact_action(seat, action, player)]
-                for seat, action in ns.history
+                [seat, ns.log_text(i, player)] for i, (seat, _) in enumerate(ns.history)
             ]
         return json.dumps(doc, sort_keys=True, default=str, separators=(",", ":"))
 

@@ -64,10 +64,11 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
         self.render_mode = render_mode
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
+        self.observer = self.game.make_observer()
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    low=-np.inf, high=np.inf, shape=(self.game.observation_size,), dtype=np.float32
+                    low=-np.inf, high=np.inf, shape=(self.observer.size,), dtype=np.float32
                 ),
                 "action_mask": spaces.Box(
                     low=0, high=1, shape=(self.game.num_distinct_actions,), dtype=np.int8
@@ -83,7 +84,7 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
     # ------------------------------------------------------------------ helpers
     def _obs(self) -> dict[str, np.ndarray]:
         return {
-            "observation": _core.observation_array(self.state, self.seat),
+            "observation": _core.observation_array(self.observer, self.state, self.seat),
             "action_mask": _core.action_mask(self.game, self.state, self.seat),
         }
 
@@ -150,7 +151,7 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
     def render(self) -> str | None:  # type: ignore[override]
         if self.render_mode is None:
             return None
-        text = self.state.render(self.seat)
+        text = self.game.ui.render(self.state, self.seat)
         if self.render_mode == "human":
             print(text)
             return None

@@ -20,7 +20,7 @@ def legal_choices(state: State, viewer: int | None) -> list[dict[str, Any]]:
         return []
     out = []
     for action in state.legal_actions(viewer):
-        ui = state.action_ui(action, viewer)
+        ui = state.game.ui.action_ui(state, action, viewer)
         out.append(
             {
                 "action": str(action),
@@ -36,7 +36,7 @@ def log_line(state: State, index: int, seat: int, action: Any, viewer: int | Non
     return {
         "index": index,
         "seat": seat,
-        "text": state.game.redact_action(seat, action, viewer),
+        "text": state.log_text(index, viewer),
     }
 
 
@@ -54,8 +54,8 @@ def seat_payload(state: State, viewer: int | None) -> dict[str, Any]:
         "current_players": list(state.current_players()),
         "terminal": terminal,
         "view": state.view(viewer),
-        "text": plain_text(state.render(viewer)),
-        "svg": state.board_svg(viewer),
+        "text": plain_text(state.game.ui.render(state, viewer)),
+        "svg": state.game.ui.board_svg(state, viewer),
         "legal": legal_choices(state, viewer),
         "scores": [float(x) for x in state.scores()] if terminal else None,
         "breakdown": state.score_breakdown() if terminal else None,

@@ -1,0 +1,138 @@
+"""Game metadata as data: options, ``GameInfo`` (OpenSpiel's GameType) and tutorials."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from nightsky.core.errors import OptionError
+
+if TYPE_CHECKING:
+    from nightsky.core.game import State
+
+
+def _to_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in {"1", "true", "yes", "on"}:
+            return True
+        if low in {"0", "false", "no", "off"}:
+            return False
+    raise ValueError(value)
+
+
+def _to_int(value: Any) -> int:
+    # True is not 1 and 2.5 is not 2: both would hide a mistake in the caller's options.
+    if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        raise ValueError(value)
+    return int(value)
+
+
+def _to_str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(value)
+    return value
+
+
+_CONVERT: dict[type, Callable[[Any], Any]] = {bool: _to_bool, int: _to_int, float: float, str: _to_str}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game parameter a user may set (``--option KEY=VALUE``, ``load_game(id, KEY=VALUE)``)."""
+
+    name: str
+    kind: type  # int, float, bool or str
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Turn ``value`` (possibly a CLI string) into this option's kind, or raise OptionError."""
+        try:
+            v = _CONVERT[self.kind](value)
+        except (TypeError, ValueError, KeyError):
+            raise OptionError(
+                f"option {self.name!r} expects {self.kind.__name__}, got {value!r}"
+            ) from None
+        if self.choices is not None and v not in self.choices:
+            raise OptionError(
+                f"option {self.name!r} must be one of "
+                f"{', '.join(map(str, self.choices))}; got {v!r}"
+            )
+        if self.minimum is not None and v < self.minimum:
+            raise OptionError(f"option {self.name!r} must be at least {self.minimum}; got {v!r}")
+        if self.maximum is not None and v > self.maximum:
+            raise OptionError(f"option {self.name!r} must be at most {self.maximum}; got {v!r}")
+        return v
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-ready description (for ``nightsky games --json`` and the web form)."""
+        return {
+            "name": self.name,
+            "type": self.kind.__name__,
+            "default": self.default,
+            "help": self.help,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+        }
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static metadata of a game (OpenSpiel's GameType, as data)."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    chance: bool
+    hidden_information: bool
+    simultaneous: bool
+    description: str = ""
+    options: tuple[Option, ...] = field(default_factory=tuple)
+    default_players: int | None = None
+    search_defaults: str = ""
+    """Settings for the search agents (``mcts``/``ismcts``) in this game, as ``key=value,...``
+    (for instance ``rollout=none,c=0.2``); an agent spec's own keys take precedence."""
+
+    def option(self, name: str) -> Option | None:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "chance": self.chance,
+            "hidden_information": self.hidden_information,
+            "simultaneous": self.simultaneous,
+            "description": self.description,
+            "options": [o.describe() for o in self.options],
+        }
+
+
+@dataclass(frozen=True)
+class Tutorial:
+    """A rulebook worked example as a loadable position.
+
+    ``build()`` returns the state the example starts from (it may be built by applying actions
+    or by setting up the position directly); ``steps`` are the notations the example plays, in
+    order, with ``(seat, notation)``; ``text`` explains what to look at, in our own words.
+    """
+
+    name: str
+    title: str
+    text: str
+    build: Callable[[], State]
+    steps: tuple[tuple[int, str], ...] = ()
