@@ -342,8 +342,8 @@ class _NeedleState(State):
     def current_players(self) -> tuple[int, ...]:
         return (0,) if len(self.picks) < 2 else ()
 
-    def legal_actions(self, player: int | None = None) -> list[Any]:
-        if self._seat(player) != 0 or self.is_terminal():
+    def _legal_actions(self, seat: int) -> list[Any]:
+        if seat != 0 or self.is_terminal():
             return []
         return ["wide", "safe"] if not self.picks else [f"n{i}" for i in range(10)]
 
@@ -359,13 +359,12 @@ class _NeedleState(State):
     def evaluate(self, player: int) -> float:
         return 0.0  # no hint: only the search's backups tell the plans apart
 
-    def clone(self) -> _NeedleState:
+    def _copy(self) -> _NeedleState:
         c = _NeedleState(self.game)
-        c.history = list(self.history)
         c.picks = list(self.picks)
         return c
 
-    def view(self, player: int | None) -> dict[str, Any]:
+    def _view(self, player: int | None) -> dict[str, Any]:
         return {"picks": list(self.picks)}
 
 

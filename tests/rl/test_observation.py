@@ -1,4 +1,4 @@
-"""The observation tensor of every game (``State.observation`` / ``Game.observation_size``):
+"""The observation tensor of every game (``Game.make_observer()``):
 fixed length, finite values, and nothing a seat may not know (resampling the hidden parts
 that seat cannot see leaves its observation unchanged)."""
 
@@ -18,7 +18,8 @@ from tests.rl.conftest import all_configs, config_id
 @pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
 def test_observation_is_fixed_size_finite_and_private(game_id: str, params: dict[str, Any]) -> None:
     game = load_game(game_id, **params)
-    size = game.observation_size
+    observer = game.make_observer()
+    size = observer.size
     assert size > 0
     rng = random.Random(9)
     state = game.new_initial_state()
@@ -29,16 +30,16 @@ def test_observation_is_fixed_size_finite_and_private(game_id: str, params: dict
         step += 1
         if step % 7 == 1 or state.is_terminal():
             for seat in range(game.num_players):
-                obs = state.observation(seat)
+                obs = observer.observation(state, seat)
                 assert len(obs) == size, f"seat {seat}: {len(obs)} values, expected {size}"
                 assert all(isinstance(v, float | int) and math.isfinite(v) for v in obs)
                 if not state.is_terminal():
                     other = state.resample(seat, random.Random(step * 31 + seat))
-                    assert other.observation(seat) == obs, (
+                    assert observer.observation(other, seat) == obs, (
                         f"seat {seat}'s observation changed when hidden parts were resampled"
                     )
                     differed += other.view(None) != state.view(None) or any(
-                        other.observation(p) != state.observation(p)
+                        observer.observation(other, p) != observer.observation(state, p)
                         for p in range(game.num_players)
                         if p != seat
                     )
@@ -77,4 +78,5 @@ def test_observation_differs_between_seats_with_hidden_information(
             state.step(state.sample_chance(rng), CHANCE)
         else:
             state.step(rng.choice(state.legal_actions(min(players))), min(players))
-    assert state.observation(0) != state.observation(1)
+    observer = game.make_observer()
+    assert observer.observation(state, 0) != observer.observation(state, 1)

@@ -31,7 +31,7 @@ def test_openspiel_random_game_through_the_pyspiel_api(
     ns_game = game.ns_game
     assert game.num_players() == ns_game.num_players
     assert game.num_distinct_actions() == ns_game.num_distinct_actions
-    assert game.observation_tensor_size() == ns_game.observation_size
+    assert game.observation_tensor_size() == ns_game.make_observer().size
     rng = np.random.default_rng(5)
     state = game.new_initial_state()
     while not state.is_terminal():

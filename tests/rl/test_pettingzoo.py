@@ -120,5 +120,5 @@ def test_pettingzoo_mask_and_observation_follow_the_contract(seed: int, which: i
         assert seat == min(env.state.current_players())
         legal = {env.game.action_id(a) for a in env.state.legal_actions(seat)}
         assert set(np.flatnonzero(obs["action_mask"]).tolist()) == legal
-        assert np.array_equal(obs["observation"], np.float32(env.state.observation(seat)))
+        assert np.array_equal(obs["observation"], np.float32(env.observer.observation(env.state, seat)))
         env.step(int(rng.choice(sorted(legal))))

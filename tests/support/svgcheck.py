@@ -74,10 +74,10 @@ def check_targets(state: State, buttons: Callable[[object], bool],
     for p in state.current_players() if seats is None else seats:
         if p == CHANCE:
             continue
-        root = parse(state.board_svg(p))
+        root = parse(state.game.ui.board_svg(state, p))
         ids = ids_of(root)
         for a in state.legal_actions(p):
-            targets = state.action_ui(a, p)["targets"]
+            targets = state.game.ui.action_ui(state, a, p)["targets"]
             missing = [t for t in targets if t not in ids]
             assert not missing, f"seat {p}: {a} targets {missing} not drawn"
             if not buttons(a):
@@ -93,7 +93,7 @@ def check_setup(state: State, rng: random.Random) -> int:
     n = 0
     while state.current_players() == (CHANCE,):
         for viewer in (None, *range(seats)):
-            parse(state.board_svg(viewer))
+            parse(state.game.ui.board_svg(state, viewer))
         state.apply(state.sample_chance(rng), CHANCE)
         n += 1
     return n
@@ -103,4 +103,5 @@ def check_resample(state: State, rng: random.Random) -> None:
     """What each acting seat sees is drawn the same after its hidden information is redrawn."""
     for p in state.current_players():
         if p != CHANCE:
-            assert state.resample(p, rng).board_svg(p) == state.board_svg(p), f"seat {p} leaks"
+            ui = state.game.ui
+            assert ui.board_svg(state.resample(p, rng), p) == ui.board_svg(state, p), f"seat {p} leaks"
