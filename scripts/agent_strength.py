@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from nightsky.core.registry import game_class, game_ids
+from nightsky.core.registry import game_class, packaged_game_ids
 from nightsky.sim.engines import run_games
 from nightsky.sim.runner import MatchSpec
 from nightsky.sim.tournament import lineups, summarize_tournament
@@ -35,11 +35,11 @@ BEGIN, END = "<!-- strength:begin -->", "<!-- strength:end -->"
 
 
 def two_player_games() -> list[str]:
-    """Registered games that take two players (the test-only toy game excluded)."""
+    """The shipped games that take two players."""
     out = []
-    for gid in game_ids():
+    for gid in packaged_game_ids():
         info = game_class(gid).info
-        if info.min_players <= 2 <= info.max_players and not gid.startswith("toy-"):
+        if info.min_players <= 2 <= info.max_players:
             out.append(gid)
     return out
 

@@ -120,5 +120,6 @@ def test_pettingzoo_mask_and_observation_follow_the_contract(seed: int, which: i
         assert seat == min(env.state.current_players())
         legal = {env.game.action_id(a) for a in env.state.legal_actions(seat)}
         assert set(np.flatnonzero(obs["action_mask"]).tolist()) == legal
-        assert np.array_equal(obs["observation"], np.float32(env.observer.observation(env.state, seat)))
+        expected = np.float32(env.observer.observation(env.state, seat))
+        assert np.array_equal(obs["observation"], expected)
         env.step(int(rng.choice(sorted(legal))))

@@ -122,6 +122,10 @@ def golden_path(game_id: str) -> Path:
 
 
 def main(argv: list[str]) -> int:
+    from nightsky.core.registry import register
+    from tests.support.toygame import ToyGame
+
+    register(ToyGame)  # the test suite registers it too, so it has a golden file
     write = "--write" in argv
     only = [a for a in argv if not a.startswith("-")]
     bad = 0

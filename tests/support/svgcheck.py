@@ -104,4 +104,5 @@ def check_resample(state: State, rng: random.Random) -> None:
     for p in state.current_players():
         if p != CHANCE:
             ui = state.game.ui
-            assert ui.board_svg(state.resample(p, rng), p) == ui.board_svg(state, p), f"seat {p} leaks"
+            seen = ui.board_svg(state, p)
+            assert ui.board_svg(state.resample(p, rng), p) == seen, f"seat {p} leaks"

@@ -11,12 +11,12 @@ import re
 
 import pytest
 
-from nightsky.core.registry import game_ids
+from nightsky.core.registry import packaged_game_ids
 from tests.web.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-REAL_GAMES = [g for g in game_ids() if g != "toy-secret-sum"]
+REAL_GAMES = packaged_game_ids()
 
 
 def new_game(page, game_id: str, seats: list[str], options: dict[str, str] | None = None):

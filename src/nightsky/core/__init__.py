@@ -22,9 +22,9 @@ from nightsky.core.game import (
     Tutorial,
 )
 from nightsky.core.observer import Observer
-from nightsky.core.ui import GameUI
 from nightsky.core.record import make_record, parse_record, replay, save_record
 from nightsky.core.registry import game_class, game_ids, load_game, register
+from nightsky.core.ui import GameUI
 
 __all__ = [
     "CHANCE",

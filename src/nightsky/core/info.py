@@ -37,7 +37,12 @@ def _to_str(value: Any) -> str:
     return value
 
 
-_CONVERT: dict[type, Callable[[Any], Any]] = {bool: _to_bool, int: _to_int, float: float, str: _to_str}
+_CONVERT: dict[type, Callable[[Any], Any]] = {
+    bool: _to_bool,
+    int: _to_int,
+    float: float,
+    str: _to_str,
+}
 
 
 @dataclass(frozen=True)

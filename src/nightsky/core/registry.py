@@ -48,6 +48,12 @@ def game_ids() -> list[str]:
     return sorted({*_registry(), *_EXTRA})
 
 
+def packaged_game_ids() -> list[str]:
+    """Ids of the games shipped as packages of ``nightsky.games`` (not those added at run time
+    with ``register``, such as the test suite's toy game), sorted."""
+    return list(_registry())
+
+
 def game_class(game_id: str) -> type[Game]:
     reg = {**_registry(), **_EXTRA}
     try:
