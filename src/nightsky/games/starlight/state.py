@@ -10,12 +10,19 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.game import CHANCE, Action, LogSecret, State
 
-from .actions import (
+from .actions import Act, Draw
+from .components import SIZES, Tables
+from .constants import (
     ATTACH,
+    BETWEEN,
     BOON,
+    BOT,
+    BUILD,
     BUY,
+    BUYING,
+    CHOOSE_STAR,
     CORE,
     D_CORE,
     D_FLARE,
@@ -30,9 +37,22 @@ from .actions import (
     FLARE,
     FLUSH,
     FREE,
+    FREE_CORE,
+    FREE_RAY,
+    GOD,
     KEEP,
     LAUNCH,
+    MAIN,
+    OVER,
+    P_ALPHA,
+    P_AP,
+    P_BUY,
+    P_CORE_RAY,
+    P_LAUREL,
+    P_REFILL,
+    PHASE_NAMES,
     PLACE,
+    SETUP,
     SIZE_NAMES,
     SKIP,
     SLOT,
@@ -41,36 +61,20 @@ from .actions import (
     STEP,
     TAKE,
     USE,
-    Act,
-    Draw,
 )
-from .components import PRIVILEGES, SIZES
+from .evaluate import evaluate as evaluate_position
+from .views import make_census, make_view
 
 if TYPE_CHECKING:
     from .game import StarlightGame
-
-# Phases.
-SETUP, GOD, MAIN, CHOOSE_STAR, BUILD, BUYING, FREE_RAY, BOT, BETWEEN, OVER, FREE_CORE = range(11)
-PHASE_NAMES = (
-    "setup",
-    "choose-god",
-    "main",
-    "choose-star",
-    "build-star",
-    "buy-night-points",
-    "free-ray",
-    "starbot",
-    "between-turns",
-    "over",
-    "free-core",
-)
-
-P_BUY, P_AP, P_REFILL, P_LAUREL, P_CORE_RAY, P_ALPHA = (1 << i for i in range(6))
 
 
 def popcount(x: int) -> int:
     return bin(x).count("1")
 
+
+_DEAL_SECRET = LogSecret("deal (hidden)")
+"""How a Laurel or God deal reads in the log, to every viewer (the cards stay secret)."""
 
 _FLAT_LISTS = (
     "pos",
@@ -107,20 +111,31 @@ _NESTED_LISTS = ("cores", "rays", "flares", "used", "laurels", "god_hand")
 
 
 class StarlightState(State):
-    """One position of Starlight."""
+    """One position of Starlight.
 
-    game: StarlightGame
+    ``g`` is the game, typed as a Starlight game (``State.game`` stays the general ``Game``).
+    """
 
     def __init__(self, game: StarlightGame, setup: bool = True) -> None:
+        """The position before set-up's draws; ``setup=False`` leaves every field of the game
+        unset (``_copy`` fills them)."""
         super().__init__(game)
-        if not setup:
-            return
-        g = game
-        t = g.tables
-        b = t.data.board
-        n = g.num_seats
-        nc = len(t.colors)
+        self.g = game
+        if setup:
+            self._set_up()
+
+    def _set_up(self) -> None:
         self.phase = SETUP
+        self._init_turn()
+        self._init_holdings()
+        self._init_supply()
+        self._init_launch()
+        self._deal()
+        self.phase = BETWEEN
+        self._settle()
+
+    def _init_turn(self) -> None:
+        n = self.g.num_seats
         self.turn = -1
         self.round = 0
         self.daybreak_round = 0
@@ -138,7 +153,12 @@ class StarlightState(State):
         self.apollo_used = False
         self.free_step = False
         self.final_done = False
-        # Holdings (live seats; Starbot entries stay empty).
+
+    def _init_holdings(self) -> None:
+        """Holdings (live seats; Starbot entries stay empty) and the Sky Board."""
+        t = self.t
+        n = self.g.num_seats
+        nc = len(t.colors)
         self.cores: list[list[int]] = [[] for _ in range(n)]
         self.rays: list[list[int]] = [[0] * (2 * nc) for _ in range(n)]
         self.flares: list[list[int]] = [[] for _ in range(n)]
@@ -153,11 +173,15 @@ class StarlightState(State):
         self.board = [-1] * len(t.slots)
         self.accolade = [-1] * 5  # owner by index-1
         self.marks = [0] * (5 * n)  # Starbot markers on Accolades: [index-1 + 5 * seat]
-        # Pools, decks, bags.
+
+    def _init_supply(self) -> None:
+        """Pools, decks and bags."""
+        t = self.t
+        nc = len(t.colors)
         self.core_pool: list[int] = []
         self.long_pool: list[int] = []
         self.short_pool: list[int] = []
-        self.flare_pool = [-1] * b.flare_pool
+        self.flare_pool = [-1] * t.data.board.flare_pool
         self.core_deck = list(range(t.num_deck_cores))
         self.core_discard: list[int] = []
         self.long_bag = [t.data.rays.long_per_color] * nc
@@ -170,9 +194,12 @@ class StarlightState(State):
         self.sb_deck = list(range(len(t.starbot_ids)))
         self.sb_discard: list[int] = []
         self.starters_out: list[int] = []  # Starter Cores launched (they leave the game)
-        # The star being built: core (-1 none), rays by type, flare (-1), allowed constellations.
+
+    def _init_launch(self) -> None:
+        """The star being built: core (-1 none), rays by type, flare (-1), allowed
+        constellations; the free takes of a boon; the draws waiting to be made."""
         self.star_core = -1
-        self.star_rays = [0] * (2 * nc)
+        self.star_rays = [0] * (2 * len(self.t.colors))
         self.star_flare = -1
         self.launch_mask = 0
         self.launch_final = False
@@ -180,7 +207,12 @@ class StarlightState(State):
         self.free_left = 0
         self.free_return = MAIN
         self.pending: list[tuple[int, int]] = []
-        # Set-up (SL-1.5): starter Cores, pools, Laurels, Gods.
+
+    def _deal(self) -> None:
+        """Set-up (SL-1.5): starter Cores, then the draws of the pools, Laurels and Gods."""
+        g = self.g
+        t = self.t
+        b = t.data.board
         for p in range(g.num_players):
             self.cores[p].append(t.num_deck_cores + p)
         self.pending.extend([(D_CORE, 0)] * b.core_pool)
@@ -192,15 +224,12 @@ class StarlightState(State):
         if g.options["gods"]:
             for p in range(g.num_players):
                 self.pending.extend([(D_GOD, p)] * b.gods_dealt)
-        self.phase = BETWEEN
-        self._settle()
 
     # ================================================================== copying
-    def clone(self) -> StarlightState:
-        c = StarlightState.__new__(StarlightState)
+    def _copy(self) -> StarlightState:
+        c = StarlightState(self.g, setup=False)
         cd = c.__dict__
         cd.update(self.__dict__)  # ints and bools are shared; every list is copied below
-        c.history = self.history.copy()
         for k in _FLAT_LISTS:
             cd[k] = cd[k].copy()
         for k in _NESTED_LISTS:
@@ -209,11 +238,11 @@ class StarlightState(State):
 
     # ================================================================== helpers
     @property
-    def t(self):  # noqa: ANN201
-        return self.game.tables
+    def t(self) -> Tables:
+        return self.g.tables
 
     def is_bot(self, seat: int) -> bool:
-        return seat >= self.game.num_players
+        return seat >= self.g.num_players
 
     def power(self, p: int) -> str:
         g = self.god[p]
@@ -390,14 +419,12 @@ class StarlightState(State):
         return self.phase == OVER and not self.pending
 
     # ================================================================== legal actions
-    def legal_actions(self, player: int | None = None) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         cp = self.current_players()
-        if not cp or cp[0] == CHANCE:
+        if not cp or cp[0] == CHANCE or seat != self.turn:
             return []
-        p = self.turn if player is None else player
-        if p != self.turn:
-            return []
-        idx = self.game.act_index
+        p = seat
+        idx = self.g.act_index
         ph = self.phase
         if ph == GOD:
             return [idx[(KEEP, gi, 0)] for gi in self.god_hand[p]]
@@ -407,7 +434,7 @@ class StarlightState(State):
 
     def _main_actions(self, p: int, launches: bool) -> list[Action]:
         """Main-phase actions; ``launches=False`` skips the (costly) launch checks."""
-        idx = self.game.act_index
+        idx = self.g.act_index
         out: list[Action] = []
         ap = self.ap
         if self.pos[p] < 0:
@@ -465,7 +492,7 @@ class StarlightState(State):
 
     def _sub_actions(self, p: int) -> list[Action]:
         """Actions inside a launch, a free take or a purchase of night points."""
-        idx = self.game.act_index
+        idx = self.g.act_index
         t = self.t
         out: list[Action] = []
         ph = self.phase
@@ -1029,7 +1056,7 @@ class StarlightState(State):
             return
 
     def _next_god_chooser(self) -> None:
-        for q in range(self.turn + 1, self.game.num_players):
+        for q in range(self.turn + 1, self.g.num_players):
             if self.god_hand[q]:
                 self.turn = q
                 self.phase = GOD
@@ -1039,7 +1066,7 @@ class StarlightState(State):
         self.phase = BETWEEN
 
     def _next_turn(self) -> None:
-        g = self.game
+        g = self.g
         n = g.num_seats
         if self.round == 0:
             if g.options["gods"] and any(self.god_hand[q] for q in range(g.num_players)):
@@ -1094,7 +1121,7 @@ class StarlightState(State):
 
     # ================================================================== chance
     def chance_outcomes(self) -> list[tuple[Action, float]] | None:
-        draws = self.game.draws
+        draws = self.g.draws
         if self.pending:
             kind, _ = self.pending[0]
             if kind == D_CORE:
@@ -1118,7 +1145,7 @@ class StarlightState(State):
         return []
 
     def sample_chance(self, rng: random.Random) -> Draw:
-        draws = self.game.draws
+        draws = self.g.draws
         if self.pending:
             kind, _ = self.pending[0]
             if kind in (D_LONG, D_SHORT):
@@ -1250,10 +1277,11 @@ class StarlightState(State):
         t = self.t
         b = t.data.board
         out: list[dict[str, float]] = []
-        per_star = self.game.per_star_points
+        per_star = self.g.per_star_points
         acc_dp = {a.index - 1: a.dp for a in t.data.accolades}
-        for p in range(self.game.num_seats):
+        for p in range(self.g.num_seats):
             acc = sum(acc_dp[i] for i in range(5) if self.accolade[i] == p)
+            d: dict[str, float]  # the parts are whole numbers (ints): views show them so
             if self.is_bot(p):
                 stars = per_star * self.stars_of(p)
                 d = {"night": self.np[p], "stars": stars, "accolades": acc}
@@ -1281,18 +1309,24 @@ class StarlightState(State):
     def tiebreakers(self, seat: int) -> tuple[float, ...]:
         return (float(self.stars_of(seat)), float(self.constellations_of(seat)))
 
-    # ================================================================== views
-    def view(self, player: int | None) -> dict[str, Any]:
-        from .views import make_view
-
+    # ================================================================== what a seat knows
+    def _view(self, player: int | None) -> dict[str, Any]:
         return make_view(self, player)
+
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        # Only the Laurel and God deals are secret, to every reader of the log (their cards
+        # show in the views of those who may see them); other draws are seen by everyone.
+        if player != CHANCE or type(action) is not Draw:
+            return None
+        kind = action.kind
+        return _DEAL_SECRET if kind in (D_LAUREL, D_GOD) else None
 
     def resample(self, player: int, rng: random.Random) -> StarlightState:
         """Redraw the Laurels and unchosen God cards ``player`` has not seen."""
         c = self.clone()
         if self.phase == OVER:
             return c  # every Laurel is revealed at the end
-        n = self.game.num_players
+        n = self.g.num_players
         others = [q for q in range(n) if q != player]
         pool = list(c.laurel_deck)
         for q in others:
@@ -1330,7 +1364,7 @@ class StarlightState(State):
         k // laurels_dealt, the k-th God deal to seat k // gods_dealt.
         """
         b = self.t.data.board
-        draws = self.game.draws
+        draws = self.g.draws
         lk = gk = 0
         hist = self.history
         for i, (seat, a) in enumerate(hist):
@@ -1350,39 +1384,10 @@ class StarlightState(State):
                 hist[i] = (seat, draws[(D_GOD, pair[j])])
 
     def census(self) -> dict[str, list[str]]:
-        from .views import make_census
-
         return make_census(self)
 
-    def render(self, viewer: int | None = None) -> str:
-        from .render import render_state
-
-        return render_state(self, viewer)
-
     def evaluate(self, player: int) -> float:
-        from .evaluate import evaluate
-
-        return evaluate(self, player)
-
-    def observation(self, player: int) -> list[float]:
-        from .views import observation
-
-        return observation(self, player)
-
-    def action_ui(self, action: Any, player: int) -> dict[str, Any]:
-        from .views import action_ui
-
-        return action_ui(self, action, player)
-
-    def board_svg(self, viewer: int | None = None) -> str:
-        from .svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def describe_action(self, action: Any, player: int) -> str:
-        from .views import describe_action
-
-        return describe_action(self, action, player)
+        return evaluate_position(self, player)
 
 
-__all__ = ["PHASE_NAMES", "PRIVILEGES", "StarlightState"]
+__all__ = ["PHASE_NAMES", "StarlightState"]
