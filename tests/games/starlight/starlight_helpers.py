@@ -6,7 +6,8 @@ import random
 
 from nightsky import load_game
 from nightsky.core.game import CHANCE
-from nightsky.games.starlight.state import MAIN, StarlightState
+from nightsky.games.starlight.constants import MAIN
+from nightsky.games.starlight.state import StarlightState
 
 
 def settle(s: StarlightState, seed: int = 0) -> StarlightState:

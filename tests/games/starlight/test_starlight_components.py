@@ -67,7 +67,8 @@ def test_views_observation_and_ui():
     v = s.view(None)
     for key in ("game", "viewer", "current_players", "terminal", "scores"):
         assert key in v
-    assert len(s.observation(0)) == g.observation_size
+    observer = g.make_observer()
+    assert len(observer.observation(s, 0)) == observer.size
     import random
 
     from nightsky.core.game import CHANCE
@@ -76,7 +77,7 @@ def test_views_observation_and_ui():
     while s.current_players() == (CHANCE,):
         s.apply(s.sample_chance(rng), CHANCE)
     for a in s.legal_actions():
-        ui = s.action_ui(a, 0)
+        ui = g.ui.action_ui(s, a, 0)
         assert ui["label"] and ui["targets"][0].startswith("rondel:")
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from nightsky import load_game
 from nightsky.core.errors import IllegalActionError
-from nightsky.games.starlight.state import OVER
+from nightsky.games.starlight.constants import OVER
 from tests.games.starlight.starlight_helpers import do, give_rays, new, settle, texts, turn
 
 
@@ -85,7 +85,7 @@ def test_SL_12_6_round_limit_safeguard():
         settle(s)
     assert s.daybreak_round == 3 and s.round == 4
     assert s.safeguard and s.view(None)["daybreak_by_safeguard"]
-    assert "(round limit, SL-12.6)" in s.render(None).splitlines()[0]
+    assert "(round limit, SL-12.6)" in s.game.ui.render(s, None).splitlines()[0]
 
 
 def test_SL_13_1_SL_13_2_final_scores():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nightsky import load_game
 from nightsky.core.game import CHANCE
-from nightsky.games.starlight.state import P_REFILL
+from nightsky.games.starlight.constants import P_REFILL
 
 
 def test_example_of_play_SL_2_3_SL_2_6_SL_7_6_SL_2_7():
@@ -51,5 +51,5 @@ def test_tutorial_is_listed_and_rendered():
     g = load_game("starlight", players=3)
     tut = g.tutorial("example-of-play")
     s = tut.build()
-    text = s.render(0)
+    text = s.game.ui.render(s, 0)
     assert "hydrus" in text and "Rondel" in text and "P1" in text

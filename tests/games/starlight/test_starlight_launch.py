@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from nightsky.core.errors import IllegalActionError
-from nightsky.games.starlight.state import (
+from nightsky.core.game import CHANCE
+from nightsky.games.starlight.constants import (
     BUILD,
     BUYING,
     CHOOSE_STAR,
@@ -270,7 +271,18 @@ def test_SL_10_1_SL_16_5_laurels_are_secret():
         differs |= r.laurels[0] != s.laurels[0]
         assert r.laurels[1] == s.laurels[1]
     assert differs
-    assert s.game.redact_action(-1, s.game.parse_action("deal L1"), 2) == "deal (hidden)"
+    # The deals are hidden in the log from every reader, the dealt seat included.
+    deals = [i for i, (seat, a) in enumerate(s.history) if str(a).startswith("deal ")]
+    assert len(deals) == 6 and all(s.history[i][0] == CHANCE for i in deals)
+    for i in deals:
+        for viewer in (None, 0, 1, 2):
+            assert s.log_text(i, viewer) == "deal (hidden)"
+    # Other draws (the pools) read as their notation to everyone.
+    others = [i for i in range(len(s.history)) if i not in deals]
+    assert others
+    for i in others:
+        for viewer in (None, 0, 1, 2):
+            assert s.log_text(i, viewer) == str(s.history[i][1])
 
 
 def test_SL_11_1_SL_11_2_SL_11_3_accolades_first_come():
@@ -331,7 +343,7 @@ def take_flare(s, fid):
 
 def test_SL_8_3_SL_9_4_refill_rays_applies_to_boon_rays():
     from nightsky.core.game import CHANCE
-    from nightsky.games.starlight.state import P_REFILL
+    from nightsky.games.starlight.constants import P_REFILL
 
     s = turn(new(2), 0, "cores", ap=1)
     s.privs[0] |= P_REFILL

@@ -25,6 +25,7 @@ def ids(s):
 
 def playout(s, rng, check=True, limit=20000):
     g = s.game
+    observer = g.make_observer()
     base = ids(s) if check else None
     steps = 0
     last_np = list(s.np)
@@ -63,8 +64,9 @@ def playout(s, rng, check=True, limit=20000):
                 json.dumps(v)
                 r = s.resample(q, rng)
                 assert r.view(q) == v
-                assert len(s.observation(q)) == g.observation_size
-                assert r.observation(q) == s.observation(q), "observations hold no secrets"
+                obs = observer.observation(s, q)
+                assert len(obs) == observer.size
+                assert observer.observation(r, q) == obs, "observations hold no secrets"
                 # The resampled history replays to the resampled secrets.
                 again = g.new_initial_state()
                 for seat, act in r.history:

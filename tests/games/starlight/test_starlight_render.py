@@ -8,7 +8,7 @@ from nightsky import load_game
 def test_render_sky_board_and_mats_of_the_example_position():
     g = load_game("starlight", players=3)
     s = g.tutorial("example-of-play").build()
-    text = s.render(1)  # Yellow's view
+    text = s.game.ui.render(s, 1)  # Yellow's view
     lines = text.splitlines()
     assert all(len(line) <= 100 for line in lines)
     assert "to act: P0" in lines[0]
@@ -25,4 +25,4 @@ def test_render_sky_board_and_mats_of_the_example_position():
     assert own[0].endswith("2 (secret)") and "dp)" in own[1] and own[2].endswith("2 (secret)")
     assert "magnitudes 3" in text and "saved AP 2" in text
     # A spectator sees no Laurel at all.
-    assert s.render(None).count("(secret)") == 3
+    assert s.game.ui.render(s, None).count("(secret)") == 3

@@ -6,7 +6,7 @@ import random
 
 from nightsky import load_game
 from nightsky.core.game import CHANCE
-from nightsky.games.starlight.state import BOT, MAIN
+from nightsky.games.starlight.constants import BOT, MAIN
 from tests.games.starlight.starlight_helpers import (
     do,
     give_core,

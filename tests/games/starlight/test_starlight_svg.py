@@ -9,7 +9,7 @@ import pytest
 
 from nightsky import load_game
 from nightsky.core.game import CHANCE
-from nightsky.games.starlight.actions import DONE, END, SKIP
+from nightsky.games.starlight.constants import DONE, END, SKIP
 from tests.support.svgcheck import hit_ids
 
 from .starlight_helpers import do, give_core, give_rays, new, turn
@@ -18,12 +18,13 @@ BUTTONS = (END, DONE, SKIP)  # stop-like choices the client lists as buttons
 
 
 def check_seat(s, seat: int, rng: random.Random) -> set[str]:  # noqa: ANN001
-    svg = s.board_svg(seat)
+    ui = s.game.ui
+    svg = ui.board_svg(s, seat)
     ids = hit_ids(svg)
     assert len(ids) == len(set(ids)), "duplicate ids"
     have = {el.get("id") for el in ET.fromstring(svg).iter() if el.get("data-label")}
     for a in s.legal_actions(seat):
-        targets = s.action_ui(a, seat)["targets"]
+        targets = ui.action_ui(s, a, seat)["targets"]
         assert targets, str(a)
         if all(t.startswith("button:") for t in targets):
             assert a.kind in BUTTONS, f"{a} has no target on the board"
@@ -31,7 +32,7 @@ def check_seat(s, seat: int, rng: random.Random) -> set[str]:  # noqa: ANN001
         for t in targets:
             assert t in have, f"{a}: target {t} not drawn"
     # what the seat sees cannot depend on what it cannot know (Laurels, God deals)
-    assert s.resample(seat, rng).board_svg(seat) == svg
+    assert ui.board_svg(s.resample(seat, rng), seat) == svg
     return have
 
 
@@ -59,7 +60,7 @@ def test_svg_targets_exist_and_resample_invariant(opts: dict, seed: int) -> None
         s.apply(rng.choice(legal), p)
     assert len(kinds) >= 10
     for viewer in [None, *range(s.game.num_players)]:
-        ids = hit_ids(s.board_svg(viewer))
+        ids = hit_ids(s.game.ui.board_svg(s, viewer))
         assert len(ids) == len(set(ids))
 
 
@@ -72,10 +73,10 @@ def test_svg_launch_targets_core_rays_slots_and_flare() -> None:
     assert {"hand:ray:long:red", "hand:ray:short:yellow", "hand:core:C1"} <= have
     do(s, "attach long red", "attach long red")
     have = check_seat(s, 0, random.Random(0))
-    slots = [s.action_ui(a, 0)["targets"][0] for a in s.legal_actions(0)
+    slots = [s.game.ui.action_ui(s, a, 0)["targets"][0] for a in s.legal_actions(0)
              if str(a).startswith("to ")]
     assert slots and set(slots) <= have
-    svg = s.board_svg(1)  # the other seat sees the star but cannot click the mat
+    svg = s.game.ui.board_svg(s, 1)  # the other seat sees the star but cannot click the mat
     assert "launching a star of magnitude 2" in svg and "hand:core:C1" not in svg
 
 
@@ -83,8 +84,8 @@ def test_svg_hides_laurels_and_gods_of_others() -> None:
     s = new(3, gods=True)
     t = s.t
     assert s.phase == 1  # choosing Gods
-    mine = s.board_svg(0)
-    spectator = s.board_svg(None)
+    mine = s.game.ui.board_svg(s, 0)
+    spectator = s.game.ui.board_svg(s, None)
     for q in range(3):
         for li in s.laurels[q]:
             lid = t.laurel_ids[li]
@@ -104,7 +105,7 @@ def test_svg_reveals_laurels_at_the_end() -> None:
     while not s.is_terminal():
         p = s.current_players()[0]
         s.apply(s.sample_chance(rng) if p == CHANCE else rng.choice(s.legal_actions(p)), p)
-    svg = s.board_svg(None)
+    svg = s.game.ui.board_svg(s, None)
     assert "Game over" in svg
     for q in range(2):
         for li in s.laurels[q]:

@@ -7,7 +7,7 @@ import pytest
 from nightsky import load_game
 from nightsky.core.errors import IllegalActionError, OptionError
 from nightsky.core.game import CHANCE
-from nightsky.games.starlight.state import FREE_RAY, GOD, MAIN, P_AP, P_CORE_RAY, P_REFILL
+from nightsky.games.starlight.constants import FREE_RAY, GOD, MAIN, P_AP, P_CORE_RAY, P_REFILL
 from tests.games.starlight.starlight_helpers import do, give_core, new, settle, texts, turn
 
 

@@ -2,47 +2,112 @@
 
 A live turn is a sequence of small actions (``step``, ``take long red``, ``launch``,
 ``star C12``, ``attach long red``, ``to hydrus 2``, ``end`` ...). Every action object is built
-once per game (see ``build_actions``) and reused, so legality checks compare by identity.
+once per game (see ``build_actions``) and reused, so a legality check (``action in legal``)
+mostly meets the very same object and stops at the identity test; equality and hashing are
+written by hand so the misses and dict look-ups stay cheap.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-# Player action kinds.
-PLACE, STEP, END, CORE, TAKE, FLARE, FLUSH, LAUNCH, FINAL = range(9)
-STAR, ATTACH, USE, SLOT, SLOTLESS, BUY, DONE, FREE, SKIP, BOON, KEEP = range(9, 20)
+from nightsky.core.game import ActionBase
 
-# Chance kinds.
-D_CORE, D_LONG, D_SHORT, D_FLARE, D_LAUREL, D_GOD, D_SB = range(7)
+from .constants import (
+    ATTACH,
+    BOON,
+    BUY,
+    CORE,
+    D_CORE,
+    D_FLARE,
+    D_GOD,
+    D_LAUREL,
+    D_LONG,
+    D_SB,
+    D_SHORT,
+    DONE,
+    END,
+    FINAL,
+    FLARE,
+    FLUSH,
+    FREE,
+    KEEP,
+    LAUNCH,
+    PLACE,
+    SIZE_NAMES,
+    SKIP,
+    SLOT,
+    SLOTLESS,
+    STAR,
+    STEP,
+    TAKE,
+    USE,
+)
 
-SIZE_NAMES = ("long", "short")
+if TYPE_CHECKING:
+    from .components import Tables
 
 
-class Act(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)
+class Act(ActionBase):
     """A player action: ``kind`` plus up to two integer arguments; ``text`` is the notation."""
 
     kind: int
     a: int
     b: int
     text: str
+    _hash: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.kind, self.a, self.b)))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not Act:
+            return NotImplemented
+        return (
+            self.kind == other.kind
+            and self.a == other.a
+            and self.b == other.b
+            and self.text == other.text
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return self.text
 
 
-class Draw(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)
+class Draw(ActionBase):
     """A chance outcome: which source was drawn from and what came out."""
 
     kind: int
     value: int
     text: str
+    _hash: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.kind, self.value)))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not Draw:
+            return NotImplemented
+        return self.kind == other.kind and self.value == other.value and self.text == other.text
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return self.text
 
 
-def build_actions(t) -> tuple[list[Act], dict]:  # noqa: ANN001 - Tables
+def build_actions(t: Tables) -> tuple[list[Act], dict[tuple[int, int, int], Act]]:
     """Every player action of a game with tables ``t``, plus lookup dicts by (kind, a, b)."""
     acts: list[Act] = []
     for i, sp in enumerate(t.rondel):
@@ -84,7 +149,7 @@ def build_actions(t) -> tuple[list[Act], dict]:  # noqa: ANN001 - Tables
     return acts, index
 
 
-def build_draws(t) -> tuple[dict, dict[str, Draw]]:  # noqa: ANN001 - Tables
+def build_draws(t: Tables) -> tuple[dict[tuple[int, int], Draw], dict[str, Draw]]:
     """Every chance outcome, by (kind, value) and by notation."""
     draws: dict[tuple[int, int], Draw] = {}
     for ci in range(t.num_deck_cores):

@@ -50,7 +50,7 @@ def potential(s: Any, p: int) -> float:
     """Points a seat can expect from what it holds and where it stands (no secrets of others)."""
     if s.is_bot(p):
         # A Starbot's future is its deck: its stars score per difficulty level.
-        return s.np[p] + s.game.per_star_points * s.stars_of(p)
+        return s.np[p] + s.g.per_star_points * s.stars_of(p)
     t = s.t
     b = t.data.board
     val = float(s.np[p])
@@ -106,5 +106,5 @@ def evaluate(s: Any, p: int) -> float:
     Only one's own turns are charged, so ending a turn never looks good for using up a rival's.
     """
     mine = potential(s, p) - TURN * turns_started(s, p)
-    others = [potential(s, q) for q in range(s.game.num_seats) if q != p]
+    others = [potential(s, q) for q in range(s.g.num_seats) if q != p]
     return mine - (max(others) if others else 0.0) * 0.5

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cached_property
 from typing import Any
 
 from nightsky.core.errors import OptionError
@@ -11,6 +10,10 @@ from nightsky.core.game import Game, GameInfo, Option, Tutorial
 
 from .actions import Act, Draw, build_actions, build_draws
 from .components import Tables, load_tables
+from .observation import StarlightObserver
+from .state import StarlightState
+from .tutorial import example_of_play
+from .ui import StarlightUI
 
 LEVELS = ("easy", "medium", "hard", "expert")
 """Starbot difficulty settings, easiest first; the value is day points per launched star."""
@@ -59,6 +62,22 @@ class StarlightGame(Game):
         ),
         default_players=2,
     )
+    ui_class = StarlightUI
+    observer_class = StarlightObserver
+
+    tables: Tables
+    """The compiled components (loaded by ``validate_options``, so a bad file fails at once)."""
+
+    def __init__(self, players: int | str | None = None, **params: Any) -> None:
+        super().__init__(players, **params)
+        acts, index = build_actions(self.tables)
+        self._acts = acts
+        self.act_index = index
+        """Every player action by ``(kind, a, b)``: the rules hand out these very objects."""
+        draws, by_text = build_draws(self.tables)
+        self.draws = draws
+        """Every chance outcome by ``(kind, value)``."""
+        self._draws_by_text = by_text
 
     def validate_options(self) -> None:
         if self.num_players + self.options["starbots"] > 5:
@@ -66,7 +85,7 @@ class StarlightGame(Game):
                 "Starlight seats at most five players in all, live and Starbot (SL-1.1): "
                 f"{self.num_players} live + {self.options['starbots']} Starbots is too many"
             )
-        self.tables  # noqa: B018 - load the components now so a bad file fails at once
+        self.tables = load_tables(self.options["components"])
         if self.num_players == 1:
             # Alone, the live player sees every secret there is (only their own Laurels and
             # God cards are dealt); Starbots hold no cards. This game has no hidden information.
@@ -79,57 +98,20 @@ class StarlightGame(Game):
     def seat_name(self, seat: int) -> str:
         return f"Starbot {seat + 1} ({self.options['starbot_level']})"
 
-    @cached_property
-    def tables(self) -> Tables:
-        return load_tables(self.options["components"])
-
     @property
     def per_star_points(self) -> int:
         return LEVEL_POINTS[self.options["starbot_level"]]
 
-    @cached_property
-    def _built(self) -> tuple[list[Act], dict]:
-        return build_actions(self.tables)
-
-    @cached_property
-    def act_index(self) -> dict:
-        return self._built[1]
-
-    @cached_property
-    def _draws(self) -> tuple[dict, dict[str, Draw]]:
-        return build_draws(self.tables)
-
-    @property
-    def draws(self) -> dict:
-        return self._draws[0]
-
     def all_actions(self) -> list[Act]:
-        return self._built[0]
+        return self._acts
 
     def parse_chance(self, text: str) -> Draw | None:
-        return self._draws[1].get(text)
+        return self._draws_by_text.get(text)
 
-    def new_initial_state(self) -> Any:
-        from .state import StarlightState
-
+    def new_initial_state(self) -> StarlightState:
         return StarlightState(self)
 
-    def redact_action(self, seat: int, action: Any, viewer: int | None) -> str:
-        # Only the Laurel and God deals are secret; other draws are seen by everyone.
-        text = str(action)
-        if text.startswith("deal "):
-            return "deal (hidden)"
-        return text
-
-    @property
-    def observation_size(self) -> int:
-        from .views import observation_size
-
-        return observation_size(self)
-
     def tutorials(self) -> list[Tutorial]:
-        from .tutorial import example_of_play
-
         return [example_of_play()]
 
     @classmethod

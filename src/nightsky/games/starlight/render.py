@@ -1,11 +1,11 @@
-"""Plain-text drawing of the Sky Board and the player mats (``State.render``), <= 100 columns."""
+"""Plain-text drawing of the Sky Board and the player mats (``game.ui.render``), <= 100 columns."""
 
 from __future__ import annotations
 
 import textwrap
 from typing import Any
 
-from .views import _flare, _plan
+from .labels import core_plan, flare_summary
 
 WIDTH = 100
 
@@ -111,10 +111,10 @@ def render_state(s: Any, viewer: int | None = None) -> str:
             lead = f"  {name:<8}" if k == 0 else " " * 10
             lines.append(lead + " | ".join(cells[k : k + 4]))
         lines.append(" " * 10 + "lines " + " ".join(f"{a}-{b}" for a, b in links))
-    pool = [f"{c} ({_plan(t, t.core_ids.index(c))})" for c in v["core_pool"]]
+    pool = [f"{c} ({core_plan(t, t.core_ids.index(c))})" for c in v["core_pool"]]
     lines.extend(_pack("Core pool:", pool))
     fl = [
-        f"{i + 1} AP {f} ({_flare(t, t.flare_ids.index(f))})"
+        f"{i + 1} AP {f} ({flare_summary(t, t.flare_ids.index(f))})"
         for i, f in enumerate(v["flare_pool"])
         if f is not None
     ]
@@ -150,10 +150,10 @@ def render_state(s: Any, viewer: int | None = None) -> str:
             f"{', '.join(d['aspects']) or '-'}"
         )
         lines.extend(_wrap("    " + mat, 8))
-        cores = [f"{c} ({_plan(t, t.core_ids.index(c))})" for c in d["cores"]]
+        cores = [f"{c} ({core_plan(t, t.core_ids.index(c))})" for c in d["cores"]]
         lines.extend(_pack("    cores:", cores))
         lines.extend(_wrap(f"    rays: {_rays(d['rays'])}", 8))
-        fl = [f"{f} ({_flare(t, t.flare_ids.index(f))})" for f in d["flares"]]
+        fl = [f"{f} ({flare_summary(t, t.flare_ids.index(f))})" for f in d["flares"]]
         lines.extend(_pack(f"    Flares (used {len(d['used_flares'])}):", fl))
         if "laurels" in d:
             cards = [t.data.laurels[t.laurel_ids.index(x)] for x in d["laurels"]]

@@ -10,12 +10,19 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.game import CHANCE, Action, LogSecret, State
 
-from .actions import (
+from .actions import Act, Draw
+from .components import SIZES, Tables
+from .constants import (
     ATTACH,
+    BETWEEN,
     BOON,
+    BOT,
+    BUILD,
     BUY,
+    BUYING,
+    CHOOSE_STAR,
     CORE,
     D_CORE,
     D_FLARE,
@@ -30,9 +37,22 @@ from .actions import (
     FLARE,
     FLUSH,
     FREE,
+    FREE_CORE,
+    FREE_RAY,
+    GOD,
     KEEP,
     LAUNCH,
+    MAIN,
+    OVER,
+    P_ALPHA,
+    P_AP,
+    P_BUY,
+    P_CORE_RAY,
+    P_LAUREL,
+    P_REFILL,
+    PHASE_NAMES,
     PLACE,
+    SETUP,
     SIZE_NAMES,
     SKIP,
     SLOT,
@@ -41,36 +61,20 @@ from .actions import (
     STEP,
     TAKE,
     USE,
-    Act,
-    Draw,
 )
-from .components import PRIVILEGES, SIZES
+from .evaluate import evaluate as evaluate_position
+from .views import make_census, make_view
 
 if TYPE_CHECKING:
     from .game import StarlightGame
-
-# Phases.
-SETUP, GOD, MAIN, CHOOSE_STAR, BUILD, BUYING, FREE_RAY, BOT, BETWEEN, OVER, FREE_CORE = range(11)
-PHASE_NAMES = (
-    "setup",
-    "choose-god",
-    "main",
-    "choose-star",
-    "build-star",
-    "buy-night-points",
-    "free-ray",
-    "starbot",
-    "between-turns",
-    "over",
-    "free-core",
-)
-
-P_BUY, P_AP, P_REFILL, P_LAUREL, P_CORE_RAY, P_ALPHA = (1 << i for i in range(6))
 
 
 def popcount(x: int) -> int:
     return bin(x).count("1")
 
+
+_DEAL_SECRET = LogSecret("deal (hidden)")
+"""How a Laurel or God deal reads in the log, to every viewer (the cards stay secret)."""
 
 _FLAT_LISTS = (
     "pos",
@@ -105,22 +109,43 @@ _FLAT_LISTS = (
 )
 _NESTED_LISTS = ("cores", "rays", "flares", "used", "laurels", "god_hand")
 
+# Action kinds by the part of ``_apply_act`` that carries them out.
+_GAIN_KINDS = frozenset((CORE, TAKE, FLARE, FLUSH))
+_LAUNCH_KINDS = frozenset((LAUNCH, FINAL, STAR, ATTACH, USE, SLOT, SLOTLESS, BUY, DONE))
+_BOON_KINDS = frozenset((FREE, SKIP, BOON))
+
 
 class StarlightState(State):
-    """One position of Starlight."""
+    """One position of Starlight.
 
-    game: StarlightGame
+    ``g`` is the game, typed as a Starlight game (``State.game`` stays the general ``Game``).
+    """
 
     def __init__(self, game: StarlightGame, setup: bool = True) -> None:
-        super().__init__(game)
+        """The position before set-up's draws.
+
+        ``setup=False`` is ``_copy``'s way in: it sets no field at all, not even those of
+        ``State``, because ``_copy`` fills the new state's empty ``__dict__`` from the copied
+        one in a single ``update`` (the fast path of copying into an empty dict).
+        """
         if not setup:
             return
-        g = game
-        t = g.tables
-        b = t.data.board
-        n = g.num_seats
-        nc = len(t.colors)
+        super().__init__(game)
+        self.g = game
+        self._set_up()
+
+    def _set_up(self) -> None:
         self.phase = SETUP
+        self._init_turn()
+        self._init_holdings()
+        self._init_supply()
+        self._init_launch()
+        self._deal()
+        self.phase = BETWEEN
+        self._settle()
+
+    def _init_turn(self) -> None:
+        n = self.g.num_seats
         self.turn = -1
         self.round = 0
         self.daybreak_round = 0
@@ -138,7 +163,12 @@ class StarlightState(State):
         self.apollo_used = False
         self.free_step = False
         self.final_done = False
-        # Holdings (live seats; Starbot entries stay empty).
+
+    def _init_holdings(self) -> None:
+        """Holdings (live seats; Starbot entries stay empty) and the Sky Board."""
+        t = self.t
+        n = self.g.num_seats
+        nc = len(t.colors)
         self.cores: list[list[int]] = [[] for _ in range(n)]
         self.rays: list[list[int]] = [[0] * (2 * nc) for _ in range(n)]
         self.flares: list[list[int]] = [[] for _ in range(n)]
@@ -153,11 +183,15 @@ class StarlightState(State):
         self.board = [-1] * len(t.slots)
         self.accolade = [-1] * 5  # owner by index-1
         self.marks = [0] * (5 * n)  # Starbot markers on Accolades: [index-1 + 5 * seat]
-        # Pools, decks, bags.
+
+    def _init_supply(self) -> None:
+        """Pools, decks and bags."""
+        t = self.t
+        nc = len(t.colors)
         self.core_pool: list[int] = []
         self.long_pool: list[int] = []
         self.short_pool: list[int] = []
-        self.flare_pool = [-1] * b.flare_pool
+        self.flare_pool = [-1] * t.data.board.flare_pool
         self.core_deck = list(range(t.num_deck_cores))
         self.core_discard: list[int] = []
         self.long_bag = [t.data.rays.long_per_color] * nc
@@ -170,9 +204,12 @@ class StarlightState(State):
         self.sb_deck = list(range(len(t.starbot_ids)))
         self.sb_discard: list[int] = []
         self.starters_out: list[int] = []  # Starter Cores launched (they leave the game)
-        # The star being built: core (-1 none), rays by type, flare (-1), allowed constellations.
+
+    def _init_launch(self) -> None:
+        """The star being built: core (-1 none), rays by type, flare (-1), allowed
+        constellations; the free takes of a boon; the draws waiting to be made."""
         self.star_core = -1
-        self.star_rays = [0] * (2 * nc)
+        self.star_rays = [0] * (2 * len(self.t.colors))
         self.star_flare = -1
         self.launch_mask = 0
         self.launch_final = False
@@ -180,7 +217,12 @@ class StarlightState(State):
         self.free_left = 0
         self.free_return = MAIN
         self.pending: list[tuple[int, int]] = []
-        # Set-up (SL-1.5): starter Cores, pools, Laurels, Gods.
+
+    def _deal(self) -> None:
+        """Set-up (SL-1.5): starter Cores, then the draws of the pools, Laurels and Gods."""
+        g = self.g
+        t = self.t
+        b = t.data.board
         for p in range(g.num_players):
             self.cores[p].append(t.num_deck_cores + p)
         self.pending.extend([(D_CORE, 0)] * b.core_pool)
@@ -192,15 +234,12 @@ class StarlightState(State):
         if g.options["gods"]:
             for p in range(g.num_players):
                 self.pending.extend([(D_GOD, p)] * b.gods_dealt)
-        self.phase = BETWEEN
-        self._settle()
 
     # ================================================================== copying
-    def clone(self) -> StarlightState:
-        c = StarlightState.__new__(StarlightState)
+    def _copy(self) -> StarlightState:
+        c = StarlightState(self.g, False)
         cd = c.__dict__
         cd.update(self.__dict__)  # ints and bools are shared; every list is copied below
-        c.history = self.history.copy()
         for k in _FLAT_LISTS:
             cd[k] = cd[k].copy()
         for k in _NESTED_LISTS:
@@ -209,11 +248,11 @@ class StarlightState(State):
 
     # ================================================================== helpers
     @property
-    def t(self):  # noqa: ANN201
-        return self.game.tables
+    def t(self) -> Tables:
+        return self.g.tables
 
     def is_bot(self, seat: int) -> bool:
-        return seat >= self.game.num_players
+        return seat >= self.g.num_players
 
     def power(self, p: int) -> str:
         g = self.god[p]
@@ -390,14 +429,12 @@ class StarlightState(State):
         return self.phase == OVER and not self.pending
 
     # ================================================================== legal actions
-    def legal_actions(self, player: int | None = None) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         cp = self.current_players()
-        if not cp or cp[0] == CHANCE:
+        if not cp or cp[0] == CHANCE or seat != self.turn:
             return []
-        p = self.turn if player is None else player
-        if p != self.turn:
-            return []
-        idx = self.game.act_index
+        p = seat
+        idx = self.g.act_index
         ph = self.phase
         if ph == GOD:
             return [idx[(KEEP, gi, 0)] for gi in self.god_hand[p]]
@@ -407,7 +444,7 @@ class StarlightState(State):
 
     def _main_actions(self, p: int, launches: bool) -> list[Action]:
         """Main-phase actions; ``launches=False`` skips the (costly) launch checks."""
-        idx = self.game.act_index
+        idx = self.g.act_index
         out: list[Action] = []
         ap = self.ap
         if self.pos[p] < 0:
@@ -465,7 +502,7 @@ class StarlightState(State):
 
     def _sub_actions(self, p: int) -> list[Action]:
         """Actions inside a launch, a free take or a purchase of night points."""
-        idx = self.game.act_index
+        idx = self.g.act_index
         t = self.t
         out: list[Action] = []
         ph = self.phase
@@ -554,9 +591,7 @@ class StarlightState(State):
         if type(action) is not Act:
             return f"{action!s} is not a Starlight action", None
         k = action.kind
-        p = player
         ph = self.phase
-        name = PHASE_NAMES[ph]
         if ph == GOD:
             return "choose one of the two God cards you were dealt", "SL-1.3"
         if ph == CHOOSE_STAR:
@@ -567,38 +602,7 @@ class StarlightState(State):
                 )
             return "choose the Core of the star to launch first (star ...)", "SL-7.2"
         if ph == BUILD:
-            if k == ATTACH:
-                return (
-                    f"{action}: the ray must match the Core's colours and sizes and leave a "
-                    "complete star of 2-7 rays that fits a slot",
-                    "SL-6.3",
-                )
-            if k == USE:
-                return "only one Flare may be attached to a star, and only one you hold", "SL-7.9"
-            if k in (SLOT, SLOTLESS):
-                if not self.star_complete():
-                    return "the star is not complete (2-7 rays matching its plan)", "SL-6.1"
-                if k == SLOTLESS:
-                    return "a slotless launch is only for a final launch with no fitting slot", (
-                        "SL-12.3"
-                    )
-                s = self.t.slots[action.a]
-                if s.size == 2 and not self.privs[p] & P_ALPHA:
-                    return "launching to an alpha slot needs the Launch Alpha Star privilege", (
-                        "SL-7.7"
-                    )
-                if not self.launch_mask >> s.constellation & 1:
-                    return "launch only to a constellation shown on this Launch space", "SL-7.1"
-                if self.board[action.a] >= 0:
-                    return "the destination slot must be empty", "SL-7.4"
-                m = self.star_magnitude()
-                if s.size != (0 if m <= 3 else 1 if m <= 5 else 2):
-                    return f"a magnitude {m} star does not fit a {SIZES[s.size]} slot", "SL-7.3"
-                con = self.t.slots_of[s.constellation]
-                if all(self.board[i] < 0 for i in con):
-                    return "the first star of a constellation goes on a target slot", "SL-7.5"
-                return "the slot must be connected to a filled slot", "SL-7.6"
-            return "finish the star: attach rays, a Flare, or choose its slot", "SL-7.2"
+            return self._explain_build(action, player)
         if ph == BUYING:
             if k == BUY:
                 return "buying a night point costs 2 action points", "SL-7.10"
@@ -607,8 +611,52 @@ class StarlightState(State):
             return "take the Flare's free Core from the pool (core ...)", "SL-9.4"
         if ph == FREE_RAY:
             return "take a free ray from a pool (free ...) or skip", "SL-3.6"
-        if ph != MAIN:
-            return f"no action is possible in the {name} phase", None
+        if ph == MAIN:
+            why = self._explain_main(action, player)
+            if why is not None:
+                return why
+            return f"{action} is not possible in the {PHASE_NAMES[ph]} phase", None
+        return f"no action is possible in the {PHASE_NAMES[ph]} phase", None
+
+    def _explain_build(self, action: Act, p: int) -> tuple[str, str | None]:
+        """Why ``action`` cannot be taken while the star is being built."""
+        k = action.kind
+        if k == ATTACH:
+            return (
+                f"{action}: the ray must match the Core's colours and sizes and leave a "
+                "complete star of 2-7 rays that fits a slot",
+                "SL-6.3",
+            )
+        if k == USE:
+            return "only one Flare may be attached to a star, and only one you hold", "SL-7.9"
+        if k not in (SLOT, SLOTLESS):
+            return "finish the star: attach rays, a Flare, or choose its slot", "SL-7.2"
+        if not self.star_complete():
+            return "the star is not complete (2-7 rays matching its plan)", "SL-6.1"
+        if k == SLOTLESS:
+            return "a slotless launch is only for a final launch with no fitting slot", (
+                "SL-12.3"
+            )
+        s = self.t.slots[action.a]
+        if s.size == 2 and not self.privs[p] & P_ALPHA:
+            return "launching to an alpha slot needs the Launch Alpha Star privilege", (
+                "SL-7.7"
+            )
+        if not self.launch_mask >> s.constellation & 1:
+            return "launch only to a constellation shown on this Launch space", "SL-7.1"
+        if self.board[action.a] >= 0:
+            return "the destination slot must be empty", "SL-7.4"
+        m = self.star_magnitude()
+        if s.size != (0 if m <= 3 else 1 if m <= 5 else 2):
+            return f"a magnitude {m} star does not fit a {SIZES[s.size]} slot", "SL-7.3"
+        con = self.t.slots_of[s.constellation]
+        if all(self.board[i] < 0 for i in con):
+            return "the first star of a constellation goes on a target slot", "SL-7.5"
+        return "the slot must be connected to a filled slot", "SL-7.6"
+
+    def _explain_main(self, action: Act, p: int) -> tuple[str, str | None] | None:
+        """Why ``action`` cannot be taken in the main phase (None: no particular reason)."""
+        k = action.kind
         if self.pos[p] < 0:
             return "on your first turn place your marker on any action space", "SL-2.1"
         if k == PLACE:
@@ -632,44 +680,49 @@ class StarlightState(State):
                 return "you may use only a face-up Flare you hold, once", "SL-9.2"
             return "that boon has nothing to give now", "SL-9.4"
         if k in (CORE, TAKE, FLARE, FLUSH, LAUNCH):
-            if not self.moved:
-                return "you must move on the rondel before taking an action", "SL-2.2"
-            sp = self.space(p)
-            want = {CORE: "cores", FLARE: "flares"}.get(k)
-            if k == TAKE:
-                want = SIZE_NAMES[action.a]
-            if k == LAUNCH and not sp.startswith("launch"):
-                return "launch only from a Launch space", "SL-7.1"
-            if want is not None and sp != want:
-                return f"{action} is the action of the {want} space, you are on {sp}", "SL-2.4"
-            due = self.surcharge_due(p)
-            if k == CORE:
-                if len(self.cores[p]) >= self.core_limit(p):
-                    return f"you may keep at most {self.core_limit(p)} Cores", "SL-3.7"
-                if self.cores_taken >= self.cores_per_action(p):
-                    n = self.cores_per_action(p)
-                    return f"take at most {n} Cores in one Gain Cores action", "SL-3.1"
-                if action.a not in self.core_pool:
-                    return "that Core is not in the pool", "SL-3.1"
-                if self.ap < 1 + due:
-                    return "a Core costs 1 action point (plus any occupation surcharge)", "SL-2.6"
-            if k == TAKE:
-                if action.b not in self._pool(action.a):
-                    return "no ray of that colour is in the pool", "SL-4.1"
-                return "a ray costs 1 action point (plus any occupation surcharge)", "SL-2.6"
-            if k == FLARE:
-                if self.flare_pool[action.a] < 0:
-                    return "that Flare position is empty", "SL-5.1"
-                return "a Flare costs its position's action points", "SL-5.1"
-            if k == FLUSH:
-                return "flushing a pool costs 1 action point during its own action", "SL-16.2"
-            if k == LAUNCH:
-                if self.launched_here:
-                    return "you may launch only once per Launch action", "SL-7.2"
-                if self.ap < 1 + due:
-                    return "launching costs 1 action point (plus any surcharge)", "SL-7.2"
-                return "you have no Core that can make a complete star for these slots", "SL-6.1"
-        return f"{action} is not possible in the {name} phase", None
+            return self._explain_space_action(action, p)
+        return None
+
+    def _explain_space_action(self, action: Act, p: int) -> tuple[str, str | None] | None:
+        """Why the action of a rondel space cannot be taken (None: no particular reason)."""
+        k = action.kind
+        if not self.moved:
+            return "you must move on the rondel before taking an action", "SL-2.2"
+        sp = self.space(p)
+        want = {CORE: "cores", FLARE: "flares"}.get(k)
+        if k == TAKE:
+            want = SIZE_NAMES[action.a]
+        if k == LAUNCH and not sp.startswith("launch"):
+            return "launch only from a Launch space", "SL-7.1"
+        if want is not None and sp != want:
+            return f"{action} is the action of the {want} space, you are on {sp}", "SL-2.4"
+        due = self.surcharge_due(p)
+        if k == CORE:
+            if len(self.cores[p]) >= self.core_limit(p):
+                return f"you may keep at most {self.core_limit(p)} Cores", "SL-3.7"
+            if self.cores_taken >= self.cores_per_action(p):
+                n = self.cores_per_action(p)
+                return f"take at most {n} Cores in one Gain Cores action", "SL-3.1"
+            if action.a not in self.core_pool:
+                return "that Core is not in the pool", "SL-3.1"
+            if self.ap < 1 + due:
+                return "a Core costs 1 action point (plus any occupation surcharge)", "SL-2.6"
+            return None
+        if k == TAKE:
+            if action.b not in self._pool(action.a):
+                return "no ray of that colour is in the pool", "SL-4.1"
+            return "a ray costs 1 action point (plus any occupation surcharge)", "SL-2.6"
+        if k == FLARE:
+            if self.flare_pool[action.a] < 0:
+                return "that Flare position is empty", "SL-5.1"
+            return "a Flare costs its position's action points", "SL-5.1"
+        if k == FLUSH:
+            return "flushing a pool costs 1 action point during its own action", "SL-16.2"
+        if self.launched_here:
+            return "you may launch only once per Launch action", "SL-7.2"
+        if self.ap < 1 + due:
+            return "launching costs 1 action point (plus any surcharge)", "SL-7.2"
+        return "you have no Core that can make a complete star for these slots", "SL-6.1"
 
     # ================================================================== applying
     def _apply(self, action: Any, player: int) -> None:
@@ -686,34 +739,46 @@ class StarlightState(State):
 
     def _apply_act(self, a: Act, p: int) -> None:
         k = a.kind
-        t = self.t
-        nc = len(t.colors)
-        if k == PLACE:
+        if k in _GAIN_KINDS:
+            self._apply_gain(a, p)
+        elif k in _LAUNCH_KINDS:
+            self._apply_launch(a, p)
+        elif k in _BOON_KINDS:
+            self._apply_boon(a, p)
+        elif k == PLACE:
             self.pos[p] = a.a
             self.moved = True
-            return
-        if k == STEP:
-            if self.free_step:
-                self.free_step = False
-            else:
-                self.ap -= 1
-            self.pos[p] = (self.pos[p] + 1) % 7
-            self.moved = True
-            self.opened = False
-            self.launched_here = False
-            self.cores_taken = 0
-            self.apollo_used = False
-            return
-        if k == END:
+        elif k == STEP:
+            self._step(p)
+        elif k == END:
             self._end_turn(p)
-            return
+        elif k == KEEP:
+            self._keep_god(p, a.a)
+        else:
+            raise AssertionError(f"unhandled action {a}")
+
+    def _step(self, p: int) -> None:
+        """One step clockwise on the rondel (SL-2.3): a new action space, a new action."""
+        if self.free_step:
+            self.free_step = False
+        else:
+            self.ap -= 1
+        self.pos[p] = (self.pos[p] + 1) % 7
+        self.moved = True
+        self.opened = False
+        self.launched_here = False
+        self.cores_taken = 0
+        self.apollo_used = False
+
+    def _apply_gain(self, a: Act, p: int) -> None:
+        """The actions of the Gain spaces: a Core, a ray, a Flare, or a flush of the pool."""
+        k = a.kind
         if k == CORE and self.phase == FREE_CORE:
             # A Flare's free Core (SL-9.4): no cost, not part of a Gain Cores action.
             self.core_pool.remove(a.a)
             self.cores[p].append(a.a)
             self.phase = MAIN
-            return
-        if k == CORE:
+        elif k == CORE:
             self._pay(p, 1)
             self.core_pool.remove(a.a)
             self.cores[p].append(a.a)
@@ -722,77 +787,71 @@ class StarlightState(State):
                 self.free_left = 1
                 self.free_return = MAIN
                 self.phase = FREE_RAY
-            return
-        if k == TAKE:
+        elif k == TAKE:
             if self.power(p) == "free_ray" and not self.apollo_used:
                 self._pay(p, 0)
                 self.apollo_used = True
             else:
                 self._pay(p, 1)
             self._take_ray(p, a.a, a.b)
-            return
-        if k == FLARE:
+        elif k == FLARE:
             self._pay(p, self.flare_cost(p, a.a))
             f = self.flare_pool[a.a]
             self.flare_pool[a.a] = -1
             self.flares[p].append(f)
-            return
-        if k == FLUSH:
+        else:  # FLUSH
             self._pay(p, 1)
             self._flush(self.space(p))
-            return
+
+    def _apply_launch(self, a: Act, p: int) -> None:
+        """A launch, step by step: begin it, choose the Core, attach rays and a Flare, choose
+        the slot, then buy night points."""
+        k = a.kind
         if k == LAUNCH:
             self._pay(p, 1)
             self.launched_here = True
             self._begin_launch(p, self.launch_mask_here(p), False)
-            return
-        if k == FINAL:
+        elif k == FINAL:
             self.ap -= 1
             self.final_done = True
             self._begin_launch(p, self.all_mask(), True)
-            return
-        if k == STAR:
+        elif k == STAR:
             self.star_core = a.a
             self.phase = BUILD
-            return
-        if k == ATTACH:
-            i = a.a * nc + a.b
+        elif k == ATTACH:
+            i = a.a * len(self.t.colors) + a.b
             self.rays[p][i] -= 1
             self.star_rays[i] += 1
-            return
-        if k == USE:
+        elif k == USE:
             self.flares[p].remove(a.a)
             self.star_flare = a.a
-            return
-        if k == SLOT:
+        elif k == SLOT:
             self._score_launch(p, a.a)
-            return
-        if k == SLOTLESS:
+        elif k == SLOTLESS:
             self._score_launch(p, -1)
-            return
-        if k == BUY:
+        elif k == BUY:
             self.ap -= 2
             self.np[p] += 1
             self._check_daybreak()
-            return
-        if k == DONE:
+        else:  # DONE
             self._finish_launch(p)
-            return
+
+    def _apply_boon(self, a: Act, p: int) -> None:
+        """A Flare's boon, and the free rays of a boon or a privilege."""
+        k = a.kind
         if k == FREE:
             self._take_ray(p, a.a, a.b)
             self.free_left -= 1
             refilling = any(k in (D_LONG, D_SHORT) for k, _ in self.pending)
             if self.free_left <= 0 or not (self.long_pool or self.short_pool or refilling):
                 self.phase = self.free_return
-            return
-        if k == SKIP:
+        elif k == SKIP:
             self.free_left = 0
             self.phase = self.free_return
-            return
-        if k == BOON:
+        else:  # BOON
             self.flares[p].remove(a.a)
             self.used[p].append(a.a)
-            card = t.data.flares[a.a]
+            card = self.t.data.flares[a.a]
             self._claim_accolades(p)  # a used Flare may meet a goal (SL-11.2)
             if card.boon == "ap":
                 self.ap += card.boon_value
@@ -802,16 +861,15 @@ class StarlightState(State):
                 self.phase = FREE_RAY
             else:
                 self.phase = FREE_CORE
-            return
-        if k == KEEP:
-            self.god[p] = a.a
-            for g in self.god_hand[p]:
-                if g != a.a:
-                    self.god_discard.append(g)
-            self.god_hand[p] = []
-            self._next_god_chooser()
-            return
-        raise AssertionError(f"unhandled action {a}")
+
+    def _keep_god(self, p: int, god: int) -> None:
+        """The God card a seat keeps (SL-1.3); the other is discarded."""
+        self.god[p] = god
+        for g in self.god_hand[p]:
+            if g != god:
+                self.god_discard.append(g)
+        self.god_hand[p] = []
+        self._next_god_chooser()
 
     def _take_ray(self, p: int, size: int, color: int) -> None:
         nc = len(self.t.colors)
@@ -1029,7 +1087,7 @@ class StarlightState(State):
             return
 
     def _next_god_chooser(self) -> None:
-        for q in range(self.turn + 1, self.game.num_players):
+        for q in range(self.turn + 1, self.g.num_players):
             if self.god_hand[q]:
                 self.turn = q
                 self.phase = GOD
@@ -1039,7 +1097,7 @@ class StarlightState(State):
         self.phase = BETWEEN
 
     def _next_turn(self) -> None:
-        g = self.game
+        g = self.g
         n = g.num_seats
         if self.round == 0:
             if g.options["gods"] and any(self.god_hand[q] for q in range(g.num_players)):
@@ -1094,7 +1152,7 @@ class StarlightState(State):
 
     # ================================================================== chance
     def chance_outcomes(self) -> list[tuple[Action, float]] | None:
-        draws = self.game.draws
+        draws = self.g.draws
         if self.pending:
             kind, _ = self.pending[0]
             if kind == D_CORE:
@@ -1118,7 +1176,7 @@ class StarlightState(State):
         return []
 
     def sample_chance(self, rng: random.Random) -> Draw:
-        draws = self.game.draws
+        draws = self.g.draws
         if self.pending:
             kind, _ = self.pending[0]
             if kind in (D_LONG, D_SHORT):
@@ -1188,17 +1246,14 @@ class StarlightState(State):
     # ================================================================== Starbots
     def _starbot_turn(self, card_i: int) -> None:
         """One Starbot turn (SL-14.2): the card's action, its night points, an Accolade marker."""
-        t = self.t
         p = self.turn
         if not self.sb_deck:
             # Deck used up without the Refresh card: shuffle the discards back (SL-14.10).
             self.sb_deck = sorted(self.sb_discard)
             self.sb_discard = []
         self.sb_deck.remove(card_i)
-        card = t.data.starbots[card_i]
-        nc = len(t.colors)
-        act = card.action
-        if act == "refresh":
+        card = self.t.data.starbots[card_i]
+        if card.action == "refresh":
             # Refresh (SL-14.7): every pool is flushed, the deck is made whole again.
             for sp in ("cores", "long", "short", "flares"):
                 self._flush(sp)
@@ -1206,35 +1261,10 @@ class StarlightState(State):
             self.sb_discard = []
         else:
             self.sb_discard.append(card_i)
-            if act == "launch":
-                self.pos[p] = t.rondel.index(card.space)
-                size = SIZES.index(card.size)
-                for ci in t.launch_shows[card.space]:
-                    cands = [i for i in self.eligible_slots(1 << ci) if t.slots[i].size == size]
-                    if cands:
-                        self.board[min(cands)] = p
-                        break
+            if card.action == "launch":
+                self._starbot_launch(p, card.space, SIZES.index(card.size))
             else:
-                self.pos[p] = t.rondel.index(act)
-                n = card.count
-                if act == "cores":
-                    take = self.core_pool[:n]
-                    del self.core_pool[:n]
-                    self.core_discard.extend(take)
-                    self._core_deck_check()
-                elif act in ("long", "short"):
-                    size = 0 if act == "long" else 1
-                    pool = self._pool(size)
-                    for c in pool[:n]:
-                        self.limbo[size * nc + c] += 1
-                    del pool[:n]
-                else:
-                    taken = 0
-                    for i, f in enumerate(self.flare_pool):
-                        if f >= 0 and taken < n:
-                            self.flare_bottom.append(f)
-                            self.flare_pool[i] = -1
-                            taken += 1
+                self._starbot_take(p, card.action, card.count)
             self.np[p] += card.np
             i = card.accolade - 1
             if self.accolade[i] < 0:
@@ -1245,15 +1275,51 @@ class StarlightState(State):
         self._refill_all()
         self.phase = BETWEEN
 
+    def _starbot_launch(self, p: int, space: str, size: int) -> None:
+        """A Starbot's launch: a star on the first eligible slot of the card's size, in the first
+        constellation of the Launch space that has one."""
+        t = self.t
+        self.pos[p] = t.rondel.index(space)
+        for ci in t.launch_shows[space]:
+            cands = [i for i in self.eligible_slots(1 << ci) if t.slots[i].size == size]
+            if cands:
+                self.board[min(cands)] = p
+                break
+
+    def _starbot_take(self, p: int, space: str, n: int) -> None:
+        """A Starbot's gain: it takes the first ``n`` items of that space's pool away (Cores to
+        the discard, rays back to their bag once the refill is done, Flares under their deck)."""
+        self.pos[p] = self.t.rondel.index(space)
+        if space == "cores":
+            take = self.core_pool[:n]
+            del self.core_pool[:n]
+            self.core_discard.extend(take)
+            self._core_deck_check()
+        elif space in ("long", "short"):
+            size = 0 if space == "long" else 1
+            nc = len(self.t.colors)
+            pool = self._pool(size)
+            for c in pool[:n]:
+                self.limbo[size * nc + c] += 1
+            del pool[:n]
+        else:
+            taken = 0
+            for i, f in enumerate(self.flare_pool):
+                if f >= 0 and taken < n:
+                    self.flare_bottom.append(f)
+                    self.flare_pool[i] = -1
+                    taken += 1
+
     # ================================================================== scoring
     def score_breakdown(self) -> list[dict[str, float]]:
         t = self.t
         b = t.data.board
         out: list[dict[str, float]] = []
-        per_star = self.game.per_star_points
+        per_star = self.g.per_star_points
         acc_dp = {a.index - 1: a.dp for a in t.data.accolades}
-        for p in range(self.game.num_seats):
+        for p in range(self.g.num_seats):
             acc = sum(acc_dp[i] for i in range(5) if self.accolade[i] == p)
+            d: dict[str, float]  # the parts are whole numbers (ints): views show them so
             if self.is_bot(p):
                 stars = per_star * self.stars_of(p)
                 d = {"night": self.np[p], "stars": stars, "accolades": acc}
@@ -1281,18 +1347,24 @@ class StarlightState(State):
     def tiebreakers(self, seat: int) -> tuple[float, ...]:
         return (float(self.stars_of(seat)), float(self.constellations_of(seat)))
 
-    # ================================================================== views
-    def view(self, player: int | None) -> dict[str, Any]:
-        from .views import make_view
-
+    # ================================================================== what a seat knows
+    def _view(self, player: int | None) -> dict[str, Any]:
         return make_view(self, player)
+
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        # Only the Laurel and God deals are secret, to every reader of the log (their cards
+        # show in the views of those who may see them); other draws are seen by everyone.
+        if player != CHANCE or type(action) is not Draw:
+            return None
+        kind = action.kind
+        return _DEAL_SECRET if kind in (D_LAUREL, D_GOD) else None
 
     def resample(self, player: int, rng: random.Random) -> StarlightState:
         """Redraw the Laurels and unchosen God cards ``player`` has not seen."""
         c = self.clone()
         if self.phase == OVER:
             return c  # every Laurel is revealed at the end
-        n = self.game.num_players
+        n = self.g.num_players
         others = [q for q in range(n) if q != player]
         pool = list(c.laurel_deck)
         for q in others:
@@ -1330,7 +1402,7 @@ class StarlightState(State):
         k // laurels_dealt, the k-th God deal to seat k // gods_dealt.
         """
         b = self.t.data.board
-        draws = self.game.draws
+        draws = self.g.draws
         lk = gk = 0
         hist = self.history
         for i, (seat, a) in enumerate(hist):
@@ -1350,39 +1422,10 @@ class StarlightState(State):
                 hist[i] = (seat, draws[(D_GOD, pair[j])])
 
     def census(self) -> dict[str, list[str]]:
-        from .views import make_census
-
         return make_census(self)
 
-    def render(self, viewer: int | None = None) -> str:
-        from .render import render_state
-
-        return render_state(self, viewer)
-
     def evaluate(self, player: int) -> float:
-        from .evaluate import evaluate
-
-        return evaluate(self, player)
-
-    def observation(self, player: int) -> list[float]:
-        from .views import observation
-
-        return observation(self, player)
-
-    def action_ui(self, action: Any, player: int) -> dict[str, Any]:
-        from .views import action_ui
-
-        return action_ui(self, action, player)
-
-    def board_svg(self, viewer: int | None = None) -> str:
-        from .svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def describe_action(self, action: Any, player: int) -> str:
-        from .views import describe_action
-
-        return describe_action(self, action, player)
+        return evaluate_position(self, player)
 
 
-__all__ = ["PHASE_NAMES", "PRIVILEGES", "StarlightState"]
+__all__ = ["PHASE_NAMES", "StarlightState"]

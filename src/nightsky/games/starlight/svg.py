@@ -1,4 +1,4 @@
-"""SVG drawing of a Starlight position for the web client (``State.board_svg``).
+"""SVG drawing of a Starlight position for the web client (``game.ui.board_svg``).
 
 Layout: the status line on top; the Sky Board (six constellations: slots sized small, medium
 or alpha, their night points, privilege badges, target rings, connection lines, launched stars
@@ -6,8 +6,8 @@ in their owner's colour) on the left; the rondel of seven action spaces with the
 pools of Cores, long and short rays and Flares on the right; the Accolades, the slotless table
 and the star being launched under the board; then one mat per seat (Starbots included).
 
-Clickable ids are the ones ``views.action_ui`` names: ``rondel:<space>``, ``slot:<con>:<n>``,
-``pool:core:<id>``, ``pool:<long|short>:<colour>``, ``pool:flare:<pos>``,
+Clickable ids are the ones ``labels.action_targets`` names: ``rondel:<space>``,
+``slot:<con>:<n>``, ``pool:core:<id>``, ``pool:<long|short>:<colour>``, ``pool:flare:<pos>``,
 ``pool:<space>:flush``, ``hand:core:<id>``, ``hand:ray:<size>:<colour>``, ``hand:flare:<id>``,
 ``hand:god:<id>`` (the viewer's own mat only), ``mat:final``, ``mat:buy``, ``board:slotless``.
 Each carries ``data-label``; its highlightable shape has ``class="hit"``. Everything is drawn
@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape, quoteattr
 from nightsky.games.svgkit import starfield
 
 from .components import PRIVILEGES
-from .views import BOON_TEXT, NP_TEXT
+from .labels import BOON_TEXT, NP_TEXT
 
 W = 1400
 SEAT_COLOR = ("#ff8a8a", "#7fd3ff", "#a4f07f", "#ffd27f", "#d6a4ff", "#ff9fd6")

@@ -9,10 +9,12 @@ the cornucopia Aspect) with three suitable rays.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, cast
 
 from nightsky.core.game import CHANCE, Tutorial
 
-from .state import StarlightState
+if TYPE_CHECKING:
+    from .state import StarlightState
 
 TEXT = """Red has 5 action points: two steps (the first onto the Aquila/Hydrus Launch space,
 which Red passes by) reach Gain Long Rays, where three long rays cost the other 3. The pool is
@@ -53,8 +55,7 @@ def build() -> StarlightState:
     from nightsky import load_game
 
     g = load_game("starlight", players=3)
-    s = g.new_initial_state()
-    assert isinstance(s, StarlightState)
+    s = cast("StarlightState", g.new_initial_state())
     rng = random.Random(2024)
     while s.current_players() == (CHANCE,):
         s.apply(s.sample_chance(rng), CHANCE)
@@ -99,7 +100,9 @@ def build() -> StarlightState:
     s.round = 3
     s.turn = 0
     s._start_live_turn(0)
+    # The example starts here: forget the set-up draws and how the log reads them.
     s.history = []
+    s._secrets = {}
     return s
 
 

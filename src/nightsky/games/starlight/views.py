@@ -1,64 +1,32 @@
-"""What each seat may see: ``view``, the component census, the observation tensor, UI hints.
+"""What each seat may see: the game's part of ``view``, and the component census.
 
 Public: the Sky Board, the rondel, every pool, all Cores, rays and Flares on the table (they
 are taken face up), mats, Accolades, kept Gods, deck sizes and the Core discards. Secret: the
 Laurels of other players, and God cards dealt to others before they choose (and the discards).
 
-Observation tensor (``observation(p)``), floats in this order, for the fixed maximum of 5 seats:
-  seat block x5 (relative to p: p first): present, is-Starbot, rondel one-hot (8: -1..6),
-    night points/100, saved AP/10, stars/10, constellations with stars/6, privileges (6 bits),
-    magnitudes (6 bits),
-    aspects (6 bits), cores held/5, rays held (2 x colours, /10), face-up Flares/10,
-    used Flares/10;
-  own: AP/10, phase one-hot (11), first/last/moved/opened flags (4), own Laurels
-    (one-hot per Laurel card), the star being built: core one-hot (all cores), its rays (2 x
-    colours)/7;
-  board: per slot 3 values (empty, mine, other's);
-  pools: core pool counts per core, long and short pool counts per colour/5, Flare pool
-    one-hot per position and Flare card;
-  Accolades: per index, owner relative one-hot (6: open + 5 seats);
-  round/50, daybreak triggered.
+The rules' side of what a seat knows: the state imports it; presentation (``ui``, ``render``,
+``svg``, ``labels``) and the observation tensor (``observation``) are elsewhere.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .actions import (
-    ATTACH,
-    BOON,
-    BUY,
-    CORE,
-    FINAL,
-    FLARE,
-    FLUSH,
-    FREE,
-    KEEP,
-    LAUNCH,
-    PLACE,
-    SIZE_NAMES,
-    SLOT,
-    SLOTLESS,
-    STAR,
-    STEP,
-    TAKE,
-    USE,
-    Act,
-)
-from .components import PRIVILEGES, SIZES
+from .components import PRIVILEGES
+from .constants import OVER, PHASE_NAMES, SIZE_NAMES
 
-MAX_SEATS = 5
+if TYPE_CHECKING:
+    from .state import StarlightState
 
 
 def _bits(mask: int, names: tuple[str, ...] | list[str]) -> list[str]:
     return [n for i, n in enumerate(names) if mask >> i & 1]
 
 
-def make_view(s: Any, player: int | None) -> dict[str, Any]:
-    from .state import PHASE_NAMES
-
+def make_view(s: StarlightState, player: int | None) -> dict[str, Any]:
+    """The game's keys of ``view(player)`` (``State.view`` puts the common ones first)."""
     t = s.t
-    g = s.game
+    g = s.g
     nc = len(t.colors)
     seats = []
     for q in range(g.num_seats):
@@ -94,11 +62,6 @@ def make_view(s: Any, player: int | None) -> dict[str, Any]:
             d["accolade_markers"] = [s.marks[i + 5 * q] for i in range(5)]
         seats.append(d)
     view: dict[str, Any] = {
-        "game": "starlight",
-        "viewer": player,
-        "current_players": list(s.current_players()),
-        "terminal": s.is_terminal(),
-        "scores": s.scores(),
         "phase": PHASE_NAMES[s.phase],
         "turn": s.turn,
         "round": s.round,
@@ -142,7 +105,7 @@ def make_view(s: Any, player: int | None) -> dict[str, Any]:
             },
             "flare": t.flare_ids[s.star_flare] if s.star_flare >= 0 else None,
         }
-    if s.phase == 9:  # over
+    if s.phase == OVER:
         view["score_breakdown"] = s.score_breakdown()
         view["winners"] = s.winners()
         # At the end the Laurels are revealed (SL-13.1).
@@ -152,7 +115,8 @@ def make_view(s: Any, player: int | None) -> dict[str, Any]:
     return view
 
 
-def make_census(s: Any) -> dict[str, list[str]]:
+def make_census(s: StarlightState) -> dict[str, list[str]]:
+    """Where every component is (``State.census``)."""
     t = s.t
     nc = len(t.colors)
     out: dict[str, list[str]] = {
@@ -197,7 +161,7 @@ def make_census(s: Any) -> dict[str, list[str]]:
     # The Core being launched stays in its owner's hand until the launch is over.
     if s.star_flare >= 0:
         out["star"].append(t.flare_ids[s.star_flare])
-    for q in range(s.game.num_seats):
+    for q in range(s.g.num_seats):
         out[f"seat{q}_cores"] = [t.core_ids[c] for c in s.cores[q]]
         out[f"seat{q}_rays"] = ray_ids(f"seat{q}", s.rays[q], None)
         out[f"seat{q}_flares"] = [t.flare_ids[f] for f in s.flares[q] + s.used[q]]
@@ -205,167 +169,3 @@ def make_census(s: Any) -> dict[str, list[str]]:
         gods = list(s.god_hand[q]) + ([s.god[q]] if s.god[q] >= 0 else [])
         out[f"seat{q}_gods"] = [t.god_ids[x] for x in gods]
     return out
-
-
-def observation_size(game: Any) -> int:
-    t = game.tables
-    nc = len(t.colors)
-    seat = 2 + 8 + 4 + 18 + 1 + 2 * nc + 2
-    own = 1 + 11 + 4 + len(t.laurel_ids) + len(t.core_ids) + 2 * nc
-    board = 3 * len(t.slots)
-    pools = t.num_deck_cores + 2 * nc + game.tables.data.board.flare_pool * len(t.flare_ids)
-    return MAX_SEATS * seat + own + board + pools + 5 * 6 + 2
-
-
-def observation(s: Any, p: int) -> list[float]:
-    t = s.t
-    g = s.game
-    nc = len(t.colors)
-    n = g.num_seats
-    out: list[float] = []
-    for k in range(MAX_SEATS):
-        if k >= n:
-            out.extend([0.0] * (2 + 8 + 4 + 18 + 1 + 2 * nc + 2))
-            continue
-        q = (p + k) % n
-        out += [1.0, 1.0 if s.is_bot(q) else 0.0]
-        r = [0.0] * 8
-        r[s.pos[q] + 1] = 1.0
-        out += r
-        out += [s.np[q] / 100, s.saved[q] / 10, s.stars_of(q) / 10, s.constellations_of(q) / 6]
-        out += [float(s.privs[q] >> i & 1) for i in range(6)]
-        out += [float(s.mags[q] >> i & 1) for i in range(6)]
-        out += [float(s.aspects[q] >> i & 1) for i in range(6)]
-        out.append(len(s.cores[q]) / 5)
-        out += [x / 10 for x in s.rays[q]]
-        out += [len(s.flares[q]) / 10, len(s.used[q]) / 10]
-    out.append(s.ap / 10 if s.turn == p else 0.0)
-    ph = [0.0] * 11
-    ph[s.phase] = 1.0
-    out += ph
-    mine = s.turn == p
-    out += [float(mine and s.first), float(mine and s.last), float(mine and s.moved)]
-    out.append(float(mine and s.opened))
-    lau = [0.0] * len(t.laurel_ids)
-    for x in s.laurels[p]:
-        lau[x] = 1.0
-    out += lau
-    star = [0.0] * len(t.core_ids)
-    if s.star_core >= 0 and mine:
-        star[s.star_core] = 1.0
-    out += star
-    out += [x / 7 if mine else 0.0 for x in s.star_rays]
-    for o in s.board:
-        out += [1.0 if o < 0 else 0.0, 1.0 if o == p else 0.0, 1.0 if o >= 0 and o != p else 0.0]
-    cp = [0.0] * t.num_deck_cores
-    for c in s.core_pool:
-        cp[c] += 1.0
-    out += cp
-    lp = [0.0] * (2 * nc)
-    for c in s.long_pool:
-        lp[c] += 0.2
-    for c in s.short_pool:
-        lp[nc + c] += 0.2
-    out += lp
-    for f in s.flare_pool:
-        row = [0.0] * len(t.flare_ids)
-        if f >= 0:
-            row[f] = 1.0
-        out += row
-    for i in range(5):
-        row = [0.0] * 6
-        o = s.accolade[i]
-        row[0 if o < 0 else 1 + (o - p) % n] = 1.0
-        out += row
-    out += [s.round / 50, 1.0 if s.daybreak_round else 0.0]
-    return out
-
-
-def describe_action(s: Any, a: Act, p: int) -> str:
-    t = s.t
-    k = a.kind
-    if k == STEP:
-        nxt = t.rondel[(s.pos[p] + 1) % 7]
-        return f"step to {nxt} (1 AP)"
-    if k == CORE:
-        c = a.a
-        return f"take Core {t.core_ids[c]} ({_plan(t, c)})"
-    if k == STAR:
-        return f"launch Core {t.core_ids[a.a]} ({_plan(t, a.a)})"
-    if k == SLOT:
-        sl = t.slots[a.a]
-        pr = f", {PRIVILEGES[sl.privilege]}" if sl.privilege >= 0 else ""
-        return f"{a.text} ({SIZES[sl.size]}, {sl.np} night points{pr})"
-    if k == FLARE:
-        f = s.flare_pool[a.a]
-        return f"buy Flare {t.flare_ids[f]} ({_flare(t, f)}) for {s.flare_cost(p, a.a)} AP"
-    if k in (USE, BOON):
-        return f"{a.text} ({_flare(t, a.a)})"
-    if k == KEEP:
-        god = t.data.gods[a.a]
-        return f"keep {god.name}, {god.title}: {god.text}"
-    return a.text
-
-
-NP_TEXT = {
-    "flat": "{} night points",
-    "per_star": "{} per launched star",
-    "per_constellation": "{} per constellation with your stars",
-    "per_privilege": "{} per privilege",
-    "per_aspect": "{} per Aspect recorded",
-    "per_magnitude": "{} per magnitude recorded",
-    "magnitude": "{} x the star's magnitude",
-    "per_flare": "{} per used Flare",
-}
-BOON_TEXT = {"ap": "+{} action points", "ray": "{} free ray(s)", "core": "{} free Core"}
-
-
-def _flare(t: Any, f: int) -> str:
-    card = t.data.flares[f]
-    np_part = NP_TEXT[card.np].format(card.np_value)
-    return f"launch: {np_part} / boon: {BOON_TEXT[card.boon].format(card.boon_value)}"
-
-
-def _plan(t: Any, c: int) -> str:
-    if c >= t.num_deck_cores:
-        return "starter: any colour, any size, +1 pre-printed ray"
-    card = t.data.cores[c]
-    return f"{'/'.join(card.colors)}, {card.pattern} sizes, {card.aspect}"
-
-
-def action_ui(s: Any, a: Act, p: int) -> dict[str, Any]:
-    t = s.t
-    k = a.kind
-    targets: list[str] = []
-    if k == PLACE:
-        targets = [f"rondel:{t.rondel[a.a]}"]
-    elif k == STEP:
-        targets = [f"rondel:{t.rondel[(s.pos[p] + 1) % 7]}"]
-    elif k == CORE:
-        targets = [f"pool:core:{t.core_ids[a.a]}"]
-    elif k in (TAKE, FREE):
-        targets = [f"pool:{SIZE_NAMES[a.a]}:{t.colors[a.b]}"]
-    elif k == FLARE:
-        targets = [f"pool:flare:{a.a + 1}"]
-    elif k in (LAUNCH, FINAL):
-        targets = [f"rondel:{s.space(p)}"] if k == LAUNCH else ["mat:final"]
-    elif k == STAR:
-        targets = [f"hand:core:{t.core_ids[a.a]}"]
-    elif k == ATTACH:
-        targets = [f"hand:ray:{SIZE_NAMES[a.a]}:{t.colors[a.b]}"]
-    elif k in (USE, BOON):
-        targets = [f"hand:flare:{t.flare_ids[a.a]}"]
-    elif k == SLOT:
-        sl = t.slots[a.a]
-        targets = [f"slot:{t.constellations[sl.constellation]}:{sl.n}"]
-    elif k == KEEP:
-        targets = [f"hand:god:{t.god_ids[a.a]}"]
-    elif k == FLUSH:
-        targets = [f"pool:{s.space(p)}:flush"]
-    elif k == BUY:
-        targets = ["mat:buy"]
-    elif k == SLOTLESS:
-        targets = ["board:slotless"]
-    else:  # end, done, skip: buttons
-        targets = [f"button:{a.text.replace(' ', '-')}"]
-    return {"label": describe_action(s, a, p), "targets": targets}

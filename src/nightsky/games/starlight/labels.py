@@ -1,0 +1,131 @@
+"""Words and click targets of Starlight's choices and cards, for the presentation modules.
+
+``describe_action`` is the one label of a choice (menus, the CLI, the web client's buttons);
+``action_targets`` names the board elements of ``svg`` that choose it; the card texts are shared
+by the text rendering and the SVG board.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .components import PRIVILEGES, SIZES
+from .constants import (
+    ATTACH,
+    BOON,
+    BUY,
+    CORE,
+    FINAL,
+    FLARE,
+    FLUSH,
+    FREE,
+    KEEP,
+    LAUNCH,
+    PLACE,
+    SIZE_NAMES,
+    SLOT,
+    SLOTLESS,
+    STAR,
+    STEP,
+    TAKE,
+    USE,
+)
+
+if TYPE_CHECKING:
+    from .actions import Act
+    from .components import Tables
+    from .state import StarlightState
+
+
+NP_TEXT = {
+    "flat": "{} night points",
+    "per_star": "{} per launched star",
+    "per_constellation": "{} per constellation with your stars",
+    "per_privilege": "{} per privilege",
+    "per_aspect": "{} per Aspect recorded",
+    "per_magnitude": "{} per magnitude recorded",
+    "magnitude": "{} x the star's magnitude",
+    "per_flare": "{} per used Flare",
+}
+BOON_TEXT = {"ap": "+{} action points", "ray": "{} free ray(s)", "core": "{} free Core"}
+
+
+def flare_summary(t: Tables, f: int) -> str:
+    """A Flare card's two uses in words."""
+    card = t.data.flares[f]
+    np_part = NP_TEXT[card.np].format(card.np_value)
+    return f"launch: {np_part} / boon: {BOON_TEXT[card.boon].format(card.boon_value)}"
+
+
+def core_plan(t: Tables, c: int) -> str:
+    """A Core's plan (colours, sizes, Aspect) in words."""
+    if c >= t.num_deck_cores:
+        return "starter: any colour, any size, +1 pre-printed ray"
+    card = t.data.cores[c]
+    return f"{'/'.join(card.colors)}, {card.pattern} sizes, {card.aspect}"
+
+
+def describe_action(s: StarlightState, a: Act, p: int) -> str:
+    """The label of a choice: its notation, with what the card or slot does where it helps."""
+    t = s.t
+    k = a.kind
+    if k == STEP:
+        nxt = t.rondel[(s.pos[p] + 1) % 7]
+        return f"step to {nxt} (1 AP)"
+    if k == CORE:
+        c = a.a
+        return f"take Core {t.core_ids[c]} ({core_plan(t, c)})"
+    if k == STAR:
+        return f"launch Core {t.core_ids[a.a]} ({core_plan(t, a.a)})"
+    if k == SLOT:
+        sl = t.slots[a.a]
+        pr = f", {PRIVILEGES[sl.privilege]}" if sl.privilege >= 0 else ""
+        return f"{a.text} ({SIZES[sl.size]}, {sl.np} night points{pr})"
+    if k == FLARE:
+        f = s.flare_pool[a.a]
+        return f"buy Flare {t.flare_ids[f]} ({flare_summary(t, f)}) for {s.flare_cost(p, a.a)} AP"
+    if k in (USE, BOON):
+        return f"{a.text} ({flare_summary(t, a.a)})"
+    if k == KEEP:
+        god = t.data.gods[a.a]
+        return f"keep {god.name}, {god.title}: {god.text}"
+    return a.text
+
+
+def action_targets(s: StarlightState, a: Act, p: int) -> list[str]:
+    """The ids of the board elements (``svg``) a click on which chooses ``a``."""
+    t = s.t
+    k = a.kind
+    targets: list[str] = []
+    if k == PLACE:
+        targets = [f"rondel:{t.rondel[a.a]}"]
+    elif k == STEP:
+        targets = [f"rondel:{t.rondel[(s.pos[p] + 1) % 7]}"]
+    elif k == CORE:
+        targets = [f"pool:core:{t.core_ids[a.a]}"]
+    elif k in (TAKE, FREE):
+        targets = [f"pool:{SIZE_NAMES[a.a]}:{t.colors[a.b]}"]
+    elif k == FLARE:
+        targets = [f"pool:flare:{a.a + 1}"]
+    elif k in (LAUNCH, FINAL):
+        targets = [f"rondel:{s.space(p)}"] if k == LAUNCH else ["mat:final"]
+    elif k == STAR:
+        targets = [f"hand:core:{t.core_ids[a.a]}"]
+    elif k == ATTACH:
+        targets = [f"hand:ray:{SIZE_NAMES[a.a]}:{t.colors[a.b]}"]
+    elif k in (USE, BOON):
+        targets = [f"hand:flare:{t.flare_ids[a.a]}"]
+    elif k == SLOT:
+        sl = t.slots[a.a]
+        targets = [f"slot:{t.constellations[sl.constellation]}:{sl.n}"]
+    elif k == KEEP:
+        targets = [f"hand:god:{t.god_ids[a.a]}"]
+    elif k == FLUSH:
+        targets = [f"pool:{s.space(p)}:flush"]
+    elif k == BUY:
+        targets = ["mat:buy"]
+    elif k == SLOTLESS:
+        targets = ["board:slotless"]
+    else:  # end, done, skip: buttons
+        targets = [f"button:{a.text.replace(' ', '-')}"]
+    return targets

@@ -1,0 +1,37 @@
+"""Starlight's presentation (``game.ui``): the text rendering, the SVG board, choice labels.
+
+It only draws: the text comes from ``render``, the board from ``svg``, the labels and click
+targets of choices from ``labels``; each of them reads what ``state.view(viewer)`` holds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from nightsky.core.ui import GameUI
+
+from .labels import action_targets, describe_action
+from .render import render_state
+from .svg import board_svg
+
+if TYPE_CHECKING:
+    from nightsky.core.game import Action, State
+
+    from .actions import Act
+    from .state import StarlightState
+
+
+class StarlightUI(GameUI):
+    """Text, SVG and choice labels of a Starlight position."""
+
+    def render(self, state: State, viewer: int | None = None) -> str:
+        return render_state(state, viewer)
+
+    def board_svg(self, state: State, viewer: int | None = None) -> str:
+        return board_svg(state, viewer)
+
+    def describe_action(self, state: State, action: Action, player: int) -> str:
+        return describe_action(cast("StarlightState", state), cast("Act", action), player)
+
+    def action_targets(self, state: State, action: Action, player: int) -> list[str]:
+        return action_targets(cast("StarlightState", state), cast("Act", action), player)
