@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import CHANCE, Action, State
-from nightsky.games.star_fire.actions import (
+from nightsky.games.star_fire.actions import Act, Card
+from nightsky.games.star_fire.constants import (
     BUILD,
     DECK_B,
     DECK_E,
@@ -27,41 +28,48 @@ from nightsky.games.star_fire.actions import (
     DISCARD_SF,
     DIVINE,
     DRAW,
+    ELEMENT,
     END,
+    EV_BLOOM,
+    EV_CRUNCH,
+    EV_FREEZE,
+    EV_FUSION,
+    EV_RIP,
+    EVENT,
     FISSION,
     GAMMA,
-    NEW,
-    SETUP,
-    STEAL,
-    STOP,
-    TRANSMUTE,
-    WILD,
-    WORMHOLE,
-    Act,
-    Card,
-)
-from nightsky.games.star_fire.components import (
-    ELEMENT,
-    EVENT,
+    MODE_BLOOM,
+    MODE_NORMAL,
+    MODE_SETUP,
     MOON,
+    NEW,
+    PH_DEAL,
+    PH_OVER,
+    PH_PLAY,
+    PH_SETUP,
     PLANET,
+    SETUP,
+    SF_DIVINE,
+    SF_FISSION,
+    SF_GAMMA,
     SF_KINDS,
+    SF_TRANSMUTE,
+    SF_WORMHOLE,
     STAR,
     STARFIRE,
-)
-from nightsky.games.star_fire.components import (
-    WILD as WILD_EL,
+    STEAL,
+    STOP,
+    SUB_NONE,
+    SUB_TRANSMUTE,
+    SUB_WORMHOLE,
+    TRANSMUTE,
+    WILD,
+    WILD_EL,
+    WORMHOLE,
 )
 
 if TYPE_CHECKING:
     from nightsky.games.star_fire.game import StarFireGame
-
-SF_WORMHOLE, SF_FISSION, SF_GAMMA, SF_DIVINE, SF_TRANSMUTE = range(5)
-EV_FUSION, EV_BLOOM, EV_CRUNCH, EV_RIP, EV_FREEZE = range(5)
-
-PH_DEAL, PH_SETUP, PH_PLAY, PH_OVER = range(4)
-MODE_NORMAL, MODE_BLOOM, MODE_SETUP = range(3)
-SUB_NONE, SUB_WORMHOLE, SUB_TRANSMUTE = range(3)
 
 
 class StarFireState(State):
