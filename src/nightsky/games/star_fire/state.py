@@ -1,5 +1,8 @@
 """The rules of Star Fire: Galactic Architects (rule ids refer to ``rules.md``).
 
+Only the rules and what a seat may know live here; the presentation is ``StarFireUI``
+(``render.py``, ``svg.py``) and the observation tensor ``StarFireObserver`` (``observe.py``).
+
 State layout (small lists of ints, cloned by hand):
 
 * ``pool[d]``: the unseen, shuffled part of deck ``d`` (elements, bodies, Star Fire, and the
@@ -14,8 +17,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from nightsky.core.errors import IllegalActionError
-from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.game import CHANCE, Action, LogSecret, State
 from nightsky.games.star_fire.actions import Act, Card
 from nightsky.games.star_fire.constants import (
     BUILD,
@@ -47,6 +49,7 @@ from nightsky.games.star_fire.constants import (
     PH_OVER,
     PH_PLAY,
     PH_SETUP,
+    PHASES,
     PLANET,
     SETUP,
     SF_DIVINE,
@@ -62,6 +65,7 @@ from nightsky.games.star_fire.constants import (
     SUB_NONE,
     SUB_TRANSMUTE,
     SUB_WORMHOLE,
+    SUBSTEPS,
     TRANSMUTE,
     WILD,
     WILD_EL,
@@ -71,19 +75,22 @@ from nightsky.games.star_fire.constants import (
 if TYPE_CHECKING:
     from nightsky.games.star_fire.game import StarFireGame
 
+HIDDEN_DRAW = LogSecret("card (hidden)")
+"""How the log shows a drawn hand card (Star, Planet, Moon, Star Fire): hidden from everyone,
+the drawer included, as the log always read (see ``StarFireState._log_secret``)."""
+
 
 class StarFireState(State):
     """One position of a Star Fire game."""
 
-    game: StarFireGame
-
-    def __init__(self, game: Any, *, blank: bool = False) -> None:
+    def __init__(self, game: StarFireGame, *, blank: bool = False) -> None:
+        """The state before the deal; ``blank`` skips the set-up (``_copy`` fills the fields)."""
         super().__init__(game)
-        self.C = game.cards
-        self.n = game.num_players
+        self.g = game  # typed as this game (``State.game`` stays the base type)
+        self.C = C = game.cards
+        self.n = n = game.num_players
         if blank:
             return
-        C, n = self.C, self.n
         self.phase = PH_DEAL
         self.pool: list[list[int]] = [
             list(C.elements) + list(C.events),
@@ -122,9 +129,8 @@ class StarFireState(State):
         self._legal: list[Act] | None = None
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> StarFireState:
-        s = StarFireState(self.game, blank=True)
-        s.history = list(self.history)
+    def _copy(self) -> StarFireState:
+        s = StarFireState(self.g, blank=True)
         s.phase = self.phase
         s.pool = [d[:] for d in self.pool]
         s.bottom = [d[:] for d in self.bottom]
@@ -173,19 +179,33 @@ class StarFireState(State):
         if not self.queue:
             return []
         pool = self.pool[self.queue[0][1]]
-        chance = self.game.chance_actions
+        chance = self.g.chance_actions
         p = 1.0 / len(pool)
         return [(chance[c], p) for c in sorted(pool)]
 
     def sample_chance(self, rng: random.Random) -> Card:
         pool = self.pool[self.queue[0][1]]
-        return self.game.chance_actions[pool[rng.randrange(len(pool))]]
+        return self.g.chance_actions[pool[rng.randrange(len(pool))]]
 
     def is_legal_chance(self, outcome: Any) -> bool:
         return (
             isinstance(outcome, Card) and bool(self.queue)
             and outcome.card in self.pool[self.queue[0][1]]
         )
+
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        """A drawn Element or Cosmic Event is seen by everyone (SF-4.1, SF-14.1); a drawn hand
+        card (Star, Planet, Moon, Star Fire) is a secret. Cards drawn off a public bottom are no
+        chance outcome (SF-4.3) and never get here.
+
+        Only the drawer, ``self.queue[0][0]`` (the head of the pending draws, read before the
+        draw is applied), may know the card, but the log has always hidden it from every seat,
+        the drawer included. To show the drawer their own card, return
+        ``LogSecret(HIDDEN_DRAW.public, seen_by=(self.queue[0][0],))`` instead of HIDDEN_DRAW.
+        """
+        if player != CHANCE or not isinstance(action, Card) or self.C.cat[action.card] < STAR:
+            return None
+        return HIDDEN_DRAW
 
     # ------------------------------------------------------------------ queries
     def drawable(self, d: int) -> int:
@@ -203,7 +223,7 @@ class StarFireState(State):
         Fire cards add up to two. Discarding only recycles a card, so it keeps nobody in the
         game, unless the option ``discard_keeps_alive`` is set (then any held card counts).
         """
-        if self.game.options["discard_keeps_alive"] and (self.hands[seat] or self.nursery[seat]):
+        if self.g.options["discard_keeps_alive"] and (self.hands[seat] or self.nursery[seat]):
             return True
         cap = sum(self.drawable(d) for d in range(3))
         if cap >= 2:
@@ -296,12 +316,11 @@ class StarFireState(State):
         return spent, credit
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        seat = self._seat(player)
+    def _legal_actions(self, seat: int) -> list[Action]:
         if self.phase == PH_OVER or seat == CHANCE or self.queue:
             return []
         if self.phase == PH_SETUP:
-            return list(self.game.setup_actions) if seat == self.setup_seat else []
+            return list(self.g.setup_actions) if seat == self.setup_seat else []
         if seat != self.cur:
             return []
         if self._legal is None:
@@ -309,7 +328,7 @@ class StarFireState(State):
         return list(self._legal)
 
     def _compute_legal(self, seat: int) -> list[Act]:
-        g = self.game
+        g = self.g
         out: list[Act] = []
         if self.sub == SUB_WORMHOLE:
             out += self._steal_targets(seat)
@@ -325,7 +344,7 @@ class StarFireState(State):
         return out
 
     def _real_actions(self, seat: int, first_only: bool = False) -> list[Act]:
-        g, C = self.game, self.C
+        g, C = self.g, self.C
         left = self.actions_left
         out: list[Act] = []
         if left <= 0:
@@ -395,7 +414,7 @@ class StarFireState(State):
         return out
 
     def _steal_targets(self, seat: int) -> list[Act]:
-        C, g = self.C, self.game
+        C, g = self.C, self.g
         out: list[Act] = []
         for q in range(self.n):
             if q == seat:
@@ -681,7 +700,7 @@ class StarFireState(State):
                 self.queue.insert(0, (seat, DECK_E, MODE_BLOOM))  # SF-14.4: draw on
                 return
             self._event(seat, C.event_kind[card])
-            if self.game.options["event_redraw"]:
+            if self.g.options["event_redraw"]:
                 self.queue.append((seat, DECK_E, MODE_NORMAL))  # SF-14.2 option
         else:
             self.hands[seat].append(card)
@@ -776,7 +795,7 @@ class StarFireState(State):
             return
         nxt = next((q for q in active if q > cur), active[0])
         if nxt <= cur:
-            if self.round >= self.game.options["max_rounds"]:
+            if self.round >= self.g.options["max_rounds"]:
                 self.phase = PH_OVER  # SF-17.3
                 return
             self.round += 1
@@ -804,7 +823,7 @@ class StarFireState(State):
     # ------------------------------------------------------------------ scoring (SF-18)
     def score_breakdown(self) -> list[dict[str, float]]:
         C = self.C
-        ties = self.game.options["bonus_ties"]
+        ties = self.g.options["bonus_ties"]
         rows: list[dict[str, float]] = []
         largest: list[int] = []
         count_sys: list[int] = []
@@ -893,7 +912,7 @@ class StarFireState(State):
 
     def _quick_score(self, seat: int) -> float:
         C = self.C
-        total = len(self.pile[seat]) + len(self.nursery[seat])
+        total: float = len(self.pile[seat]) + len(self.nursery[seat])
         total += 0.25 * sum(C.units[c] for c in self.nursery[seat])
         for stars, planets, loose in self.systems[seat]:
             hosted = 0
@@ -916,59 +935,17 @@ class StarFireState(State):
         return float(total)
 
     # ------------------------------------------------------------------ views
-    def view(self, player: int | None) -> dict[str, Any]:
-        C = self.C
-        nm = C.name
-        players = []
-        for q in range(self.n):
-            hand = self.hands[q]
-            backs = {
-                "stars": sum(1 for c in hand if C.cat[c] == STAR),
-                "planets": sum(1 for c in hand if C.cat[c] == PLANET),
-                "moons": sum(1 for c in hand if C.cat[c] == MOON),
-                "star_fire": sum(1 for c in hand if C.cat[c] == STARFIRE),
-            }
-            entry: dict[str, Any] = {
-                "hand_backs": backs,
-                "known_hand": sorted(nm[c] for c in hand if self.public >> c & 1),
-                "holds_dealt_star": self.free_star[q] >= 0,
-                "nursery": [
-                    {"card": nm[c], "element": C.element[c], "units": C.units[c],
-                     "wild": bool(self.wild >> c & 1)} for c in self.nursery[q]
-                ],
-                "systems": [
-                    {
-                        "stars": [nm[s] for s in stars],
-                        "planets": [
-                            {"planet": nm[p], "moons": [nm[m] for m in self.moons_on[p]]}
-                            for p in planets
-                        ],
-                        "loose_moons": [nm[m] for m in loose],
-                    }
-                    for stars, planets, loose in self.systems[q]
-                ],
-                "star_fire_pile": [nm[c] for c in self.pile[q]],
-                "fission": self.fission[q],
-                "eliminated": self.eliminated[q],
-            }
-            if q == player:
-                entry["hand"] = [nm[c] for c in hand]
-                entry["dealt_star"] = nm[self.free_star[q]] if self.free_star[q] >= 0 else None
-            players.append(entry)
+    def _view(self, player: int | None) -> dict[str, Any]:
+        nm = self.C.name
         return {
-            "game": self.game.info.id,
-            "viewer": player,
-            "current_players": list(self.current_players()),
-            "terminal": self.is_terminal(),
-            "scores": self.scores(),
-            "phase": ("deal", "setup", "play", "over")[self.phase],
+            "phase": PHASES[self.phase],
             "round": self.round,
             "turn": self.cur,
             "actions_left": self.actions_left,
             "actions_taken": self.actions_taken,
             "last_turn": self.last_turn,
             "fusion_turns_left": self.fusion_left,
-            "substep": ("", "wormhole", "transmute")[self.sub],
+            "substep": SUBSTEPS[self.sub],
             "substep_units": self.sub_units if self.sub else 0,
             "credit": self.credit[:],
             "pending_draws": [[s, d] for s, d, _ in self.queue],
@@ -981,8 +958,47 @@ class StarFireState(State):
             "spent": [nm[c] for c in self.spent],
             "reshuffled": self.reshuffled,
             "events_used": [nm[c] for c in self.events_used],
-            "players": players,
+            "players": [self._seat_view(q, player) for q in range(self.n)],
         }
+
+    def _seat_view(self, q: int, player: int | None) -> dict[str, Any]:
+        """What ``player`` knows of seat ``q``: its cards' backs, its table; its hand if own."""
+        C = self.C
+        nm = C.name
+        hand = self.hands[q]
+        backs = {
+            "stars": sum(1 for c in hand if C.cat[c] == STAR),
+            "planets": sum(1 for c in hand if C.cat[c] == PLANET),
+            "moons": sum(1 for c in hand if C.cat[c] == MOON),
+            "star_fire": sum(1 for c in hand if C.cat[c] == STARFIRE),
+        }
+        entry: dict[str, Any] = {
+            "hand_backs": backs,
+            "known_hand": sorted(nm[c] for c in hand if self.public >> c & 1),
+            "holds_dealt_star": self.free_star[q] >= 0,
+            "nursery": [
+                {"card": nm[c], "element": C.element[c], "units": C.units[c],
+                 "wild": bool(self.wild >> c & 1)} for c in self.nursery[q]
+            ],
+            "systems": [
+                {
+                    "stars": [nm[s] for s in stars],
+                    "planets": [
+                        {"planet": nm[p], "moons": [nm[m] for m in self.moons_on[p]]}
+                        for p in planets
+                    ],
+                    "loose_moons": [nm[m] for m in loose],
+                }
+                for stars, planets, loose in self.systems[q]
+            ],
+            "star_fire_pile": [nm[c] for c in self.pile[q]],
+            "fission": self.fission[q],
+            "eliminated": self.eliminated[q],
+        }
+        if q == player:
+            entry["hand"] = [nm[c] for c in hand]
+            entry["dealt_star"] = nm[self.free_star[q]] if self.free_star[q] >= 0 else None
+        return entry
 
     def resample(self, player: int, rng: random.Random) -> StarFireState:
         """Redraw opponents' unknown hand cards and the unseen deck contents (SF-19.1).
@@ -1038,36 +1054,6 @@ class StarFireState(State):
         out["spent" if not self.reshuffled else "out_of_play"] = [nm[c] for c in self.spent]
         out["events_used"] = [nm[c] for c in self.events_used]
         return out
-
-    # ------------------------------------------------------------------ presentation
-    def render(self, viewer: int | None = None) -> str:
-        from nightsky.games.star_fire.render import render
-
-        return render(self, viewer)
-
-    def describe_action(self, action: Any, player: int) -> str:
-        from nightsky.games.star_fire.render import describe
-
-        return describe(self, action, player)
-
-    def action_ui(self, action: Any, player: int) -> dict[str, Any]:
-        from nightsky.games.star_fire.render import action_ui
-
-        return action_ui(self, action, player)
-
-    def board_svg(self, viewer: int | None = None) -> str:
-        from nightsky.games.star_fire.svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def observation(self, player: int) -> list[float]:
-        from nightsky.games.star_fire.observe import observation
-
-        return observation(self, player)
-
-    def illegal(self, action: Any, player: int) -> IllegalActionError:
-        reason, rule = self.explain_illegal(action, player)
-        return IllegalActionError(reason, rule=rule)
 
 
 def _pick(cards: list[int], need: int, units: tuple[int, ...]) -> tuple[list[int], int, int]:
