@@ -433,7 +433,6 @@ class StarFireState(State):
 
     # ------------------------------------------------------------------ explanations
     def explain_illegal(self, action: Any, player: int) -> tuple[str, str | None]:
-        C = self.C
         if not isinstance(action, Act):
             return f"{action!s} is not a Star Fire action", None
         k = action.kind
@@ -445,6 +444,25 @@ class StarFireState(State):
             return "finish the Worm Hole first: steal a card or stop", "SF-8.1"
         if self.sub == SUB_TRANSMUTE and k not in (WILD, STOP):
             return "finish the Transmutation first: choose a card or stop", "SF-12.1"
+        if k in (STEAL, WILD, STOP, END):
+            return self._explain_substep(action, player)
+        if self.actions_left <= 0:
+            return "no action is left this turn", "SF-3.2"
+        if k == DRAW:
+            return f"the {DECKS[action.a]} deck is empty", "SF-4.2"
+        if k in (BUILD, DIVINE):
+            return self._explain_build(action, player)
+        if k in (WORMHOLE, FISSION, GAMMA, TRANSMUTE):
+            return self._explain_star_fire(action, player)
+        if k in (DISCARD, DISCARD_SF):
+            if self.actions_left < 2:
+                return "discarding costs 2 actions", "SF-13.1"
+            return "you can only discard a card from your hand or nursery", "SF-13.1"
+        return f"{action} is not legal now", None
+
+    def _explain_substep(self, action: Act, player: int) -> tuple[str, str | None]:
+        """Why a Worm Hole steal, a wild card, ``stop`` or ``end`` is refused."""
+        k = action.kind
         if k == STEAL:
             if self.sub != SUB_WORMHOLE:
                 return "stealing elements needs a Worm Hole in play", "SF-8.1"
@@ -460,103 +478,67 @@ class StarFireState(State):
             return "only an element in your own nursery that is not yet wild", "SF-12.1"
         if k == STOP:
             return "there is no Worm Hole or Transmutation to stop", "SF-8.1"
-        if k == END:
-            return ("a turn is two actions; you may stop early only with a Nuclear Fusion "
-                    "extra action or before elimination", "SF-3.3")
-        if self.actions_left <= 0:
-            return "no action is left this turn", "SF-3.2"
-        if k == DRAW:
-            return f"the {DECKS[action.a]} deck is empty", "SF-4.2"
-        if k in (BUILD, DIVINE):
-            c = action.a
-            if c not in self.hands[player]:
-                return f"{C.name[c]} is not in your hand", "SF-5.1"
-            if k == DIVINE:
-                if self._has_kind(player, SF_DIVINE) < 0:
-                    return "you hold no Divine Intervention", "SF-11.1"
-                if C.cat[c] == STAR and self.actions_left < 2:
-                    return "Divine Intervention on a Star costs 2 actions", "SF-11.1"
-            if action.b not in self._targets(player, c):
-                if C.cat[c] == STAR:
-                    return "a Star links only to your own system of fewer than 3 Stars", "SF-6.2"
-                if C.cat[c] == PLANET:
-                    return "a Planet is built in one of your own systems (a Star first)", "SF-5.7"
-                if action.b in C.planets:
-                    return "a Moon needs your own built Planet with room under its limit", "SF-6.4"
-                return "this Moon needs a host Planet", "SF-6.5"
-            return f"your nursery cannot pay for {C.name[c]}", "SF-5.1"
-        if k in (WORMHOLE, FISSION, GAMMA, TRANSMUTE):
-            kind = {WORMHOLE: SF_WORMHOLE, FISSION: SF_FISSION, GAMMA: SF_GAMMA,
-                    TRANSMUTE: SF_TRANSMUTE}[k]
-            rule = {WORMHOLE: "SF-8.1", FISSION: "SF-9.1", GAMMA: "SF-10.1",
-                    TRANSMUTE: "SF-12.1"}[k]
-            if self._has_kind(player, kind) < 0:
-                return f"you hold no {SF_KINDS[kind]} card", "SF-7.1"
-            if k == FISSION:
-                return "Nuclear Fission targets another player still in the game", rule
-            if k == GAMMA:
-                if any(b == action.a for b, _ in self._gamma_targets()):
-                    return "a Gamma Ray Burst on a Star costs 2 actions", "SF-10.2"
-                return "a Gamma Ray Burst hits only the lowest-value body of a system", rule
-            return f"{action} is not possible now", rule
-        if k in (DISCARD, DISCARD_SF):
-            if self.actions_left < 2:
-                return "discarding costs 2 actions", "SF-13.1"
-            return "you can only discard a card from your hand or nursery", "SF-13.1"
-        return f"{action} is not legal now", None
+        return ("a turn is two actions; you may stop early only with a Nuclear Fusion "
+                "extra action or before elimination", "SF-3.3")
+
+    def _explain_build(self, action: Act, player: int) -> tuple[str, str | None]:
+        """Why a build (paid or by Divine Intervention) is refused."""
+        C = self.C
+        c = action.a
+        if c not in self.hands[player]:
+            return f"{C.name[c]} is not in your hand", "SF-5.1"
+        if action.kind == DIVINE:
+            if self._has_kind(player, SF_DIVINE) < 0:
+                return "you hold no Divine Intervention", "SF-11.1"
+            if C.cat[c] == STAR and self.actions_left < 2:
+                return "Divine Intervention on a Star costs 2 actions", "SF-11.1"
+        if action.b not in self._targets(player, c):
+            if C.cat[c] == STAR:
+                return "a Star links only to your own system of fewer than 3 Stars", "SF-6.2"
+            if C.cat[c] == PLANET:
+                return "a Planet is built in one of your own systems (a Star first)", "SF-5.7"
+            if action.b in C.planets:
+                return "a Moon needs your own built Planet with room under its limit", "SF-6.4"
+            return "this Moon needs a host Planet", "SF-6.5"
+        return f"your nursery cannot pay for {C.name[c]}", "SF-5.1"
+
+    def _explain_star_fire(self, action: Act, player: int) -> tuple[str, str | None]:
+        """Why playing a Worm Hole, Nuclear Fission, Gamma Ray Burst or Transmutation is
+        refused."""
+        k = action.kind
+        kind = {WORMHOLE: SF_WORMHOLE, FISSION: SF_FISSION, GAMMA: SF_GAMMA,
+                TRANSMUTE: SF_TRANSMUTE}[k]
+        rule = {WORMHOLE: "SF-8.1", FISSION: "SF-9.1", GAMMA: "SF-10.1",
+                TRANSMUTE: "SF-12.1"}[k]
+        if self._has_kind(player, kind) < 0:
+            return f"you hold no {SF_KINDS[kind]} card", "SF-7.1"
+        if k == FISSION:
+            return "Nuclear Fission targets another player still in the game", rule
+        if k == GAMMA:
+            if any(b == action.a for b, _ in self._gamma_targets()):
+                return "a Gamma Ray Burst on a Star costs 2 actions", "SF-10.2"
+            return "a Gamma Ray Burst hits only the lowest-value body of a system", rule
+        return f"{action} is not possible now", rule
 
     # ------------------------------------------------------------------ applying
     def _apply(self, action: Any, player: int) -> None:
         self._legal = None
         if player == CHANCE:
             self._resolve_draw(action.card)
-            self._settle()
-            return
+        else:
+            self._act(action, player)
+        self._settle()
+
+    def _act(self, action: Act, seat: int) -> None:
+        """One player choice (SF-3): each kind of action does its part, then ``_settle``."""
         k = action.kind
-        C = self.C
-        seat = player
-        if k == SETUP:
-            star = self.hands[seat][0]
-            if action.a:  # SF-2.3: place the dealt Star before play
-                self.hands[seat].remove(star)
-                self.free_star[seat] = -1
-                self.public &= ~(1 << star)
-                self.systems[seat].append([[star], [], []])
-            self.setup_seat += 1
-            if self.setup_seat >= self.n:
-                self.phase = PH_PLAY
-                self._start_turn(0)
-            self._settle()
-            return
         if k == DRAW:
             self._spend(1)
             self.queue.append((seat, action.a, MODE_NORMAL))
         elif k in (BUILD, DIVINE):
-            c, t = action.a, action.b
-            cost = 1
-            if k == DIVINE:
-                dc = self._has_kind(seat, SF_DIVINE)
-                self.hands[seat].remove(dc)
-                self.pile[seat].append(dc)
-                cost = 2 if C.cat[c] == STAR else 1  # SF-11.1
-                if c == self.free_star[seat]:
-                    self.free_star[seat] = -1
-            elif c == self.free_star[seat]:
-                self.free_star[seat] = -1  # SF-2.3: the dealt Star is free once
-            else:
-                pay = self.payment(seat, C.cost[c])
-                assert pay is not None
-                spent, credit = pay
-                self.credit = credit
-                nur = self.nursery[seat]
-                for e in spent:
-                    nur.remove(e)
-                    self.wild &= ~(1 << e)
-                self.spent += spent  # SF-5.2 / SF-15.2 (after the reshuffle: out of play)
-            self.hands[seat].remove(c)
-            self.public &= ~(1 << c)
-            self._place(seat, c, t)
-            self._spend(cost)
+            self._build(seat, action.a, action.b, k == DIVINE)
+        elif k == SETUP:
+            self._setup_choice(seat, action.a)
         elif k == WORMHOLE:
             self._play_sf(seat, SF_WORMHOLE)
             self._spend(1)
@@ -565,13 +547,7 @@ class StarFireState(State):
             self.sub_taken = [0] * self.n
             self._check_sub(seat)
         elif k == STEAL:
-            c = action.a
-            q = next(q for q in range(self.n) if c in self.nursery[q])
-            self.nursery[q].remove(c)
-            self.nursery[seat].append(c)
-            self.sub_units -= C.units[c]
-            self.sub_taken[q] += C.units[c]
-            self._check_sub(seat)
+            self._steal(seat, action.a)
         elif k == STOP:
             self.sub = SUB_NONE
         elif k == FISSION:
@@ -580,7 +556,7 @@ class StarFireState(State):
             self.fission[action.a] += 1  # SF-9.1, stacks (SF-7.2)
         elif k == GAMMA:
             self._play_sf(seat, SF_GAMMA)
-            self._spend(2 if C.cat[action.a] == STAR else 1)
+            self._spend(2 if self.C.cat[action.a] == STAR else 1)
             self._destroy(action.a)
         elif k == TRANSMUTE:
             self._play_sf(seat, SF_TRANSMUTE)
@@ -593,18 +569,7 @@ class StarFireState(State):
             self.sub_units -= 1
             self._check_sub(seat)
         elif k == DISCARD:
-            c = action.a
-            if C.cat[c] == ELEMENT:
-                self.nursery[seat].remove(c)
-                self.wild &= ~(1 << c)
-                self.bottom[DECK_E].append(c)
-            else:
-                self.hands[seat].remove(c)
-                self.public &= ~(1 << c)
-                if c == self.free_star[seat]:
-                    self.free_star[seat] = -1
-                self.bottom[DECK_B].append(c)
-            self._spend(2)
+            self._discard(seat, action.a)
         elif k == DISCARD_SF:
             c = self._has_kind(seat, action.a)
             self.hands[seat].remove(c)
@@ -613,7 +578,72 @@ class StarFireState(State):
             self._spend(2)
         elif k == END:
             self.actions_left = 0
-        self._settle()
+
+    def _setup_choice(self, seat: int, place: int) -> None:
+        """SF-2.3: place the dealt Star before play (``place``), or keep it in hand."""
+        star = self.hands[seat][0]
+        if place:
+            self.hands[seat].remove(star)
+            self.free_star[seat] = -1
+            self.public &= ~(1 << star)
+            self.systems[seat].append([[star], [], []])
+        self.setup_seat += 1
+        if self.setup_seat >= self.n:
+            self.phase = PH_PLAY
+            self._start_turn(0)
+
+    def _build(self, seat: int, c: int, t: int, divine: bool) -> None:
+        """Build body ``c`` at target ``t``: free (the dealt Star), paid from the nursery, or
+        with a Divine Intervention (SF-5, SF-11)."""
+        C = self.C
+        cost = 1
+        if divine:
+            dc = self._has_kind(seat, SF_DIVINE)
+            self.hands[seat].remove(dc)
+            self.pile[seat].append(dc)
+            cost = 2 if C.cat[c] == STAR else 1  # SF-11.1
+            if c == self.free_star[seat]:
+                self.free_star[seat] = -1
+        elif c == self.free_star[seat]:
+            self.free_star[seat] = -1  # SF-2.3: the dealt Star is free once
+        else:
+            pay = self.payment(seat, C.cost[c])
+            assert pay is not None
+            spent, credit = pay
+            self.credit = credit
+            nur = self.nursery[seat]
+            for e in spent:
+                nur.remove(e)
+                self.wild &= ~(1 << e)
+            self.spent += spent  # SF-5.2 / SF-15.2 (after the reshuffle: out of play)
+        self.hands[seat].remove(c)
+        self.public &= ~(1 << c)
+        self._place(seat, c, t)
+        self._spend(cost)
+
+    def _steal(self, seat: int, c: int) -> None:
+        """SF-8.2: one element card taken by the Worm Hole."""
+        units = self.C.units[c]
+        q = next(q for q in range(self.n) if c in self.nursery[q])
+        self.nursery[q].remove(c)
+        self.nursery[seat].append(c)
+        self.sub_units -= units
+        self.sub_taken[q] += units
+        self._check_sub(seat)
+
+    def _discard(self, seat: int, c: int) -> None:
+        """SF-13.1: an element or a body to the bottom of its deck, for 2 actions."""
+        if self.C.cat[c] == ELEMENT:
+            self.nursery[seat].remove(c)
+            self.wild &= ~(1 << c)
+            self.bottom[DECK_E].append(c)
+        else:
+            self.hands[seat].remove(c)
+            self.public &= ~(1 << c)
+            if c == self.free_star[seat]:
+                self.free_star[seat] = -1
+            self.bottom[DECK_B].append(c)
+        self._spend(2)
 
     def _spend(self, k: int) -> None:
         self.actions_left -= k
