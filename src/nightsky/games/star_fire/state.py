@@ -84,13 +84,14 @@ class StarFireState(State):
     """One position of a Star Fire game."""
 
     def __init__(self, game: StarFireGame, *, blank: bool = False) -> None:
-        """The state before the deal; ``blank`` skips the set-up (``_copy`` fills the fields)."""
-        super().__init__(game)
+        """The state before the deal. ``blank`` (for ``_copy`` only) skips all set-up, the
+        shared fields included: ``clone`` sets those and ``_copy`` the game's own."""
         self.g = game  # typed as this game (``State.game`` stays the base type)
         self.C = C = game.cards
         self.n = n = game.num_players
         if blank:
             return
+        super().__init__(game)
         self.phase = PH_DEAL
         self.pool: list[list[int]] = [
             list(C.elements) + list(C.events),
@@ -132,13 +133,20 @@ class StarFireState(State):
     def _copy(self) -> StarFireState:
         s = StarFireState(self.g, blank=True)
         s.phase = self.phase
-        s.pool = [d[:] for d in self.pool]
-        s.bottom = [d[:] for d in self.bottom]
-        s.hands = [h[:] for h in self.hands]
-        s.nursery = [h[:] for h in self.nursery]
-        s.systems = [[[st[:], pl[:], lo[:]] for st, pl, lo in ss] for ss in self.systems]
+        # map(list.copy) and plain loops: no comprehension frames on this hot path
+        s.pool = list(map(list.copy, self.pool))
+        s.bottom = list(map(list.copy, self.bottom))
+        s.hands = list(map(list.copy, self.hands))
+        s.nursery = list(map(list.copy, self.nursery))
+        systems: list[list[list[list[int]]]] = []
+        for ss in self.systems:
+            copied: list[list[list[int]]] = []
+            for st, pl, lo in ss:
+                copied.append([st[:], pl[:], lo[:]])
+            systems.append(copied)
+        s.systems = systems
         s.moons_on = {k: v[:] for k, v in self.moons_on.items()}
-        s.pile = [h[:] for h in self.pile]
+        s.pile = list(map(list.copy, self.pile))
         s.spent = self.spent[:]
         s.reshuffled = self.reshuffled
         s.events_used = self.events_used[:]
