@@ -72,47 +72,64 @@ def test_chance_probabilities_follow_the_remaining_cards() -> None:
     assert sorted(str(o) for o, _ in outs) == ["card H1", "card H2", "card bloom"]
     assert abs(sum(p for _, p in outs) - 1) < 1e-12
     assert not s.is_legal_chance(s.game.parse_action("card P1"))
-    assert s.game.redact_action(CHANCE, s.game.parse_action("card P1"), 1) == "card (hidden)"
-    assert s.game.redact_action(CHANCE, s.game.parse_action("card H1"), 1) == "card H1"
+
+
+def test_the_log_shows_drawn_elements_and_hides_drawn_hand_cards() -> None:
+    s = position(game(2), decks={0: ["H1", "H2", "bloom"], 1: ["P1", "P2"], 2: ["gamma1"]})
+    act(s, "draw elements")
+    deal(s, "H1")
+    act(s, "draw bodies")
+    deal(s, "P1")
+    # An element drawn is seen by all; a hand card drawn is hidden from every viewer (the
+    # drawer, seat 0, included: the log has always read so).
+    for viewer in (None, 0, 1):
+        assert s.log_text(-3, viewer) == "card H1"
+        assert s.log_text(-1, viewer) == "card (hidden)"
+        assert s.log_text(-2, viewer) == "draw bodies"
+    assert str(s.history[-1][1]) == "card P1"
 
 
 def test_observation_has_fixed_size_and_only_own_hand() -> None:
     g3, g6 = game(3), game(6)
-    assert g3.observation_size == g6.observation_size
+    obs = g3.make_observer()
+    assert obs.size == g6.make_observer().size
     s = position(g3, hands={0: ["P1"], 1: ["P2"]})
-    o0, o1 = s.observation(0), s.observation(1)
-    assert len(o0) == len(o1) == g3.observation_size
+    o0, o1 = obs.observation(s, 0), obs.observation(s, 1)
+    assert len(o0) == len(o1) == obs.size
     assert all(isinstance(x, float) for x in o0)
     t = position(g3, hands={0: ["P1"], 1: ["P3"]})  # seat 1's hidden card differs
-    assert t.observation(0) == o0 and t.observation(1) != o1
+    assert obs.observation(t, 0) == o0 and obs.observation(t, 1) != o1
     for seed in range(3):
         m = _midgame(5, seed)
+        obs5 = m.game.make_observer()
         for p in range(5):
-            assert len(m.observation(p)) == g3.observation_size
+            assert len(obs5.observation(m, p)) == obs.size
 
 
 def test_render_draws_hands_nursery_and_systems() -> None:
     s = position(game(2), hands={0: ["P3"], 1: ["M1", "gamma1"]}, nursery={0: ["H5"]},
                  systems={0: [(["S1", "S2"], [("P6", ["M3"])], ["M6"])]})
-    text = s.render(0)
+    ui = s.game.ui
+    text = ui.render(s, 0)
     assert "P3[Terra]" in text and "H5(2H)" in text
     assert "<S1 Sirius>+<S2 Vega>" in text and "(P6 Zephyr 1/3 M3)" in text
     assert "free moons M6" in text
     assert "0 star, 0 planet, 1 moon, 1 star fire" in text
-    assert "gamma1" not in s.render(0) and "gamma1" in s.render(1)
+    assert "gamma1" not in ui.render(s, 0) and "gamma1" in ui.render(s, 1)
 
 
 def test_action_ui_targets_and_labels() -> None:
     s = position(game(3), hands={0: ["P3", "fission1", "M6"]}, nursery={0: ["H1", "C1", "HM1"]},
                  systems={0: [(["S1"], [], [])]})
-    for a in s.legal_actions():
-        ui = s.action_ui(a, 0)
-        assert ui["label"] and isinstance(ui["targets"], list)
     g = s.game
-    assert s.action_ui(g.parse_action("build P3 at S1"), 0)["targets"] == [
+    for a in s.legal_actions():
+        ui = g.ui.action_ui(s, a, 0)
+        assert ui["label"] and isinstance(ui["targets"], list)
+        assert ui["label"] == g.ui.describe_action(s, a, 0)
+    assert g.ui.action_ui(s, g.parse_action("build P3 at S1"), 0)["targets"] == [
         "card:P3", "system:0:S1"]
-    assert s.action_ui(g.parse_action("fission 2"), 0)["targets"] == ["seat:2"]
-    assert s.action_ui(g.parse_action("draw bodies"), 0)["targets"] == ["deck:bodies"]
+    assert g.ui.action_ui(s, g.parse_action("fission 2"), 0)["targets"] == ["seat:2"]
+    assert g.ui.action_ui(s, g.parse_action("draw bodies"), 0)["targets"] == ["deck:bodies"]
 
 
 def test_every_tutorial_plays_its_steps() -> None:

@@ -20,12 +20,13 @@ def button_only(targets: list[str]) -> bool:
 
 
 def check_seat(s, seat: int, rng: random.Random) -> None:  # noqa: ANN001
-    svg = s.board_svg(seat)
+    svg = s.game.ui.board_svg(s, seat)
     ids = hit_ids(svg)
     assert len(ids) == len(set(ids)), "duplicate ids"
     have = {el.get("id") for el in ET.fromstring(svg).iter() if el.get("data-label")}
     for a in s.legal_actions(seat):
-        targets = s.action_ui(a, seat)["targets"]
+        targets = s.game.ui.action_targets(s, a, seat)
+        assert s.game.ui.action_ui(s, a, seat)["targets"] == targets
         assert targets, str(a)
         if button_only(targets):
             # only stopping, ending and keeping the dealt Star are plain buttons
@@ -35,7 +36,8 @@ def check_seat(s, seat: int, rng: random.Random) -> None:  # noqa: ANN001
             if not t.startswith("button:"):
                 assert t in have, f"{a}: target {t} not drawn"
     # what the seat sees cannot depend on what it cannot know
-    assert s.resample(seat, rng).board_svg(seat) == svg
+    r = s.resample(seat, rng)
+    assert r.game.ui.board_svg(r, seat) == svg
 
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (6, 4)])
@@ -53,7 +55,7 @@ def test_svg_targets_exist_and_resample_invariant(players: int, seed: int) -> No
         k += 1
         s.apply(rng.choice(s.legal_actions(p)), p)
     for viewer in [None, *range(players)]:
-        ids = hit_ids(s.board_svg(viewer))
+        ids = hit_ids(s.game.ui.board_svg(s, viewer))
         assert len(ids) == len(set(ids))
 
 
@@ -65,7 +67,7 @@ def test_svg_draws_every_kind_of_target() -> None:
     kinds = {a.kind for a in s.legal_actions(0)}
     assert len(kinds) >= 5
     check_seat(s, 0, random.Random(0))
-    ids = set(hit_ids(s.board_svg(0)))
+    ids = set(hit_ids(s.game.ui.board_svg(s, 0)))
     assert {"card:P3", "card:S4", "hand:0:fission", "hand:0:divine", "hand:0:wormhole",
             "system:0:S1", "systems:0", "card:P6", "card:M3", "card:M7", "seat:2",
             "deck:bodies", "card:C2"} <= ids
@@ -75,9 +77,9 @@ def test_svg_hides_hands_from_others_and_spectators() -> None:
     s = position(game(3), hands={0: ["P3", "fission1", "M6"], 1: ["S4", "gamma1"]},
                  nursery={0: ["H1"]}, systems={0: [(["S1"], [], [])]})
     C = s.C
-    mine = s.board_svg(0)
-    spectator = s.board_svg(None)
-    other = s.board_svg(1)
+    mine = s.game.ui.board_svg(s, 0)
+    spectator = s.game.ui.board_svg(s, None)
+    other = s.game.ui.board_svg(s, 1)
     for c in s.hands[0] + s.hands[1]:
         name, title = C.name[c], C.title[c]
         if C.cat[c] != STARFIRE:
@@ -97,7 +99,7 @@ def test_svg_end_position_shows_breakdown() -> None:
     while not s.is_terminal():
         p = s.current_players()[0]
         s.apply(s.sample_chance(rng) if p == CHANCE else rng.choice(s.legal_actions(p)), p)
-    svg = s.board_svg(None)
+    svg = s.game.ui.board_svg(s, None)
     assert "Game over" in svg
     assert "systems:0" not in svg  # nobody founds a system after the end
     for q in range(2):

@@ -19,28 +19,43 @@ outcome is a ``Card`` (the card that comes off a deck). Notation examples::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from nightsky.games.star_fire.components import (
+from nightsky.core.game import ActionBase
+from nightsky.games.star_fire.constants import (
+    BUILD,
+    DECK_B,
+    DECK_E,
+    DECK_S,
+    DECK_SETUP,
+    DECKS,
+    DISCARD,
+    DISCARD_SF,
+    DIVINE,
+    DRAW,
     ELEMENT,
+    END,
+    FISSION,
+    GAMMA,
     MOON,
+    NEW,
     PLANET,
+    SETUP,
     SF_KINDS,
     STAR,
-    Cards,
+    STEAL,
+    STOP,
+    TRANSMUTE,
+    WILD,
+    WORMHOLE,
 )
 
-# Action kinds.
-SETUP, DRAW, BUILD, DIVINE, WORMHOLE, STEAL, STOP, FISSION, GAMMA, TRANSMUTE, WILD = range(11)
-DISCARD, DISCARD_SF, END = 11, 12, 13
-
-DECKS = ("elements", "bodies", "starfire")
-DECK_E, DECK_B, DECK_S, DECK_SETUP = 0, 1, 2, 3
-
-NEW = -1  # target of a Star that founds a new system
+if TYPE_CHECKING:
+    from nightsky.games.star_fire.components import Cards
 
 
 @dataclass(frozen=True, slots=True)
-class Act:
+class Act(ActionBase):
     """A player action: ``kind`` plus up to two card/seat arguments (see module doc)."""
 
     kind: int
@@ -53,7 +68,7 @@ class Act:
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class Card(ActionBase):
     """A chance outcome: the card drawn off the pending deck."""
 
     card: int

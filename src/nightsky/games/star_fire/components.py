@@ -15,20 +15,28 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from nightsky.core.components import Component, data_path, load_components
+from nightsky.games.star_fire.constants import (
+    ELEMENT,
+    ELEMENT_SHORT,
+    ELEMENTS,
+    EVENT,
+    EVENT_KINDS,
+    MOON,
+    MOON_POINTS,
+    PLANET,
+    PLANET_POINTS,
+    SF_COUNTS,
+    SF_KINDS,
+    STAR,
+    STAR_POINTS,
+    STARFIRE,
+)
 
-ELEMENTS = ("hydrogen", "helium", "carbon", "metal")
-"""The four elements, in the order used by costs and credit vectors (index 4 = wild)."""
-ELEMENT_SHORT = ("H", "He", "C", "HM")
-WILD = 4
-
-EVENT_KINDS = ("fusion", "bloom", "crunch", "rip", "freeze")
-SF_KINDS = ("wormhole", "fission", "gamma", "divine", "transmute")
-SF_COUNTS = {"wormhole": 5, "fission": 3, "gamma": 4, "divine": 4, "transmute": 4}
-
-STAR_POINTS, PLANET_POINTS, MOON_POINTS = 5, 3, 1  # SF-1.3
-
-# Card categories (the back of a card shows its category, SF-19.1).
-ELEMENT, EVENT, STAR, PLANET, MOON, STARFIRE = range(6)
+__all__ = [  # the card constants stay importable from here (they live in ``constants``)
+    "ELEMENT", "ELEMENTS", "ELEMENT_SHORT", "EVENT", "EVENT_KINDS", "MOON", "MOON_POINTS",
+    "PLANET", "PLANET_POINTS", "SF_COUNTS", "SF_KINDS", "STAR", "STARFIRE", "STAR_POINTS",
+    "CardFile", "Cards", "build_cards", "default_path", "load_cards",
+]
 
 
 class Cost(BaseModel):

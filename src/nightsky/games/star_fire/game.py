@@ -1,12 +1,14 @@
-"""The ``star-fire`` game: metadata, options, action codec, tutorials."""
+"""The ``star-fire`` game: metadata, options, action codec, tutorials; it names the state, the
+presentation (``StarFireUI``) and the observation tensor (``StarFireObserver``)."""
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
-from nightsky.core.game import Game, GameInfo, Option, State, Tutorial
-from nightsky.games.star_fire.actions import (
+from nightsky.core.game import Game, GameInfo, Option, Tutorial
+from nightsky.games.star_fire.actions import Act, Card, build_actions
+from nightsky.games.star_fire.components import Cards, load_cards
+from nightsky.games.star_fire.constants import (
     BUILD,
     DISCARD,
     DISCARD_SF,
@@ -21,11 +23,11 @@ from nightsky.games.star_fire.actions import (
     TRANSMUTE,
     WILD,
     WORMHOLE,
-    Act,
-    Card,
-    build_actions,
 )
-from nightsky.games.star_fire.components import Cards, load_cards
+from nightsky.games.star_fire.observe import StarFireObserver
+from nightsky.games.star_fire.render import StarFireUI
+from nightsky.games.star_fire.state import StarFireState
+from nightsky.games.star_fire.tutorials import tutorials
 
 
 class StarFireGame(Game):
@@ -57,6 +59,9 @@ class StarFireGame(Game):
         ),
     )
 
+    ui_class = StarFireUI
+    observer_class = StarFireObserver
+
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)
         self.cards: Cards = load_cards(self.options["components"])
@@ -80,9 +85,7 @@ class StarFireGame(Game):
         self._chance_by_text = {str(c): c for c in self.chance_actions}
         self.body_set = frozenset(self.cards.bodies)
 
-    def new_initial_state(self) -> State:
-        from nightsky.games.star_fire.state import StarFireState
-
+    def new_initial_state(self) -> StarFireState:
         return StarFireState(self)
 
     def all_actions(self) -> list[Act]:
@@ -91,19 +94,5 @@ class StarFireGame(Game):
     def parse_chance(self, text: str) -> Card | None:
         return self._chance_by_text.get(" ".join(text.split()))
 
-    def redact_action(self, seat: int, action: Any, viewer: int | None) -> str:
-        # Only a drawn Element, Event or public-bottom card is seen by all; hands stay hidden.
-        if isinstance(action, Card):
-            return "card (hidden)" if self.cards.cat[action.card] >= 2 else str(action)
-        return str(action)
-
-    @cached_property
-    def observation_size(self) -> int:  # type: ignore[override]
-        from nightsky.games.star_fire.observe import observation_size
-
-        return observation_size(self)
-
     def tutorials(self) -> list[Tutorial]:
-        from nightsky.games.star_fire.tutorials import tutorials
-
         return tutorials(self)

@@ -1,5 +1,8 @@
 """The rules of Star Fire: Galactic Architects (rule ids refer to ``rules.md``).
 
+Only the rules and what a seat may know live here; the presentation is ``StarFireUI``
+(``render.py``, ``svg.py``) and the observation tensor ``StarFireObserver`` (``observe.py``).
+
 State layout (small lists of ints, cloned by hand):
 
 * ``pool[d]``: the unseen, shuffled part of deck ``d`` (elements, bodies, Star Fire, and the
@@ -14,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from nightsky.core.errors import IllegalActionError
-from nightsky.core.game import CHANCE, Action, State
-from nightsky.games.star_fire.actions import (
+from nightsky.core.game import CHANCE, Action, LogSecret, State
+from nightsky.games.star_fire.actions import Act, Card
+from nightsky.games.star_fire.constants import (
     BUILD,
     DECK_B,
     DECK_E,
@@ -27,55 +30,68 @@ from nightsky.games.star_fire.actions import (
     DISCARD_SF,
     DIVINE,
     DRAW,
+    ELEMENT,
     END,
+    EV_BLOOM,
+    EV_CRUNCH,
+    EV_FREEZE,
+    EV_FUSION,
+    EV_RIP,
+    EVENT,
     FISSION,
     GAMMA,
-    NEW,
-    SETUP,
-    STEAL,
-    STOP,
-    TRANSMUTE,
-    WILD,
-    WORMHOLE,
-    Act,
-    Card,
-)
-from nightsky.games.star_fire.components import (
-    ELEMENT,
-    EVENT,
+    MODE_BLOOM,
+    MODE_NORMAL,
+    MODE_SETUP,
     MOON,
+    NEW,
+    PH_DEAL,
+    PH_OVER,
+    PH_PLAY,
+    PH_SETUP,
+    PHASES,
     PLANET,
+    SETUP,
+    SF_DIVINE,
+    SF_FISSION,
+    SF_GAMMA,
     SF_KINDS,
+    SF_TRANSMUTE,
+    SF_WORMHOLE,
     STAR,
     STARFIRE,
-)
-from nightsky.games.star_fire.components import (
-    WILD as WILD_EL,
+    STEAL,
+    STOP,
+    SUB_NONE,
+    SUB_TRANSMUTE,
+    SUB_WORMHOLE,
+    SUBSTEPS,
+    TRANSMUTE,
+    WILD,
+    WILD_EL,
+    WORMHOLE,
 )
 
 if TYPE_CHECKING:
     from nightsky.games.star_fire.game import StarFireGame
 
-SF_WORMHOLE, SF_FISSION, SF_GAMMA, SF_DIVINE, SF_TRANSMUTE = range(5)
-EV_FUSION, EV_BLOOM, EV_CRUNCH, EV_RIP, EV_FREEZE = range(5)
-
-PH_DEAL, PH_SETUP, PH_PLAY, PH_OVER = range(4)
-MODE_NORMAL, MODE_BLOOM, MODE_SETUP = range(3)
-SUB_NONE, SUB_WORMHOLE, SUB_TRANSMUTE = range(3)
+HIDDEN_DRAW = LogSecret("card (hidden)")
+"""How the log shows a drawn hand card (Star, Planet, Moon, Star Fire): hidden from everyone,
+the drawer included, as the log always read (see ``StarFireState._log_secret``)."""
 
 
 class StarFireState(State):
     """One position of a Star Fire game."""
 
-    game: StarFireGame
-
-    def __init__(self, game: Any, *, blank: bool = False) -> None:
-        super().__init__(game)
-        self.C = game.cards
-        self.n = game.num_players
+    def __init__(self, game: StarFireGame, *, blank: bool = False) -> None:
+        """The state before the deal. ``blank`` (for ``_copy`` only) skips all set-up, the
+        shared fields included: ``clone`` sets those and ``_copy`` the game's own."""
+        self.g = game  # typed as this game (``State.game`` stays the base type)
+        self.C = C = game.cards
+        self.n = n = game.num_players
         if blank:
             return
-        C, n = self.C, self.n
+        super().__init__(game)
         self.phase = PH_DEAL
         self.pool: list[list[int]] = [
             list(C.elements) + list(C.events),
@@ -114,17 +130,23 @@ class StarFireState(State):
         self._legal: list[Act] | None = None
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> StarFireState:
-        s = StarFireState(self.game, blank=True)
-        s.history = list(self.history)
+    def _copy(self) -> StarFireState:
+        s = StarFireState(self.g, blank=True)
         s.phase = self.phase
-        s.pool = [d[:] for d in self.pool]
-        s.bottom = [d[:] for d in self.bottom]
-        s.hands = [h[:] for h in self.hands]
-        s.nursery = [h[:] for h in self.nursery]
-        s.systems = [[[st[:], pl[:], lo[:]] for st, pl, lo in ss] for ss in self.systems]
+        # map(list.copy) and plain loops: no comprehension frames on this hot path
+        s.pool = list(map(list.copy, self.pool))
+        s.bottom = list(map(list.copy, self.bottom))
+        s.hands = list(map(list.copy, self.hands))
+        s.nursery = list(map(list.copy, self.nursery))
+        systems: list[list[list[list[int]]]] = []
+        for ss in self.systems:
+            copied: list[list[list[int]]] = []
+            for st, pl, lo in ss:
+                copied.append([st[:], pl[:], lo[:]])
+            systems.append(copied)
+        s.systems = systems
         s.moons_on = {k: v[:] for k, v in self.moons_on.items()}
-        s.pile = [h[:] for h in self.pile]
+        s.pile = list(map(list.copy, self.pile))
         s.spent = self.spent[:]
         s.reshuffled = self.reshuffled
         s.events_used = self.events_used[:]
@@ -165,19 +187,33 @@ class StarFireState(State):
         if not self.queue:
             return []
         pool = self.pool[self.queue[0][1]]
-        chance = self.game.chance_actions
+        chance = self.g.chance_actions
         p = 1.0 / len(pool)
         return [(chance[c], p) for c in sorted(pool)]
 
     def sample_chance(self, rng: random.Random) -> Card:
         pool = self.pool[self.queue[0][1]]
-        return self.game.chance_actions[pool[rng.randrange(len(pool))]]
+        return self.g.chance_actions[pool[rng.randrange(len(pool))]]
 
     def is_legal_chance(self, outcome: Any) -> bool:
         return (
             isinstance(outcome, Card) and bool(self.queue)
             and outcome.card in self.pool[self.queue[0][1]]
         )
+
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        """A drawn Element or Cosmic Event is seen by everyone (SF-4.1, SF-14.1); a drawn hand
+        card (Star, Planet, Moon, Star Fire) is a secret. Cards drawn off a public bottom are no
+        chance outcome (SF-4.3) and never get here.
+
+        Only the drawer, ``self.queue[0][0]`` (the head of the pending draws, read before the
+        draw is applied), may know the card, but the log has always hidden it from every seat,
+        the drawer included. To show the drawer their own card, return
+        ``LogSecret(HIDDEN_DRAW.public, seen_by=(self.queue[0][0],))`` instead of HIDDEN_DRAW.
+        """
+        if player != CHANCE or not isinstance(action, Card) or self.C.cat[action.card] < STAR:
+            return None
+        return HIDDEN_DRAW
 
     # ------------------------------------------------------------------ queries
     def drawable(self, d: int) -> int:
@@ -195,7 +231,7 @@ class StarFireState(State):
         Fire cards add up to two. Discarding only recycles a card, so it keeps nobody in the
         game, unless the option ``discard_keeps_alive`` is set (then any held card counts).
         """
-        if self.game.options["discard_keeps_alive"] and (self.hands[seat] or self.nursery[seat]):
+        if self.g.options["discard_keeps_alive"] and (self.hands[seat] or self.nursery[seat]):
             return True
         cap = sum(self.drawable(d) for d in range(3))
         if cap >= 2:
@@ -288,12 +324,11 @@ class StarFireState(State):
         return spent, credit
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        seat = self._seat(player)
+    def _legal_actions(self, seat: int) -> list[Action]:
         if self.phase == PH_OVER or seat == CHANCE or self.queue:
             return []
         if self.phase == PH_SETUP:
-            return list(self.game.setup_actions) if seat == self.setup_seat else []
+            return list(self.g.setup_actions) if seat == self.setup_seat else []
         if seat != self.cur:
             return []
         if self._legal is None:
@@ -301,7 +336,7 @@ class StarFireState(State):
         return list(self._legal)
 
     def _compute_legal(self, seat: int) -> list[Act]:
-        g = self.game
+        g = self.g
         out: list[Act] = []
         if self.sub == SUB_WORMHOLE:
             out += self._steal_targets(seat)
@@ -317,7 +352,7 @@ class StarFireState(State):
         return out
 
     def _real_actions(self, seat: int, first_only: bool = False) -> list[Act]:
-        g, C = self.game, self.C
+        g, C = self.g, self.C
         left = self.actions_left
         out: list[Act] = []
         if left <= 0:
@@ -387,7 +422,7 @@ class StarFireState(State):
         return out
 
     def _steal_targets(self, seat: int) -> list[Act]:
-        C, g = self.C, self.game
+        C, g = self.C, self.g
         out: list[Act] = []
         for q in range(self.n):
             if q == seat:
@@ -406,7 +441,6 @@ class StarFireState(State):
 
     # ------------------------------------------------------------------ explanations
     def explain_illegal(self, action: Any, player: int) -> tuple[str, str | None]:
-        C = self.C
         if not isinstance(action, Act):
             return f"{action!s} is not a Star Fire action", None
         k = action.kind
@@ -418,6 +452,25 @@ class StarFireState(State):
             return "finish the Worm Hole first: steal a card or stop", "SF-8.1"
         if self.sub == SUB_TRANSMUTE and k not in (WILD, STOP):
             return "finish the Transmutation first: choose a card or stop", "SF-12.1"
+        if k in (STEAL, WILD, STOP, END):
+            return self._explain_substep(action, player)
+        if self.actions_left <= 0:
+            return "no action is left this turn", "SF-3.2"
+        if k == DRAW:
+            return f"the {DECKS[action.a]} deck is empty", "SF-4.2"
+        if k in (BUILD, DIVINE):
+            return self._explain_build(action, player)
+        if k in (WORMHOLE, FISSION, GAMMA, TRANSMUTE):
+            return self._explain_star_fire(action, player)
+        if k in (DISCARD, DISCARD_SF):
+            if self.actions_left < 2:
+                return "discarding costs 2 actions", "SF-13.1"
+            return "you can only discard a card from your hand or nursery", "SF-13.1"
+        return f"{action} is not legal now", None
+
+    def _explain_substep(self, action: Act, player: int) -> tuple[str, str | None]:
+        """Why a Worm Hole steal, a wild card, ``stop`` or ``end`` is refused."""
+        k = action.kind
         if k == STEAL:
             if self.sub != SUB_WORMHOLE:
                 return "stealing elements needs a Worm Hole in play", "SF-8.1"
@@ -433,103 +486,67 @@ class StarFireState(State):
             return "only an element in your own nursery that is not yet wild", "SF-12.1"
         if k == STOP:
             return "there is no Worm Hole or Transmutation to stop", "SF-8.1"
-        if k == END:
-            return ("a turn is two actions; you may stop early only with a Nuclear Fusion "
-                    "extra action or before elimination", "SF-3.3")
-        if self.actions_left <= 0:
-            return "no action is left this turn", "SF-3.2"
-        if k == DRAW:
-            return f"the {DECKS[action.a]} deck is empty", "SF-4.2"
-        if k in (BUILD, DIVINE):
-            c = action.a
-            if c not in self.hands[player]:
-                return f"{C.name[c]} is not in your hand", "SF-5.1"
-            if k == DIVINE:
-                if self._has_kind(player, SF_DIVINE) < 0:
-                    return "you hold no Divine Intervention", "SF-11.1"
-                if C.cat[c] == STAR and self.actions_left < 2:
-                    return "Divine Intervention on a Star costs 2 actions", "SF-11.1"
-            if action.b not in self._targets(player, c):
-                if C.cat[c] == STAR:
-                    return "a Star links only to your own system of fewer than 3 Stars", "SF-6.2"
-                if C.cat[c] == PLANET:
-                    return "a Planet is built in one of your own systems (a Star first)", "SF-5.7"
-                if action.b in C.planets:
-                    return "a Moon needs your own built Planet with room under its limit", "SF-6.4"
-                return "this Moon needs a host Planet", "SF-6.5"
-            return f"your nursery cannot pay for {C.name[c]}", "SF-5.1"
-        if k in (WORMHOLE, FISSION, GAMMA, TRANSMUTE):
-            kind = {WORMHOLE: SF_WORMHOLE, FISSION: SF_FISSION, GAMMA: SF_GAMMA,
-                    TRANSMUTE: SF_TRANSMUTE}[k]
-            rule = {WORMHOLE: "SF-8.1", FISSION: "SF-9.1", GAMMA: "SF-10.1",
-                    TRANSMUTE: "SF-12.1"}[k]
-            if self._has_kind(player, kind) < 0:
-                return f"you hold no {SF_KINDS[kind]} card", "SF-7.1"
-            if k == FISSION:
-                return "Nuclear Fission targets another player still in the game", rule
-            if k == GAMMA:
-                if any(b == action.a for b, _ in self._gamma_targets()):
-                    return "a Gamma Ray Burst on a Star costs 2 actions", "SF-10.2"
-                return "a Gamma Ray Burst hits only the lowest-value body of a system", rule
-            return f"{action} is not possible now", rule
-        if k in (DISCARD, DISCARD_SF):
-            if self.actions_left < 2:
-                return "discarding costs 2 actions", "SF-13.1"
-            return "you can only discard a card from your hand or nursery", "SF-13.1"
-        return f"{action} is not legal now", None
+        return ("a turn is two actions; you may stop early only with a Nuclear Fusion "
+                "extra action or before elimination", "SF-3.3")
+
+    def _explain_build(self, action: Act, player: int) -> tuple[str, str | None]:
+        """Why a build (paid or by Divine Intervention) is refused."""
+        C = self.C
+        c = action.a
+        if c not in self.hands[player]:
+            return f"{C.name[c]} is not in your hand", "SF-5.1"
+        if action.kind == DIVINE:
+            if self._has_kind(player, SF_DIVINE) < 0:
+                return "you hold no Divine Intervention", "SF-11.1"
+            if C.cat[c] == STAR and self.actions_left < 2:
+                return "Divine Intervention on a Star costs 2 actions", "SF-11.1"
+        if action.b not in self._targets(player, c):
+            if C.cat[c] == STAR:
+                return "a Star links only to your own system of fewer than 3 Stars", "SF-6.2"
+            if C.cat[c] == PLANET:
+                return "a Planet is built in one of your own systems (a Star first)", "SF-5.7"
+            if action.b in C.planets:
+                return "a Moon needs your own built Planet with room under its limit", "SF-6.4"
+            return "this Moon needs a host Planet", "SF-6.5"
+        return f"your nursery cannot pay for {C.name[c]}", "SF-5.1"
+
+    def _explain_star_fire(self, action: Act, player: int) -> tuple[str, str | None]:
+        """Why playing a Worm Hole, Nuclear Fission, Gamma Ray Burst or Transmutation is
+        refused."""
+        k = action.kind
+        kind = {WORMHOLE: SF_WORMHOLE, FISSION: SF_FISSION, GAMMA: SF_GAMMA,
+                TRANSMUTE: SF_TRANSMUTE}[k]
+        rule = {WORMHOLE: "SF-8.1", FISSION: "SF-9.1", GAMMA: "SF-10.1",
+                TRANSMUTE: "SF-12.1"}[k]
+        if self._has_kind(player, kind) < 0:
+            return f"you hold no {SF_KINDS[kind]} card", "SF-7.1"
+        if k == FISSION:
+            return "Nuclear Fission targets another player still in the game", rule
+        if k == GAMMA:
+            if any(b == action.a for b, _ in self._gamma_targets()):
+                return "a Gamma Ray Burst on a Star costs 2 actions", "SF-10.2"
+            return "a Gamma Ray Burst hits only the lowest-value body of a system", rule
+        return f"{action} is not possible now", rule
 
     # ------------------------------------------------------------------ applying
     def _apply(self, action: Any, player: int) -> None:
         self._legal = None
         if player == CHANCE:
             self._resolve_draw(action.card)
-            self._settle()
-            return
+        else:
+            self._act(action, player)
+        self._settle()
+
+    def _act(self, action: Act, seat: int) -> None:
+        """One player choice (SF-3): each kind of action does its part, then ``_settle``."""
         k = action.kind
-        C = self.C
-        seat = player
-        if k == SETUP:
-            star = self.hands[seat][0]
-            if action.a:  # SF-2.3: place the dealt Star before play
-                self.hands[seat].remove(star)
-                self.free_star[seat] = -1
-                self.public &= ~(1 << star)
-                self.systems[seat].append([[star], [], []])
-            self.setup_seat += 1
-            if self.setup_seat >= self.n:
-                self.phase = PH_PLAY
-                self._start_turn(0)
-            self._settle()
-            return
         if k == DRAW:
             self._spend(1)
             self.queue.append((seat, action.a, MODE_NORMAL))
         elif k in (BUILD, DIVINE):
-            c, t = action.a, action.b
-            cost = 1
-            if k == DIVINE:
-                dc = self._has_kind(seat, SF_DIVINE)
-                self.hands[seat].remove(dc)
-                self.pile[seat].append(dc)
-                cost = 2 if C.cat[c] == STAR else 1  # SF-11.1
-                if c == self.free_star[seat]:
-                    self.free_star[seat] = -1
-            elif c == self.free_star[seat]:
-                self.free_star[seat] = -1  # SF-2.3: the dealt Star is free once
-            else:
-                pay = self.payment(seat, C.cost[c])
-                assert pay is not None
-                spent, credit = pay
-                self.credit = credit
-                nur = self.nursery[seat]
-                for e in spent:
-                    nur.remove(e)
-                    self.wild &= ~(1 << e)
-                self.spent += spent  # SF-5.2 / SF-15.2 (after the reshuffle: out of play)
-            self.hands[seat].remove(c)
-            self.public &= ~(1 << c)
-            self._place(seat, c, t)
-            self._spend(cost)
+            self._build(seat, action.a, action.b, k == DIVINE)
+        elif k == SETUP:
+            self._setup_choice(seat, action.a)
         elif k == WORMHOLE:
             self._play_sf(seat, SF_WORMHOLE)
             self._spend(1)
@@ -538,13 +555,7 @@ class StarFireState(State):
             self.sub_taken = [0] * self.n
             self._check_sub(seat)
         elif k == STEAL:
-            c = action.a
-            q = next(q for q in range(self.n) if c in self.nursery[q])
-            self.nursery[q].remove(c)
-            self.nursery[seat].append(c)
-            self.sub_units -= C.units[c]
-            self.sub_taken[q] += C.units[c]
-            self._check_sub(seat)
+            self._steal(seat, action.a)
         elif k == STOP:
             self.sub = SUB_NONE
         elif k == FISSION:
@@ -553,7 +564,7 @@ class StarFireState(State):
             self.fission[action.a] += 1  # SF-9.1, stacks (SF-7.2)
         elif k == GAMMA:
             self._play_sf(seat, SF_GAMMA)
-            self._spend(2 if C.cat[action.a] == STAR else 1)
+            self._spend(2 if self.C.cat[action.a] == STAR else 1)
             self._destroy(action.a)
         elif k == TRANSMUTE:
             self._play_sf(seat, SF_TRANSMUTE)
@@ -566,18 +577,7 @@ class StarFireState(State):
             self.sub_units -= 1
             self._check_sub(seat)
         elif k == DISCARD:
-            c = action.a
-            if C.cat[c] == ELEMENT:
-                self.nursery[seat].remove(c)
-                self.wild &= ~(1 << c)
-                self.bottom[DECK_E].append(c)
-            else:
-                self.hands[seat].remove(c)
-                self.public &= ~(1 << c)
-                if c == self.free_star[seat]:
-                    self.free_star[seat] = -1
-                self.bottom[DECK_B].append(c)
-            self._spend(2)
+            self._discard(seat, action.a)
         elif k == DISCARD_SF:
             c = self._has_kind(seat, action.a)
             self.hands[seat].remove(c)
@@ -586,7 +586,72 @@ class StarFireState(State):
             self._spend(2)
         elif k == END:
             self.actions_left = 0
-        self._settle()
+
+    def _setup_choice(self, seat: int, place: int) -> None:
+        """SF-2.3: place the dealt Star before play (``place``), or keep it in hand."""
+        star = self.hands[seat][0]
+        if place:
+            self.hands[seat].remove(star)
+            self.free_star[seat] = -1
+            self.public &= ~(1 << star)
+            self.systems[seat].append([[star], [], []])
+        self.setup_seat += 1
+        if self.setup_seat >= self.n:
+            self.phase = PH_PLAY
+            self._start_turn(0)
+
+    def _build(self, seat: int, c: int, t: int, divine: bool) -> None:
+        """Build body ``c`` at target ``t``: free (the dealt Star), paid from the nursery, or
+        with a Divine Intervention (SF-5, SF-11)."""
+        C = self.C
+        cost = 1
+        if divine:
+            dc = self._has_kind(seat, SF_DIVINE)
+            self.hands[seat].remove(dc)
+            self.pile[seat].append(dc)
+            cost = 2 if C.cat[c] == STAR else 1  # SF-11.1
+            if c == self.free_star[seat]:
+                self.free_star[seat] = -1
+        elif c == self.free_star[seat]:
+            self.free_star[seat] = -1  # SF-2.3: the dealt Star is free once
+        else:
+            pay = self.payment(seat, C.cost[c])
+            assert pay is not None
+            spent, credit = pay
+            self.credit = credit
+            nur = self.nursery[seat]
+            for e in spent:
+                nur.remove(e)
+                self.wild &= ~(1 << e)
+            self.spent += spent  # SF-5.2 / SF-15.2 (after the reshuffle: out of play)
+        self.hands[seat].remove(c)
+        self.public &= ~(1 << c)
+        self._place(seat, c, t)
+        self._spend(cost)
+
+    def _steal(self, seat: int, c: int) -> None:
+        """SF-8.2: one element card taken by the Worm Hole."""
+        units = self.C.units[c]
+        q = next(q for q in range(self.n) if c in self.nursery[q])
+        self.nursery[q].remove(c)
+        self.nursery[seat].append(c)
+        self.sub_units -= units
+        self.sub_taken[q] += units
+        self._check_sub(seat)
+
+    def _discard(self, seat: int, c: int) -> None:
+        """SF-13.1: an element or a body to the bottom of its deck, for 2 actions."""
+        if self.C.cat[c] == ELEMENT:
+            self.nursery[seat].remove(c)
+            self.wild &= ~(1 << c)
+            self.bottom[DECK_E].append(c)
+        else:
+            self.hands[seat].remove(c)
+            self.public &= ~(1 << c)
+            if c == self.free_star[seat]:
+                self.free_star[seat] = -1
+            self.bottom[DECK_B].append(c)
+        self._spend(2)
 
     def _spend(self, k: int) -> None:
         self.actions_left -= k
@@ -673,7 +738,7 @@ class StarFireState(State):
                 self.queue.insert(0, (seat, DECK_E, MODE_BLOOM))  # SF-14.4: draw on
                 return
             self._event(seat, C.event_kind[card])
-            if self.game.options["event_redraw"]:
+            if self.g.options["event_redraw"]:
                 self.queue.append((seat, DECK_E, MODE_NORMAL))  # SF-14.2 option
         else:
             self.hands[seat].append(card)
@@ -768,7 +833,7 @@ class StarFireState(State):
             return
         nxt = next((q for q in active if q > cur), active[0])
         if nxt <= cur:
-            if self.round >= self.game.options["max_rounds"]:
+            if self.round >= self.g.options["max_rounds"]:
                 self.phase = PH_OVER  # SF-17.3
                 return
             self.round += 1
@@ -796,7 +861,7 @@ class StarFireState(State):
     # ------------------------------------------------------------------ scoring (SF-18)
     def score_breakdown(self) -> list[dict[str, float]]:
         C = self.C
-        ties = self.game.options["bonus_ties"]
+        ties = self.g.options["bonus_ties"]
         rows: list[dict[str, float]] = []
         largest: list[int] = []
         count_sys: list[int] = []
@@ -885,7 +950,7 @@ class StarFireState(State):
 
     def _quick_score(self, seat: int) -> float:
         C = self.C
-        total = len(self.pile[seat]) + len(self.nursery[seat])
+        total: float = len(self.pile[seat]) + len(self.nursery[seat])
         total += 0.25 * sum(C.units[c] for c in self.nursery[seat])
         for stars, planets, loose in self.systems[seat]:
             hosted = 0
@@ -908,59 +973,17 @@ class StarFireState(State):
         return float(total)
 
     # ------------------------------------------------------------------ views
-    def view(self, player: int | None) -> dict[str, Any]:
-        C = self.C
-        nm = C.name
-        players = []
-        for q in range(self.n):
-            hand = self.hands[q]
-            backs = {
-                "stars": sum(1 for c in hand if C.cat[c] == STAR),
-                "planets": sum(1 for c in hand if C.cat[c] == PLANET),
-                "moons": sum(1 for c in hand if C.cat[c] == MOON),
-                "star_fire": sum(1 for c in hand if C.cat[c] == STARFIRE),
-            }
-            entry: dict[str, Any] = {
-                "hand_backs": backs,
-                "known_hand": sorted(nm[c] for c in hand if self.public >> c & 1),
-                "holds_dealt_star": self.free_star[q] >= 0,
-                "nursery": [
-                    {"card": nm[c], "element": C.element[c], "units": C.units[c],
-                     "wild": bool(self.wild >> c & 1)} for c in self.nursery[q]
-                ],
-                "systems": [
-                    {
-                        "stars": [nm[s] for s in stars],
-                        "planets": [
-                            {"planet": nm[p], "moons": [nm[m] for m in self.moons_on[p]]}
-                            for p in planets
-                        ],
-                        "loose_moons": [nm[m] for m in loose],
-                    }
-                    for stars, planets, loose in self.systems[q]
-                ],
-                "star_fire_pile": [nm[c] for c in self.pile[q]],
-                "fission": self.fission[q],
-                "eliminated": self.eliminated[q],
-            }
-            if q == player:
-                entry["hand"] = [nm[c] for c in hand]
-                entry["dealt_star"] = nm[self.free_star[q]] if self.free_star[q] >= 0 else None
-            players.append(entry)
+    def _view(self, player: int | None) -> dict[str, Any]:
+        nm = self.C.name
         return {
-            "game": self.game.info.id,
-            "viewer": player,
-            "current_players": list(self.current_players()),
-            "terminal": self.is_terminal(),
-            "scores": self.scores(),
-            "phase": ("deal", "setup", "play", "over")[self.phase],
+            "phase": PHASES[self.phase],
             "round": self.round,
             "turn": self.cur,
             "actions_left": self.actions_left,
             "actions_taken": self.actions_taken,
             "last_turn": self.last_turn,
             "fusion_turns_left": self.fusion_left,
-            "substep": ("", "wormhole", "transmute")[self.sub],
+            "substep": SUBSTEPS[self.sub],
             "substep_units": self.sub_units if self.sub else 0,
             "credit": self.credit[:],
             "pending_draws": [[s, d] for s, d, _ in self.queue],
@@ -973,8 +996,47 @@ class StarFireState(State):
             "spent": [nm[c] for c in self.spent],
             "reshuffled": self.reshuffled,
             "events_used": [nm[c] for c in self.events_used],
-            "players": players,
+            "players": [self._seat_view(q, player) for q in range(self.n)],
         }
+
+    def _seat_view(self, q: int, player: int | None) -> dict[str, Any]:
+        """What ``player`` knows of seat ``q``: its cards' backs, its table; its hand if own."""
+        C = self.C
+        nm = C.name
+        hand = self.hands[q]
+        backs = {
+            "stars": sum(1 for c in hand if C.cat[c] == STAR),
+            "planets": sum(1 for c in hand if C.cat[c] == PLANET),
+            "moons": sum(1 for c in hand if C.cat[c] == MOON),
+            "star_fire": sum(1 for c in hand if C.cat[c] == STARFIRE),
+        }
+        entry: dict[str, Any] = {
+            "hand_backs": backs,
+            "known_hand": sorted(nm[c] for c in hand if self.public >> c & 1),
+            "holds_dealt_star": self.free_star[q] >= 0,
+            "nursery": [
+                {"card": nm[c], "element": C.element[c], "units": C.units[c],
+                 "wild": bool(self.wild >> c & 1)} for c in self.nursery[q]
+            ],
+            "systems": [
+                {
+                    "stars": [nm[s] for s in stars],
+                    "planets": [
+                        {"planet": nm[p], "moons": [nm[m] for m in self.moons_on[p]]}
+                        for p in planets
+                    ],
+                    "loose_moons": [nm[m] for m in loose],
+                }
+                for stars, planets, loose in self.systems[q]
+            ],
+            "star_fire_pile": [nm[c] for c in self.pile[q]],
+            "fission": self.fission[q],
+            "eliminated": self.eliminated[q],
+        }
+        if q == player:
+            entry["hand"] = [nm[c] for c in hand]
+            entry["dealt_star"] = nm[self.free_star[q]] if self.free_star[q] >= 0 else None
+        return entry
 
     def resample(self, player: int, rng: random.Random) -> StarFireState:
         """Redraw opponents' unknown hand cards and the unseen deck contents (SF-19.1).
@@ -1030,36 +1092,6 @@ class StarFireState(State):
         out["spent" if not self.reshuffled else "out_of_play"] = [nm[c] for c in self.spent]
         out["events_used"] = [nm[c] for c in self.events_used]
         return out
-
-    # ------------------------------------------------------------------ presentation
-    def render(self, viewer: int | None = None) -> str:
-        from nightsky.games.star_fire.render import render
-
-        return render(self, viewer)
-
-    def describe_action(self, action: Any, player: int) -> str:
-        from nightsky.games.star_fire.render import describe
-
-        return describe(self, action, player)
-
-    def action_ui(self, action: Any, player: int) -> dict[str, Any]:
-        from nightsky.games.star_fire.render import action_ui
-
-        return action_ui(self, action, player)
-
-    def board_svg(self, viewer: int | None = None) -> str:
-        from nightsky.games.star_fire.svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def observation(self, player: int) -> list[float]:
-        from nightsky.games.star_fire.observe import observation
-
-        return observation(self, player)
-
-    def illegal(self, action: Any, player: int) -> IllegalActionError:
-        reason, rule = self.explain_illegal(action, player)
-        return IllegalActionError(reason, rule=rule)
 
 
 def _pick(cards: list[int], need: int, units: tuple[int, ...]) -> tuple[list[int], int, int]:

@@ -1,12 +1,12 @@
-"""SVG drawing of a Star Fire position for the web client (``State.board_svg``).
+"""SVG drawing of a Star Fire position for the web client (``StarFireUI.board_svg``).
 
 Layout, top to bottom: the title and turn status beside the three decks; the viewer's hand face
 up; then one panel per seat with its Stellar Nursery of elements, its hand as card backs, its
 Star Fire pile and its solar systems (stars linked in a column, planets on orbits, moons beside
 their planets, free moons on the outer orbit).
 
-Clickable elements carry the ids ``action_ui`` names (``deck:<name>``, ``card:<code>``,
-``system:<seat>:<star>``, ``systems:<seat>`` for a new system, ``seat:<n>``,
+Clickable elements carry the ids ``StarFireUI.action_targets`` names (``deck:<name>``,
+``card:<code>``, ``system:<seat>:<star>``, ``systems:<seat>`` for a new system, ``seat:<n>``,
 ``hand:<seat>:<kind>`` for a Star Fire kind) plus ``data-label``; the shape to highlight inside
 each has ``class="hit"``. Only what ``view(viewer)`` holds is drawn.
 """
@@ -17,10 +17,11 @@ import math
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from nightsky.games.star_fire.actions import DECKS
-from nightsky.games.star_fire.components import (
+from nightsky.games.star_fire.constants import (
+    DECKS,
     ELEMENT_SHORT,
     MOON,
+    PH_SETUP,
     PLANET,
     SF_KINDS,
     STAR,
@@ -392,7 +393,7 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
         status = f"Game over - winner: {best}"
     elif v["phase"] in ("deal", "setup"):
         status = "Setting up: each seat places or keeps its dealt Star"
-        if s.phase == 1 and not s.queue:
+        if s.phase == PH_SETUP and not s.queue:
             status = f"Set-up: Seat {s.setup_seat} places or keeps its dealt Star"
     else:
         status = f"Round {v['round']} \u00b7 Seat {v['turn']} to act \u00b7 "

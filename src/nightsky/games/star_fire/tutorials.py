@@ -5,8 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import Tutorial
-from nightsky.games.star_fire.actions import DECK_B, DECK_E, DECK_S
-from nightsky.games.star_fire.components import ELEMENT, EVENT, STARFIRE
+from nightsky.games.star_fire.constants import (
+    DECK_B,
+    DECK_E,
+    DECK_S,
+    ELEMENT,
+    EVENT,
+    PH_PLAY,
+    STARFIRE,
+)
 
 if TYPE_CHECKING:
     from nightsky.games.star_fire.state import StarFireState
@@ -39,7 +46,7 @@ def position(
         return out
 
     s.queue = []
-    s.phase = 2
+    s.phase = PH_PLAY
     for q, names in (hands or {}).items():
         s.hands[q] = ids(names)
     for q, names in (nursery or {}).items():
