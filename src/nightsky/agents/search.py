@@ -35,6 +35,9 @@ of the moves played since the seat's last search, so a turn of many steps builds
 only where nothing is hidden, or with ``cheat``),
 ``cheat``.
 
+Numbers are bounded: ``iterations`` 1 to 1,000,000, ``seconds`` above 0 and at most 60, ``c``
+0 to 100, ``prior`` 0 to 1,000, ``depth`` 0 to 1,000 (``ITERATIONS``, ``SECONDS``, ``BOUNDS``).
+
 A game may set its own defaults for these keys in ``GameInfo.search_defaults``
 (``"rollout=none,c=0.2"``): a spec's keys win, then the game's, then ``DEFAULTS``.
 
@@ -55,7 +58,14 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from nightsky.agents.base import Agent, make_agent, parse_spec, register_agent
+from nightsky.agents.base import (
+    Agent,
+    Bounds,
+    check_flag,
+    make_agent,
+    parse_spec,
+    register_agent,
+)
 from nightsky.core.errors import OptionError
 from nightsky.core.game import CHANCE, Action, State
 
@@ -80,54 +90,52 @@ class SearchSettings:
 
     @classmethod
     def merged(cls, game: dict[str, Any], spec: dict[str, Any]) -> SearchSettings:
-        """The settings from checked keys: the spec's win, then the game's
-        ``GameInfo.search_defaults``, then ``DEFAULTS``."""
-        cfg = {**DEFAULTS, **game, **spec}
-        return cls(
-            c=float(cfg["c"]),
-            rollout=str(cfg["rollout"]),
-            depth=int(cfg["depth"]),
-            prior=float(cfg["prior"]),
-            normalise=bool(cfg["normalise"]),
-            widen=bool(cfg["widen"]),
-            early=bool(cfg["early"]),
-            backup=str(cfg["backup"]),
-            reuse=bool(cfg["reuse"]),
-        )
+        """The settings from checked keys (``_checked_settings``): the spec's win, then the
+        game's ``GameInfo.search_defaults``, then ``DEFAULTS``."""
+        return cls(**{**game, **spec})
 
 
 DEFAULTS: dict[str, Any] = asdict(SearchSettings())
 """The engine's settings where neither the spec nor the game's ``search_defaults`` sets a key."""
 
+ITERATIONS = Bounds(1, 1_000_000, whole=True)
+SECONDS = Bounds(0, 60, above=True)
+BOUNDS: dict[str, Bounds] = {
+    "c": Bounds(0, 100),
+    "prior": Bounds(0, 1_000),
+    "depth": Bounds(0, 1_000, whole=True),
+}
+"""The range of each numeric key (``depth`` counts player actions; 0: play to the end)."""
+FLAGS = ("normalise", "widen", "early", "reuse")
 
-def _check_settings(settings: dict[str, Any], where: str) -> None:
-    """Raise ``OptionError`` naming the key (and ``where`` it came from) for a bad setting."""
+
+def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
+    """``settings`` with each value checked and converted; ``OptionError`` naming ``where`` the
+    settings came from, the key, what it must be and the value for a bad one."""
+    out: dict[str, Any] = {}
     for key, value in settings.items():
-        if key not in DEFAULTS:
+        if key in BOUNDS:
+            out[key] = BOUNDS[key].check(key, value, where)
+        elif key in FLAGS:
+            out[key] = check_flag(key, value, where)
+        elif key == "backup" and value not in ("mean", "max"):
+            raise OptionError(f"{where}backup must be 'mean' or 'max', got {value!r}")
+        elif key == "rollout" and not isinstance(value, str):
+            raise OptionError(
+                f"{where}rollout must be 'random', 'none' or an agent name, got {value!r}"
+            )
+        elif key not in DEFAULTS:
             known = ", ".join(["iterations", "seconds", "cheat", *DEFAULTS])
             raise OptionError(f"{where}unknown search setting {key!r}; known: {known}")
-        bad = None
-        if key in {"c", "prior"}:
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                bad = "a number >= 0"
-        elif key == "depth":
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                bad = "a whole number >= 0"
-        elif key in {"normalise", "widen", "early", "reuse"}:
-            if not isinstance(value, bool):
-                bad = "true or false"
-        elif key == "rollout" and not isinstance(value, str):
-            bad = "'random', 'none' or an agent name"
-        elif key == "backup" and value not in ("mean", "max"):
-            bad = "'mean' or 'max'"
-        if bad is not None:
-            raise OptionError(f"{where}{key} must be {bad}, got {value!r}")
-    rollout = settings.get("rollout")
-    if isinstance(rollout, str) and rollout not in {"random", "none"}:
+        else:
+            out[key] = value
+    rollout = out.get("rollout")
+    if rollout is not None and rollout not in {"random", "none"}:
         try:
             _rollout_agent(rollout)  # raises for an unknown or search agent
         except OptionError as exc:
             raise OptionError(f"{where}{exc}") from None
+    return out
 
 
 def game_search_defaults(info: Any) -> dict[str, Any]:
@@ -136,8 +144,7 @@ def game_search_defaults(info: Any) -> dict[str, Any]:
     if not text.strip():
         return {}
     _, settings = parse_spec(f"search:{text}")
-    _check_settings(settings, f"game {info.id!r}, search_defaults: ")
-    return settings
+    return _checked_settings(settings, f"game {info.id!r}, search_defaults: ")
 
 
 # ---------------------------------------------------------------------- the tree
@@ -222,17 +229,18 @@ class SearchAgent:
         cheat: bool = False,
         **settings: Any,
     ) -> None:
+        where = f"{self.name}: "
         if iterations is None and seconds is None:
             iterations = 200
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise OptionError(f"iterations must be a whole number >= 1, got {iterations!r}")
-        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
-            raise OptionError(f"seconds must be a positive number, got {seconds!r}")
-        self.iterations = iterations
-        self.seconds = float(seconds) if seconds is not None else None
-        self.cheat = bool(cheat)
-        _check_settings(settings, "")
-        self._given = dict(settings)  # the spec's own keys win over a game's defaults
+        self.iterations: int | None = (
+            None if iterations is None else ITERATIONS.check("iterations", iterations, where)
+        )
+        self.seconds: float | None = (
+            None if seconds is None else SECONDS.check("seconds", seconds, where)
+        )
+        self.cheat = check_flag("cheat", cheat, where)
+        # the spec's own keys, which win over a game's defaults
+        self._given = _checked_settings(settings, where)
         self._game_id: str | None = None
         self._settings = SearchSettings.merged({}, self._given)
         self._policy: Agent | None = None  # the rollout agent (for the game in ``_game_id``)
