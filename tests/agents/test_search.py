@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from nightsky.agents import make_agent
-from nightsky.agents.search import SearchAgent
+from nightsky.agents.search import SearchAgent, _CutoffScale
 from nightsky.core import OptionError, load_game
 from nightsky.core.game import CHANCE, Game, GameInfo, State
 from nightsky.sim import MatchSpec, run_matches
@@ -108,7 +108,7 @@ def test_iterations_budget_is_exact_and_seconds_budget_stops() -> None:
     assert isinstance(agent, SearchAgent)
     stats = agent.search(state, player, random.Random(0))
     assert agent.last_iterations == 37
-    assert sum(s[0] for (seat, _), s in stats.items() if seat == player) == 37
+    assert sum(e.visits for (seat, _), e in stats.items() if seat == player) == 37
     timed = make_agent("ismcts:seconds=0.05")
     assert isinstance(timed, SearchAgent)
     timed.search(state, player, random.Random(0))
@@ -122,7 +122,7 @@ def test_three_players_and_depth_cutoff_values() -> None:
     agent = make_agent("ismcts:iterations=30,depth=1")
     assert isinstance(agent, SearchAgent)
     assert agent.choose(state, player, random.Random(3)) in state.legal_actions(player)
-    values = agent._soft_values(state.resample(player, random.Random(0)))
+    values = _CutoffScale().shares(state.resample(player, random.Random(0)))
     assert len(values) == 3 and abs(sum(values) - 1) < 1e-9 and all(0 < v < 1 for v in values)
 
 
@@ -227,8 +227,8 @@ def test_root_widening_follows_the_heuristic() -> None:
     wide = make_agent("ismcts:iterations=16,widen=false")
     assert isinstance(narrow, SearchAgent) and isinstance(wide, SearchAgent)
     seen = [
-        {a for (seat, a), s in agent.search(state, player, random.Random(1)).items()
-         if seat == player and s[0] > 0}
+        {a for (seat, a), e in agent.search(state, player, random.Random(1)).items()
+         if seat == player and e.visits > 0}
         for agent in (narrow, wide)
     ]
     # 2 + sqrt(15) = 5 actions at most with widening; one new action per iteration without.
@@ -390,8 +390,8 @@ def test_backup_max_values_a_plan_by_its_best_continuation() -> None:
     assert picks["max"] == ["wide"] * 6
     assert picks["mean"] == ["safe"] * 6  # averaging the explored needles hides the win
     stats = make_agent(f"{spec},backup=max").search(state, 0, random.Random(0))
-    assert stats[(0, "wide")][3] == 1.0  # the value the choice used: the best continuation
-    assert stats[(0, "wide")][1] / stats[(0, "wide")][0] < 1.0  # the mean is lower
+    assert stats[(0, "wide")].value == 1.0  # the value the choice used: the best continuation
+    assert stats[(0, "wide")].reward / stats[(0, "wide")].visits < 1.0  # the mean is lower
 
 
 def test_reuse_continues_the_tree_of_the_moves_played_since() -> None:
@@ -400,20 +400,20 @@ def test_reuse_continues_the_tree_of_the_moves_played_since() -> None:
     assert isinstance(agent, SearchAgent)
     rng = random.Random(0)
     first = agent.search(state, 0, rng)
-    assert agent._base == 0  # nothing to continue at the first decision
-    before = sum(s[0] for s in first.values())
+    assert agent.last_reused == 0  # nothing to continue at the first decision
+    before = sum(e.visits for e in first.values())
     move = agent.choose(state, 0, rng)  # a second search from the same position: continued
-    assert agent._base == before == 60
-    assert sum(s[0] for s in first.values()) == 120  # the same root grew
+    assert agent.last_reused == before == 60
+    assert sum(e.visits for e in first.values()) == 120  # the same root grew
     kept = agent._kept
     assert kept is not None
-    child = kept[3].kids[("a", 0, move)]
-    below = sum(s[0] for s in child.stats.values())
+    child = kept.root.kids[("a", 0, move)]
+    below = sum(e.visits for e in child.stats.values())
     state.step(move, 0)
     again = agent.search(state, 0, rng)
-    assert agent._base == below > 0  # the chosen move's subtree, visits and all
-    assert agent._kept is not None and agent._kept[3] is child
-    assert sum(s[0] for s in again.values()) == below + 60
+    assert agent.last_reused == below > 0  # the chosen move's subtree, visits and all
+    assert agent._kept is not None and agent._kept.root is child
+    assert sum(e.visits for e in again.values()) == below + 60
 
 
 def test_reuse_starts_afresh_for_another_game_or_seat() -> None:
@@ -424,15 +424,15 @@ def test_reuse_starts_afresh_for_another_game_or_seat() -> None:
     other = _NeedleGame(2).new_initial_state()  # another game object: its history may match
     other.step(state.history[0][1], 0)
     agent.search(other, 0, random.Random(1))
-    assert agent._base == 0
+    assert agent.last_reused == 0
     game = load_game("shooting-star", players=2)
     st = _advance(game.new_initial_state(), random.Random(2), 0)
     seat = st.current_players()[0]
     agent.search(st, seat, random.Random(2))
     st2 = st.clone()  # the same history, but the kept tree belongs to another seat
-    agent._kept = (1 - seat, *agent._kept[1:]) if agent._kept else None
+    agent._kept = agent._kept._replace(seat=1 - seat) if agent._kept else None
     agent.search(st2, seat, random.Random(2))
-    assert agent._base == 0
+    assert agent.last_reused == 0
 
 
 def test_reuse_keeps_games_reproducible() -> None:

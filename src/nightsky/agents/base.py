@@ -7,8 +7,10 @@ state only through ``view``/``resample`` unless their spec says ``cheat=true``.
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from nightsky.core.errors import OptionError
@@ -32,6 +34,50 @@ def register_agent(name: str) -> Callable[[Callable[..., Agent]], Callable[..., 
         return factory
 
     return deco
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The range of a numeric agent parameter: a finite number from ``low`` to ``high`` (above
+    ``low`` itself with ``above``), a whole number with ``whole``. Each agent declares one per
+    numeric key and checks its keyword arguments with ``check``."""
+
+    low: float
+    high: float
+    whole: bool = False
+    above: bool = False
+
+    def check(self, key: str, value: Any, where: str = "") -> Any:
+        """``value`` as an int (``whole``) or a float, or ``OptionError`` naming ``where`` it
+        came from (``"ismcts: "``), the key, the bounds and the value (NaN and infinities
+        are refused)."""
+        number = isinstance(value, int if self.whole else int | float)
+        if number and not isinstance(value, bool) and not (
+            isinstance(value, float) and not math.isfinite(value)
+        ):
+            low_ok = value > self.low if self.above else value >= self.low
+            if low_ok and value <= self.high:
+                return int(value) if self.whole else float(value)
+        raise OptionError(f"{where}{key} must be {self.describe()}, got {value!r}")
+
+    def describe(self) -> str:
+        low, high = _number(self.low), _number(self.high)
+        if self.whole:
+            return f"a whole number between {low} and {high}"
+        if self.above:
+            return f"a finite number above {low} and at most {high}"
+        return f"a finite number between {low} and {high}"
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def check_flag(key: str, value: Any, where: str = "") -> bool:
+    """``value`` if it is true or false, else ``OptionError`` naming the key."""
+    if isinstance(value, bool):
+        return value
+    raise OptionError(f"{where}{key} must be true or false, got {value!r}")
 
 
 def _coerce(value: str) -> Any:
@@ -82,6 +128,15 @@ def make_agent(spec: str) -> Agent:
         raise OptionError(f"agent spec {spec!r}: {exc}") from None
     agent.name = spec
     return agent
+
+
+def spec_seconds(spec: str) -> float | None:
+    """The wall-clock seconds an agent built from ``spec`` may think per decision when the spec
+    bounds it with ``seconds`` (at most 60; a search may overrun by one iteration), else None.
+    Raises ``OptionError`` for a bad spec."""
+    make_agent(spec)  # checks every key
+    seconds = parse_spec(spec)[1].get("seconds")
+    return None if seconds is None else float(seconds)
 
 
 def _load_builtin() -> None:

@@ -35,11 +35,19 @@ of the moves played since the seat's last search, so a turn of many steps builds
 only where nothing is hidden, or with ``cheat``),
 ``cheat``.
 
+Numbers are bounded: ``iterations`` 1 to 1,000,000, ``seconds`` above 0 and at most 60, ``c``
+0 to 100, ``prior`` 0 to 1,000, ``depth`` 0 to 1,000 (``ITERATIONS``, ``SECONDS``, ``BOUNDS``).
+
 A game may set its own defaults for these keys in ``GameInfo.search_defaults``
 (``"rollout=none,c=0.2"``): a spec's keys win, then the game's, then ``DEFAULTS``.
 
 With an ``iterations`` budget the choice depends only on the state and the agent's ``rng``,
 so games are reproducible; a ``seconds`` budget depends on the machine's speed.
+
+In the code: the settings are a ``SearchSettings``; each decision is one ``_Search`` (its trees,
+seat, rng and budget) whose iterations ``_descend`` the trees (``_select`` a tried action by
+UCB or ``_expand`` an untried one), ``_rollout`` and ``_backup``; the edge statistics are
+``_Edge`` objects; ``_seen`` is the one place that asks how a move looks to a seat.
 """
 
 from __future__ import annotations
@@ -47,9 +55,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import Any, NamedTuple
 
-from nightsky.agents.base import Agent, make_agent, parse_spec, register_agent
+from nightsky.agents.base import (
+    Agent,
+    Bounds,
+    check_flag,
+    make_agent,
+    parse_spec,
+    register_agent,
+)
 from nightsky.core.errors import OptionError
 from nightsky.core.game import CHANCE, Action, State
 
@@ -57,48 +73,69 @@ MAX_ROLLOUT_STEPS = 20_000
 """A rollout longer than this is scored by ``evaluate`` (guards against stalling policies)."""
 
 
-DEFAULTS: dict[str, Any] = {
-    "c": 0.7,
-    "rollout": "random",
-    "depth": 8,
-    "prior": 1.0,
-    "normalise": False,
-    "widen": True,
-    "early": True,
-    "backup": "mean",
-    "reuse": False,
-}
+@dataclass(frozen=True)
+class SearchSettings:
+    """How a search plays: the spec keys other than the budget (``iterations``, ``seconds``) and
+    ``cheat``. The defaults here are the engine's (``DEFAULTS``); see ``merged``."""
+
+    c: float = 0.7
+    rollout: str = "random"
+    depth: int = 8
+    prior: float = 1.0
+    normalise: bool = False
+    widen: bool = True
+    early: bool = True
+    backup: str = "mean"
+    reuse: bool = False
+
+    @classmethod
+    def merged(cls, game: dict[str, Any], spec: dict[str, Any]) -> SearchSettings:
+        """The settings from checked keys (``_checked_settings``): the spec's win, then the
+        game's ``GameInfo.search_defaults``, then ``DEFAULTS``."""
+        return cls(**{**game, **spec})
+
+
+DEFAULTS: dict[str, Any] = asdict(SearchSettings())
 """The engine's settings where neither the spec nor the game's ``search_defaults`` sets a key."""
 
+ITERATIONS = Bounds(1, 1_000_000, whole=True)
+SECONDS = Bounds(0, 60, above=True)
+BOUNDS: dict[str, Bounds] = {
+    "c": Bounds(0, 100),
+    "prior": Bounds(0, 1_000),
+    "depth": Bounds(0, 1_000, whole=True),
+}
+"""The range of each numeric key (``depth`` counts player actions; 0: play to the end)."""
+FLAGS = ("normalise", "widen", "early", "reuse")
 
-def _check_settings(settings: dict[str, Any], where: str) -> None:
-    """Raise ``OptionError`` naming the key (and ``where`` it came from) for a bad setting."""
+
+def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
+    """``settings`` with each value checked and converted; ``OptionError`` naming ``where`` the
+    settings came from, the key, what it must be and the value for a bad one."""
+    out: dict[str, Any] = {}
     for key, value in settings.items():
-        if key not in DEFAULTS:
+        if key in BOUNDS:
+            out[key] = BOUNDS[key].check(key, value, where)
+        elif key in FLAGS:
+            out[key] = check_flag(key, value, where)
+        elif key == "backup" and value not in ("mean", "max"):
+            raise OptionError(f"{where}backup must be 'mean' or 'max', got {value!r}")
+        elif key == "rollout" and not isinstance(value, str):
+            raise OptionError(
+                f"{where}rollout must be 'random', 'none' or an agent name, got {value!r}"
+            )
+        elif key not in DEFAULTS:
             known = ", ".join(["iterations", "seconds", "cheat", *DEFAULTS])
             raise OptionError(f"{where}unknown search setting {key!r}; known: {known}")
-        bad = None
-        if key in {"c", "prior"}:
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                bad = "a number >= 0"
-        elif key == "depth":
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                bad = "a whole number >= 0"
-        elif key in {"normalise", "widen", "early", "reuse"}:
-            if not isinstance(value, bool):
-                bad = "true or false"
-        elif key == "rollout" and not isinstance(value, str):
-            bad = "'random', 'none' or an agent name"
-        elif key == "backup" and value not in ("mean", "max"):
-            bad = "'mean' or 'max'"
-        if bad is not None:
-            raise OptionError(f"{where}{key} must be {bad}, got {value!r}")
-    rollout = settings.get("rollout")
-    if isinstance(rollout, str) and rollout not in {"random", "none"}:
+        else:
+            out[key] = value
+    rollout = out.get("rollout")
+    if rollout is not None and rollout not in {"random", "none"}:
         try:
             _rollout_agent(rollout)  # raises for an unknown or search agent
         except OptionError as exc:
             raise OptionError(f"{where}{exc}") from None
+    return out
 
 
 def game_search_defaults(info: Any) -> dict[str, Any]:
@@ -107,25 +144,78 @@ def game_search_defaults(info: Any) -> dict[str, Any]:
     if not text.strip():
         return {}
     _, settings = parse_spec(f"search:{text}")
-    _check_settings(settings, f"game {info.id!r}, search_defaults: ")
-    return settings
+    return _checked_settings(settings, f"game {info.id!r}, search_defaults: ")
+
+
+# ---------------------------------------------------------------------- the tree
+class _Edge:
+    """The statistics of one seat's action at a node: ``visits``, ``reward`` (the seat's total),
+    ``avail`` (iterations in which the action was legal there: UCB's availability count) and
+    ``value`` (the mean reward, or the best next move's value under ``backup=max``)."""
+
+    __slots__ = ("avail", "reward", "value", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0.0
+        self.reward = 0.0
+        self.avail = 0.0
+        self.value = 0.0
+
+    def __repr__(self) -> str:
+        return (f"_Edge(visits={self.visits}, reward={self.reward}, avail={self.avail}, "
+                f"value={self.value})")
+
+
+Stats = dict[tuple[int, Action], _Edge]
+"""A node's edges, by (seat, real action)."""
 
 
 class _Node:
-    """One node of the open-loop tree.
-
-    ``stats[(seat, action)] = [visits, total reward of seat, availability, value]`` (value: the
-    mean reward, or the best next move's value under ``backup=max``);
-    ``kids[key]`` is the node reached after the move or outcome observed as ``key``.
-    """
+    """One node of the open-loop tree: ``stats`` per (seat, action) of the seat that selects
+    there; ``kids[key]``, the node reached after the move or outcome observed as ``key``."""
 
     __slots__ = ("kids", "stats")
 
     def __init__(self) -> None:
-        self.stats: dict[tuple[int, Action], list[float]] = {}
+        self.stats: Stats = {}
         self.kids: dict[Any, _Node] = {}
 
 
+def _child(node: _Node, key: Any) -> _Node:
+    kid = node.kids.get(key)
+    if kid is None:
+        kid = node.kids[key] = _Node()
+    return kid
+
+
+def _key(seat: int, action: Action) -> tuple[Any, ...]:
+    """The key of a move or chance outcome in a tree that sees everything (a single tree)."""
+    return ("c", action) if seat == CHANCE else ("a", seat, action)
+
+
+def _seen(state: State, viewer: int) -> str:
+    """How ``viewer`` read the move just applied to ``state`` in its log (``log_text``): moves
+    that look the same to ``viewer`` share its subtree. The only place the search asks how a
+    move looks to a seat."""
+    return state.log_text(-1, viewer)
+
+
+class _Kept(NamedTuple):
+    """What ``reuse`` keeps of a search: its seat, game, the history it searched from and the
+    root of its tree."""
+
+    seat: int
+    game: Any
+    history: list[tuple[int, Action]]
+    root: _Node
+
+
+# (the edge chosen, its seat, the node's statistics, whether it follows the same seat's move
+# with nothing random between)
+_Step = tuple[_Edge, int, Stats, bool]
+
+
+# ---------------------------------------------------------------------- the agents
 class SearchAgent:
     """The shared UCT engine behind ``mcts`` and ``ismcts`` (see the module docstring)."""
 
@@ -139,236 +229,64 @@ class SearchAgent:
         cheat: bool = False,
         **settings: Any,
     ) -> None:
+        where = f"{self.name}: "
         if iterations is None and seconds is None:
             iterations = 200
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise OptionError(f"iterations must be a whole number >= 1, got {iterations!r}")
-        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
-            raise OptionError(f"seconds must be a positive number, got {seconds!r}")
-        self.iterations = iterations
-        self.seconds = float(seconds) if seconds is not None else None
-        self.cheat = bool(cheat)
-        _check_settings(settings, "")
-        self._given = dict(settings)  # the spec's own keys win over a game's defaults
-        self._for_game: str | None = None
-        self._configure({})
-        self._done = 0
-        self._prior: dict[Action, float] = {}
+        self.iterations: int | None = (
+            None if iterations is None else ITERATIONS.check("iterations", iterations, where)
+        )
+        self.seconds: float | None = (
+            None if seconds is None else SECONDS.check("seconds", seconds, where)
+        )
+        self.cheat = check_flag("cheat", cheat, where)
+        # the spec's own keys, which win over a game's defaults
+        self._given = _checked_settings(settings, where)
+        self._game_id: str | None = None
+        self._settings = SearchSettings.merged({}, self._given)
+        self._policy: Agent | None = None  # the rollout agent (for the game in ``_game_id``)
+        self._kept: _Kept | None = None  # with ``reuse``: the latest search's tree
         self.last_iterations = 0  # iterations of the latest search (for benchmarks)
-        self._dev = [0.0, 0.0]
-        self._base = 0.0  # root visits kept from the previous search (``reuse``)
-        # With ``reuse``: (seat, game, the history searched from, the root of that search)
-        self._kept: tuple[int, Any, list[tuple[int, Action]], _Node] | None = None
-
-    def _configure(self, game_defaults: dict[str, Any]) -> None:
-        cfg = {**DEFAULTS, **game_defaults, **self._given}
-        self.c = float(cfg["c"])
-        self.depth = int(cfg["depth"])
-        self.prior = float(cfg["prior"])
-        self.normalise = bool(cfg["normalise"])
-        self.widen = bool(cfg["widen"])
-        self.early = bool(cfg["early"])
-        self.rollout = str(cfg["rollout"])
-        self.backup = str(cfg["backup"])
-        self.maxback = self.backup == "max"
-        self.reuse = bool(cfg["reuse"])
-        self._rollout_agent: Agent | None = None
-        if self.rollout not in {"random", "none"}:
-            self._rollout_agent = _rollout_agent(self.rollout)
+        self.last_reused = 0.0  # root visits the latest search took over (``reuse``)
 
     def settings_for(self, game: Any) -> dict[str, Any]:
         """The settings a search of ``game`` uses: the spec's keys, then the game's
         ``GameInfo.search_defaults``, then the engine's defaults (``DEFAULTS``)."""
-        self._use_game(game)
-        return {key: getattr(self, key) for key in DEFAULTS}
+        return asdict(self._use_game(game))
 
-    def _use_game(self, game: Any) -> None:
-        if self._for_game != game.info.id:
-            self._configure(game_search_defaults(game.info))
-            self._for_game = game.info.id
+    def _use_game(self, game: Any) -> SearchSettings:
+        if self._game_id != game.info.id:
+            self._settings = SearchSettings.merged(game_search_defaults(game.info), self._given)
+            rollout = self._settings.rollout
+            self._policy = None if rollout in {"random", "none"} else _rollout_agent(rollout)
+            self._game_id = game.info.id
+        return self._settings
 
-    # ------------------------------------------------------------------ public
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
         actions = state.legal_actions(player)
         if len(actions) == 1:
             self.last_iterations = 0
             return actions[0]
-        stats = self.search(state, player, rng)
-        return _best(actions, stats, player)
+        return _best(actions, self.search(state, player, rng), player)
 
-    def search(
-        self, state: State, player: int, rng: random.Random
-    ) -> dict[tuple[int, Action], list[float]]:
-        """Run the search; the root statistics
-        ``{(player, action): [visits, reward, avail, value]}``."""
-        game = state.game
-        self._use_game(game)
-        hidden = game.info.hidden_information and not self.cheat
-        # One tree per seat, keyed by what that seat observes, when something is hidden
-        # (multiple-observer ISMCTS); else a single tree.
-        observe = hidden and self.per_iteration_determinization
-        redact = True if observe else None
-        n_roots = game.num_seats if observe else 1
+    def search(self, state: State, player: int, rng: random.Random) -> Stats:
+        """Run one decision's search; the root statistics ``{(player, action): edge}``."""
+        settings = self._use_game(state.game)
+        hidden = state.game.info.hidden_information and not self.cheat
         # Following the moves played since the last search reads them as they were, so with
         # hidden information (and no ``cheat``) there is nothing to reuse.
-        reuse = self.reuse and not hidden
-        kept = self._kept_root(state, player) if reuse else None
-        roots = [kept] if kept is not None else [_Node() for _ in range(n_roots)]
+        reuse = settings.reuse and not hidden
+        root = self._kept_root(state, player) if reuse else None
+        search = _Search(
+            state, player, rng, settings, self._policy,
+            iterations=self.iterations, seconds=self.seconds, hidden=hidden,
+            each_iteration=self.per_iteration_determinization, root=root,
+        )
         if reuse:
-            self._kept = (player, game, list(state.history), roots[0])
-        mine = roots[player if observe else 0].stats
-        self._base = sum(s[0] for (q, _), s in mine.items() if q == player)
-        self._dev = [0.0, 0.0]  # running |evaluate - mean| at cut-offs: the value scale
-        fixed: State | None = None
-        if not hidden:
-            fixed = state
-        elif not self.per_iteration_determinization:
-            fixed = state.resample(player, rng)
-        start = time.perf_counter()
-        deadline = start + self.seconds if self.seconds is not None else None
-        budget = self.iterations
-        done = 0
-        while True:
-            if budget is not None and done >= budget:
-                break
-            if deadline is not None and done > 0:
-                now = time.perf_counter()
-                if now >= deadline:
-                    break
-            if self.early and done and done % 16 == 0:
-                # Stop once the most visited root action cannot be overtaken in the budget
-                # left: the choice is then the one the full budget would make, sooner.
-                left = math.inf if budget is None else float(budget - done)
-                if deadline is not None:
-                    rate = done / max(now - start, 1e-9)
-                    left = min(left, rate * (deadline - now))
-                if _lead(roots[player if observe else 0].stats, player) > left:
-                    break
-            # resample already returns a fresh state: no second copy
-            world = fixed.clone() if fixed is not None else state.resample(player, rng)
-            if done == 0:
-                self._prior = self._root_prior(world, player, rng) if self.prior else {}
-            self._done = done
-            self._iterate(world, roots, player, rng, redact)
-            done += 1
-        self.last_iterations = done
-        return roots[player if observe else 0].stats
-
-    # ------------------------------------------------------------------ one iteration
-    def _iterate(
-        self, st: State, roots: list[_Node], me: int, rng: random.Random, redact: Any
-    ) -> None:
-        # ``trees[q]`` is where seat q's own tree stands (a single shared tree when nothing is
-        # hidden); the seat to move selects with the statistics of its own tree.
-        trees: list[_Node] = list(roots)
-        # (edge statistics, seat, the node's statistics, follows the same seat's move with
-        # no chance between)
-        path: list[tuple[list[float], int, dict[tuple[int, Action], list[float]], bool]] = []
-        last_seat = -2
-        moves = 0
-        c = self.c
-        first = True
-        seats = range(len(trees))
-        while True:
-            players = st.current_players()
-            if not players:
-                break
-            # Seats acting at once move in any order: the searcher's own moves come first,
-            # so its plan for this turn is in the tree before the depth cut-off.
-            seat = me if me in players else players[0]
-            if seat == CHANCE:
-                out = st.sample_chance(rng)
-                st.step(out, CHANCE)
-                last_seat = CHANCE
-                if redact is None:
-                    key: Any = ("c", out)
-                    trees[0] = trees[0].kids.get(key) or trees[0].kids.setdefault(key, _Node())
-                else:
-                    for q in seats:
-                        key = ("c", st.log_text(-1, q))
-                        kids = trees[q].kids
-                        trees[q] = kids.get(key) or kids.setdefault(key, _Node())
-                continue
-            prior = None
-            if first:
-                first = False
-                prior = self._prior or None
-            if self.depth and moves >= self.depth:
-                break
-            legal = st.legal_actions(seat)
-            if prior is not None and self.widen:
-                # Progressive widening at the root: the heuristic's best 2 + sqrt(N) actions
-                # only, so a small budget is spent on plausible moves, not spread over all.
-                legal = sorted(legal, key=lambda a: -prior.get(a, -1.0))[
-                    : 2 + int(math.sqrt(self._done + self._base))
-                ]
-            stats = trees[seat if redact is not None and seat < len(trees) else 0].stats
-            untried: list[tuple[Action, list[float]]] = []
-            best_a: Action = None
-            best_s: list[float] | None = None
-            tried: list[tuple[Action, list[float]]] = []
-            for a in legal:
-                s = stats.get((seat, a))
-                if s is None:
-                    s = stats[(seat, a)] = [0.0, 0.0, 0.0, 0.0]
-                s[2] += 1.0
-                if s[0] == 0.0:
-                    untried.append((a, s))
-                elif not untried:
-                    tried.append((a, s))
-            if not untried:
-                # With ``normalise``, Q is rescaled to [0, 1] among the siblings (cut-off
-                # values may sit close together).
-                qs = [x[3] if self.maxback else x[1] / x[0] for _, x in tried]
-                lo = min(qs)
-                span = max(qs) - lo if self.normalise else 0.0
-                inv = 1.0 / span if span > 1e-12 else 1.0
-                base = lo if span > 1e-12 else 0.0
-                best_u: float = -math.inf
-                for (a, s), qv in zip(tried, qs, strict=True):
-                    u = (qv - base) * inv + c * math.sqrt(math.log(s[2]) / s[0])
-                    if prior is not None:  # progressive bias, fading with visits
-                        u += self.prior * prior.get(a, 0.0) / (s[0] + 1.0)
-                    if u > best_u:
-                        best_u, best_a, best_s = u, a, s
-            expand = bool(untried)
-            if expand:
-                if prior is not None:  # try the heuristic's favourites first
-                    top = max(prior.get(a, 0.0) for a, _ in untried)
-                    untried = [(a, x) for a, x in untried if prior.get(a, 0.0) == top]
-                best_a, best_s = untried[rng.randrange(len(untried))]
-            assert best_s is not None
-            path.append((best_s, seat, stats, seat == last_seat))
-            last_seat = seat
-            st.step(best_a, seat)
-            moves += 1
-            if expand:
-                break
-            if redact is None:
-                key = ("a", seat, best_a)
-                trees[0] = trees[0].kids.get(key) or trees[0].kids.setdefault(key, _Node())
-            else:
-                for q in seats:
-                    seen = st.log_text(-1, q)
-                    key = ("a", seat, best_a) if q == seat else ("o", seat, seen)
-                    kids = trees[q].kids
-                    trees[q] = kids.get(key) or kids.setdefault(key, _Node())
-        reward = self._finish(st, moves, me, rng)
-        after: dict[tuple[int, Action], list[float]] | None = None
-        for s, seat, node, chained in reversed(path):
-            s[0] += 1.0
-            s[1] += reward[seat] if seat < len(reward) else 0.0
-            # s[3]: the edge's value with ``backup=max``: where the same seat moves next with
-            # nothing random between, the best of its next choices (a plan is worth its best
-            # continuation, not the average of the ones explored); else the mean reward.
-            value = s[1] / s[0]
-            if after is not None:
-                value = max(
-                    (x[3] for (q, _), x in after.items() if q == seat and x[0] > 0),
-                    default=value,
-                )
-            s[3] = value
-            after = node if chained and self.maxback else None
+            self._kept = _Kept(player, state.game, list(state.history), search.roots[0])
+        stats = search.run()
+        self.last_iterations = search.done
+        self.last_reused = search.base
+        return stats
 
     def _kept_root(self, state: State, player: int) -> _Node | None:
         """With ``reuse`` (nothing hidden, so one tree): the node of the previous search's tree
@@ -378,120 +296,18 @@ class SearchAgent:
         kept, self._kept = self._kept, None
         if kept is None:
             return None
-        seat0, game, history, node = kept
-        done = len(history)
+        done = len(kept.history)
         now = state.history
-        if seat0 != player or game is not state.game or len(now) < done or now[:done] != history:
+        if (kept.seat != player or kept.game is not state.game or len(now) < done
+                or now[:done] != kept.history):
             return None
+        node = kept.root
         for seat, move in now[done:]:
-            key = ("c", move) if seat == CHANCE else ("a", seat, move)
-            nxt = node.kids.get(key)
+            nxt = node.kids.get(_key(seat, move))
             if nxt is None:
                 return None
             node = nxt
         return node
-
-    def _root_prior(self, world: State, me: int, rng: random.Random) -> dict[Action, float]:
-        """One-ply heuristic of each root action (the greedy agent's view) scaled to [0, 1]:
-        the order in which untried root actions are tried and a bias that fades with visits."""
-        values: dict[Action, float] = {}
-        for a in world.legal_actions(me):
-            child = world.clone()
-            child.step(a, me)
-            guard = 0
-            while child.current_players() == (CHANCE,) and guard < 64:
-                child.step(child.sample_chance(rng), CHANCE)
-                guard += 1
-            values[a] = child.evaluate(me)
-        if not values:
-            return {}
-        lo, hi = min(values.values()), max(values.values())
-        span = hi - lo
-        return {a: (v - lo) / span if span > 0 else 0.0 for a, v in values.items()}
-
-    def _finish(self, st: State, moves: int, me: int, rng: random.Random) -> list[float]:
-        """Play out from ``st`` (random or the rollout policy) to the end or the depth cut-off;
-        ``me``, the searching seat, moves first among seats acting at once."""
-        limit = self.depth
-        policy = self._rollout_agent
-        steps = 0
-        while True:
-            players = st.current_players()
-            if not players:
-                return st.returns()
-            seat = me if me in players else players[0]
-            if seat == CHANCE:
-                st.step(st.sample_chance(rng), CHANCE)
-                continue
-            if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or self.rollout == "none":
-                return self._soft_values(st)
-            if policy is None:
-                st.step(rng.choice(st.legal_actions(seat)), seat)
-            else:
-                st.step(policy.choose(st, seat, rng), seat)
-            moves += 1
-            steps += 1
-
-    def _soft_values(self, st: State) -> list[float]:
-        """Score a cut-off position: each seat's share of a softmax over ``evaluate``.
-
-        ``evaluate`` is a game's heuristic in its own units, so values are centred and divided
-        by the mean spread seen at this search's cut-offs: the result lies in [0, 1] and sums to
-        1 like ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
-        """
-        n = len(st.returns())
-        vals = [st.evaluate(p) for p in range(n)]
-        m = sum(vals) / n
-        dev = self._dev
-        dev[0] += sum(abs(v - m) for v in vals) / n
-        dev[1] += 1.0
-        scale = max(dev[0] / dev[1], 1e-6)
-        ex = [math.exp(max(-30.0, min(30.0, (v - m) / scale))) for v in vals]
-        tot = sum(ex)
-        return [e / tot for e in ex]
-
-
-def _rollout_agent(spec: str) -> Agent:
-    # A rollout already runs inside a determinization, so a policy that would resample (greedy)
-    # may read it directly: try the cheating variant first.
-    if spec.split(":", 1)[0] in {"mcts", "ismcts"}:
-        raise OptionError(f"rollout={spec!r}: a search agent cannot be a rollout policy")
-    if ":" not in spec:
-        try:
-            return make_agent(f"{spec}:cheat=true")
-        except OptionError:
-            pass
-    return make_agent(spec)
-
-
-def _lead(stats: dict[tuple[int, Action], list[float]], player: int) -> float:
-    """Visits of the most visited root action minus those of the runner-up."""
-    first = second = 0.0
-    for (seat, _), s in stats.items():
-        if seat != player:
-            continue
-        v = s[0]
-        if v > first:
-            first, second = v, first
-        elif v > second:
-            second = v
-    return first - second
-
-
-def _best(
-    actions: list[Action], stats: dict[tuple[int, Action], list[float]], player: int
-) -> Action:
-    """Most visited root action (the robust child); ties by mean reward, then legal order."""
-    best = actions[0]
-    best_key = (-1.0, -1.0)
-    for a in actions:
-        s = stats.get((player, a))
-        if s is None or s[0] == 0:
-            continue
-        key = (s[0], s[1] / s[0])
-        if key > best_key:
-            best_key, best = key, a
-    return best
 
 
 @register_agent("ismcts")
@@ -509,6 +325,329 @@ class MCTSAgent(SearchAgent):
 
     name = "mcts"
     per_iteration_determinization = False
+
+
+# ---------------------------------------------------------------------- one decision
+class _Search:
+    """One decision's search: the trees, the searching seat ``me``, its ``rng``, the budget and
+    the settings. ``run`` iterates ``_iterate``: ``_descend`` the tree (``_select`` among tried
+    actions, ``_expand`` an untried one), ``_rollout`` to a result, ``_backup`` the rewards."""
+
+    def __init__(
+        self,
+        state: State,
+        me: int,
+        rng: random.Random,
+        settings: SearchSettings,
+        policy: Agent | None,
+        *,
+        iterations: int | None,
+        seconds: float | None,
+        hidden: bool,
+        each_iteration: bool,
+        root: _Node | None,
+    ) -> None:
+        self.state, self.me, self.rng = state, me, rng
+        self.settings, self.policy = settings, policy
+        self.iterations, self.seconds = iterations, seconds
+        self.maxback = settings.backup == "max"
+        # One tree per seat, keyed by what that seat observes, when something is hidden
+        # (multiple-observer ISMCTS); else a single tree.
+        self.observe = hidden and each_iteration
+        trees = state.game.num_seats if self.observe else 1
+        self.roots = [root] if root is not None else [_Node() for _ in range(trees)]
+        self.mine = self.roots[me if self.observe else 0].stats  # the searcher's root edges
+        # Root visits kept from the previous search (``reuse``)
+        self.base = sum(e.visits for (q, _), e in self.mine.items() if q == me)
+        self.scale = _CutoffScale()
+        # Where each iteration starts: the true state, one determinization (``mcts``), or a
+        # new determinization every iteration (None).
+        self.fixed: State | None = state
+        if hidden:
+            self.fixed = None if each_iteration else state.resample(me, rng)
+        self.prior: dict[Action, float] = {}
+        self.done = 0
+        self.start = self.deadline = 0.0
+
+    def run(self) -> Stats:
+        """Iterate until the budget is spent (or ``early`` settles the choice)."""
+        self.start = time.perf_counter()
+        self.deadline = math.inf if self.seconds is None else self.start + self.seconds
+        while not self._finished():
+            # resample already returns a fresh state: no second copy
+            fixed = self.fixed
+            world = fixed.clone() if fixed is not None else self.state.resample(self.me, self.rng)
+            if self.done == 0 and self.settings.prior:
+                self.prior = _root_prior(world, self.me, self.rng)
+            self._iterate(world)
+            self.done += 1
+        return self.mine
+
+    def _finished(self) -> bool:
+        done = self.done
+        if self.iterations is not None and done >= self.iterations:
+            return True
+        timed = self.seconds is not None
+        now = 0.0
+        if timed and done > 0:
+            now = time.perf_counter()
+            if now >= self.deadline:
+                return True
+        if not (self.settings.early and done and done % 16 == 0):
+            return False
+        # Stop once the most visited root action cannot be overtaken in the budget left: the
+        # choice is then the one the full budget would make, sooner.
+        left = math.inf if self.iterations is None else float(self.iterations - done)
+        if timed:
+            rate = done / max(now - self.start, 1e-9)
+            left = min(left, rate * (self.deadline - now))
+        return _lead(self.mine, self.me) > left
+
+    def _iterate(self, world: State) -> None:
+        path, moves = self._descend(world)
+        self._backup(path, self._rollout(world, moves))
+
+    def _descend(self, world: State) -> tuple[list[_Step], int]:
+        """Walk down from the roots, playing on ``world``, until an untried action is played
+        (expansion), the depth cut-off or the end; the edges taken and the player moves made."""
+        # ``trees[q]`` is where seat q's own tree stands (a single shared tree when nothing is
+        # hidden); the seat to move selects with the statistics of its own tree.
+        trees = list(self.roots)
+        path: list[_Step] = []
+        prior = self.prior or None  # the root prior, used at the first choice only
+        last_seat = -2
+        moves = 0
+        depth = self.settings.depth
+        while True:
+            players = world.current_players()
+            if not players:
+                break
+            # Seats acting at once move in any order: the searcher's own moves come first,
+            # so its plan for this turn is in the tree before the depth cut-off.
+            seat = self.me if self.me in players else players[0]
+            if seat == CHANCE:
+                outcome = world.sample_chance(self.rng)
+                world.step(outcome, CHANCE)
+                last_seat = CHANCE
+                self._follow(trees, world, CHANCE, outcome)
+                continue
+            here, prior = prior, None
+            if depth and moves >= depth:
+                break
+            stats = trees[seat if self.observe and seat < len(trees) else 0].stats
+            action, edge, new = self._choose(stats, world, seat, here)
+            path.append((edge, seat, stats, seat == last_seat))
+            last_seat = seat
+            world.step(action, seat)
+            moves += 1
+            if new:
+                break
+            self._follow(trees, world, seat, action)
+        return path, moves
+
+    def _follow(self, trees: list[_Node], world: State, seat: int, action: Action) -> None:
+        """Move every tree to the child reached by ``seat``'s ``action`` (or a chance outcome),
+        just applied to ``world``, keyed by what the tree's seat observed."""
+        if not self.observe:
+            trees[0] = _child(trees[0], _key(seat, action))
+            return
+        for q in range(len(trees)):
+            if seat == CHANCE:
+                key: tuple[Any, ...] = ("c", _seen(world, q))
+            elif q == seat:
+                key = ("a", seat, action)
+            else:
+                key = ("o", seat, _seen(world, q))
+            trees[q] = _child(trees[q], key)
+
+    def _choose(
+        self, stats: Stats, world: State, seat: int, prior: dict[Action, float] | None
+    ) -> tuple[Action, _Edge, bool]:
+        """``seat``'s action at a node with edges ``stats``: an untried one if any (``_expand``,
+        True), else the best by UCB (``_select``). ``prior`` is given at the root only."""
+        legal = world.legal_actions(seat)
+        if prior is not None and self.settings.widen:
+            # Progressive widening at the root: the heuristic's best 2 + sqrt(N) actions
+            # only, so a small budget is spent on plausible moves, not spread over all.
+            legal = sorted(legal, key=lambda a: -prior.get(a, -1.0))[
+                : 2 + int(math.sqrt(self.done + self.base))
+            ]
+        untried: list[tuple[Action, _Edge]] = []
+        tried: list[tuple[Action, _Edge]] = []
+        for a in legal:
+            edge = stats.get((seat, a))
+            if edge is None:
+                edge = stats[(seat, a)] = _Edge()
+            edge.avail += 1.0
+            if edge.visits == 0.0:
+                untried.append((a, edge))
+            elif not untried:
+                tried.append((a, edge))
+        if untried:
+            action, edge = self._expand(untried, prior)
+            return action, edge, True
+        action, edge = self._select(tried, prior)
+        return action, edge, False
+
+    def _expand(
+        self, untried: list[tuple[Action, _Edge]], prior: dict[Action, float] | None
+    ) -> tuple[Action, _Edge]:
+        """An untried action at random; at the root, among the heuristic's favourites."""
+        if prior is not None:
+            top = max(prior.get(a, 0.0) for a, _ in untried)
+            untried = [(a, e) for a, e in untried if prior.get(a, 0.0) == top]
+        return untried[self.rng.randrange(len(untried))]
+
+    def _select(
+        self, tried: list[tuple[Action, _Edge]], prior: dict[Action, float] | None
+    ) -> tuple[Action, _Edge]:
+        """The best tried action by UCB with availability counts."""
+        # With ``normalise``, Q is rescaled to [0, 1] among the siblings (cut-off values may
+        # sit close together).
+        qs = [e.value if self.maxback else e.reward / e.visits for _, e in tried]
+        lo = min(qs)
+        span = max(qs) - lo if self.settings.normalise else 0.0
+        inv = 1.0 / span if span > 1e-12 else 1.0
+        base = lo if span > 1e-12 else 0.0
+        c, weight = self.settings.c, self.settings.prior
+        best: tuple[Action, _Edge] | None = None
+        best_u = -math.inf
+        for (a, e), q in zip(tried, qs, strict=True):
+            u = (q - base) * inv + c * math.sqrt(math.log(e.avail) / e.visits)
+            if prior is not None:  # progressive bias, fading with visits
+                u += weight * prior.get(a, 0.0) / (e.visits + 1.0)
+            if u > best_u:
+                best_u, best = u, (a, e)
+        assert best is not None
+        return best
+
+    def _rollout(self, st: State, moves: int) -> list[float]:
+        """Play out from ``st`` (random or the rollout policy) to the end or the depth cut-off;
+        ``me``, the searching seat, moves first among seats acting at once."""
+        limit = self.settings.depth
+        policy = self.policy
+        stop = self.settings.rollout == "none"
+        steps = 0
+        while True:
+            players = st.current_players()
+            if not players:
+                return st.returns()
+            seat = self.me if self.me in players else players[0]
+            if seat == CHANCE:
+                st.step(st.sample_chance(self.rng), CHANCE)
+                continue
+            if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or stop:
+                return self.scale.shares(st)
+            if policy is None:
+                st.step(self.rng.choice(st.legal_actions(seat)), seat)
+            else:
+                st.step(policy.choose(st, seat, self.rng), seat)
+            moves += 1
+            steps += 1
+
+    def _backup(self, path: list[_Step], reward: list[float]) -> None:
+        """Add each seat's reward to the edges it chose on the way down."""
+        after: Stats | None = None
+        for edge, seat, node, chained in reversed(path):
+            edge.visits += 1.0
+            edge.reward += reward[seat] if seat < len(reward) else 0.0
+            # The edge's value with ``backup=max``: where the same seat moves next with nothing
+            # random between, the best of its next choices (a plan is worth its best
+            # continuation, not the average of the ones explored); else the mean reward.
+            value = edge.reward / edge.visits
+            if after is not None:
+                value = max(
+                    (x.value for (q, _), x in after.items() if q == seat and x.visits > 0),
+                    default=value,
+                )
+            edge.value = value
+            after = node if chained and self.maxback else None
+
+
+class _CutoffScale:
+    """Scores cut-off positions: each seat's share of a softmax over ``evaluate``.
+
+    ``evaluate`` is a game's heuristic in its own units, so values are centred and divided by
+    the mean spread seen at this search's cut-offs: the result lies in [0, 1] and sums to 1 like
+    ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
+    """
+
+    __slots__ = ("count", "spread")
+
+    def __init__(self) -> None:
+        self.spread = 0.0  # the sum of the mean |evaluate - mean| of each cut-off
+        self.count = 0.0
+
+    def shares(self, st: State) -> list[float]:
+        n = len(st.returns())
+        vals = [st.evaluate(p) for p in range(n)]
+        m = sum(vals) / n
+        self.spread += sum(abs(v - m) for v in vals) / n
+        self.count += 1.0
+        scale = max(self.spread / self.count, 1e-6)
+        ex = [math.exp(max(-30.0, min(30.0, (v - m) / scale))) for v in vals]
+        tot = sum(ex)
+        return [e / tot for e in ex]
+
+
+def _root_prior(world: State, me: int, rng: random.Random) -> dict[Action, float]:
+    """One-ply heuristic of each root action (the greedy agent's view) scaled to [0, 1]: the
+    order in which untried root actions are tried and a bias that fades with visits."""
+    values: dict[Action, float] = {}
+    for a in world.legal_actions(me):
+        child = world.clone()
+        child.step(a, me)
+        guard = 0
+        while child.current_players() == (CHANCE,) and guard < 64:
+            child.step(child.sample_chance(rng), CHANCE)
+            guard += 1
+        values[a] = child.evaluate(me)
+    if not values:
+        return {}
+    lo, hi = min(values.values()), max(values.values())
+    span = hi - lo
+    return {a: (v - lo) / span if span > 0 else 0.0 for a, v in values.items()}
+
+
+def _rollout_agent(spec: str) -> Agent:
+    # A rollout already runs inside a determinization, so a policy that would resample (greedy)
+    # may read it directly: try the cheating variant first.
+    if spec.split(":", 1)[0] in {"mcts", "ismcts"}:
+        raise OptionError(f"rollout={spec!r}: a search agent cannot be a rollout policy")
+    if ":" not in spec:
+        try:
+            return make_agent(f"{spec}:cheat=true")
+        except OptionError:
+            pass
+    return make_agent(spec)
+
+
+def _lead(stats: Stats, player: int) -> float:
+    """Visits of the most visited root action minus those of the runner-up."""
+    first = second = 0.0
+    for (seat, _), e in stats.items():
+        if seat != player:
+            continue
+        v = e.visits
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second
+
+
+def _best(actions: list[Action], stats: Stats, player: int) -> Action:
+    """Most visited root action (the robust child); ties by mean reward, then legal order."""
+    best = actions[0]
+    best_key = (-1.0, -1.0)
+    for a in actions:
+        e = stats.get((player, a))
+        if e is None or e.visits == 0:
+            continue
+        key = (e.visits, e.reward / e.visits)
+        if key > best_key:
+            best_key, best = key, a
+    return best
 
 
 def measure_speed(

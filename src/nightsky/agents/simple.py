@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from nightsky.agents.base import register_agent
+from nightsky.agents.base import Bounds, check_flag, register_agent
 from nightsky.core.game import CHANCE, Action, State
 
 
@@ -23,15 +23,17 @@ class GreedyAgent:
     """One-ply lookahead: takes the action whose resulting position evaluates best.
 
     It looks from a determinization (``resample``) so it never reads hidden cards, unless
-    ``cheat=true``. Chance right after an action is averaged over ``samples`` draws.
+    ``cheat=true``. Chance right after an action is averaged over ``samples`` draws (1 to
+    10,000).
     Ties are broken at random so the agent is not predictable.
     """
 
     name = "greedy"
+    SAMPLES = Bounds(1, 10_000, whole=True)
 
     def __init__(self, samples: int = 1, cheat: bool = False) -> None:
-        self.samples = max(1, int(samples))
-        self.cheat = cheat
+        self.samples: int = self.SAMPLES.check("samples", samples, "greedy: ")
+        self.cheat = check_flag("cheat", cheat, "greedy: ")
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
         actions = state.legal_actions(player)

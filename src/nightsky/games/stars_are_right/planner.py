@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from nightsky.agents.base import register_agent
+from nightsky.agents.base import Bounds, check_flag, register_agent
 from nightsky.agents.simple import GreedyAgent
 from nightsky.core.game import Action, State
 
@@ -296,16 +296,19 @@ def _moved(tiles: list[int], sides: list[int], a: Action) -> tuple[list[int], li
 class PlannerAgent:
     """Plans its whole turn for the best summoning; one-ply ``evaluate`` otherwise.
 
-    Options: ``depth`` (symbol moves searched exhaustively, default 2), ``budget`` (search
-    nodes per plan), ``cheat`` (plan on the true state instead of a determinization).
+    Options: ``depth`` (symbol moves searched exhaustively, 0 to 8, default 2; a turn rarely
+    holds more than five symbols), ``budget`` (search nodes per plan, 1 to 1,000,000, default
+    20,000), ``cheat`` (plan on the true state instead of a determinization).
     """
 
     name = "tsar-planner"
+    DEPTH = Bounds(0, 8, whole=True)
+    BUDGET = Bounds(1, 1_000_000, whole=True)
 
     def __init__(self, depth: int = 2, budget: int = 20000, cheat: bool = False) -> None:
-        self.depth = int(depth)
-        self.budget = int(budget)
-        self.cheat = cheat
+        self.depth: int = self.DEPTH.check("depth", depth, "tsar-planner: ")
+        self.budget: int = self.BUDGET.check("budget", budget, "tsar-planner: ")
+        self.cheat = check_flag("cheat", cheat, "tsar-planner: ")
         self._plan: list[Action] = []
         self._key: tuple[int, int] | None = None
         self._fallback = GreedyAgent(cheat=cheat)
