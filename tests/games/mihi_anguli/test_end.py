@@ -8,7 +8,7 @@ import pytest
 
 from nightsky.core.errors import NotYourTurnError
 from nightsky.core.game import CHANCE
-from nightsky.games.mihi_anguli.state import FINISHED, WAIT, rank_name
+from nightsky.games.mihi_anguli.constants import FINISHED, WAIT, rank_name
 
 from .helpers import B, game, legal, play, position
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nightsky.games.mihi_anguli.state import ABIL, REWARD, XP
+from nightsky.games.mihi_anguli.constants import ABIL, REWARD, XP
 
 from .helpers import filled, game, item, legal, play, point, pos, position
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move
+from nightsky.games.mihi_anguli.constants import PHASE_NAMES, S_STUDY, SUB_NAMES, XP, rank_name
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.game import MihiAnguliGame
@@ -92,11 +93,8 @@ def _items_lines(st: MihiAnguliState, s: Seat) -> list[str]:
     return out
 
 
-
-
 def render(st: MihiAnguliState, viewer: int | None = None) -> str:
-    from nightsky.games.mihi_anguli.state import PHASE_NAMES, SUB_NAMES, rank_name
-
+    """Every sheet as text, the viewer's first."""
     parts = []
     scores = st.scores()
     order = list(range(len(st.seats)))
@@ -113,7 +111,7 @@ def render(st: MihiAnguliState, viewer: int | None = None) -> str:
                 f"{PHASE_NAMES[s.phase]}")
         if s.sub:
             head += f" / {SUB_NAMES[s.sub]}"
-        if s.phase == 3 or s.sub == 6:
+        if s.phase == XP or s.sub == S_STUDY:
             head += f" ({s.xp} to spend)"
         if s.pstar:
             head += f", stars to spend {s.pstar}"

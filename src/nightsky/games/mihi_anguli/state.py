@@ -15,36 +15,28 @@ from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import CHANCE, Action, State
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move, Roll
+from nightsky.games.mihi_anguli.constants import (
+    ABIL,
+    FINISHED,
+    MENTOR_USED,
+    PHASE_NAMES,
+    PROMOTER_USED,
+    REWARD,
+    S_NONE,
+    S_OPT,
+    S_PLOT3,
+    S_POINT,
+    S_POS3,
+    S_POS4,
+    S_STUDY,
+    START,
+    SUB_NAMES,
+    WAIT,
+    XP,
+)
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.game import MihiAnguliGame
-
-# Phases of a seat's turn.
-WAIT, START, REWARD, XP, ABIL, FINISHED = range(6)
-PHASE_NAMES = ("waiting", "roll-effects", "week-reward", "experience", "abilities", "finished")
-# Sub-choices that interrupt a phase until resolved.
-S_NONE, S_POS3, S_POS4, S_POINT, S_PLOT3, S_OPT, S_STUDY = range(7)
-SUB_NAMES = ("", "POSITIONING III target", "POSITIONING IV target", "point to fill",
-             "PLOTTING III points", "OPTIMIZING item", "STUDYING experience")
-MENTOR_USED = 1 << 12
-PROMOTER_USED = 1 << 13
-
-RANKS = (
-    (0, "Messier"), (10, "Ptolomy"), (20, "Brahe"), (25, "Copernicus"), (30, "Herschel"),
-    (35, "Kepler"), (40, "Hubble"), (45, "Hipparchus"), (50, "Galileo"),
-)
-
-
-def rank_name(score: float) -> str:
-    """The solo rank of a score (MA-9.2)."""
-    name = RANKS[0][1]
-    for low, n in RANKS:
-        if score >= low:
-            name = n
-    return name
-
-
-
 
 _PARTS = ("region", "stars", "articles", "publisher", "headhunter", "unique")
 _ARTICLES = (1 << 5) - 1

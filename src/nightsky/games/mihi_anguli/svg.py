@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from nightsky.games.mihi_anguli import board as B
+from nightsky.games.mihi_anguli.constants import rank_name
 from nightsky.games.svgkit import DIM, EDGE, GOLD, INK, PANEL, el, group, star_path, svg, text
 
 if TYPE_CHECKING:
@@ -256,8 +257,6 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
     out.append(text(SW - 24, 62, " + ".join(parts) if parts else "no points yet", 12, DIM,
                     anchor="end"))
     if len(v["sheets"]) == 1:
-        from nightsky.games.mihi_anguli.state import rank_name
-
         out.append(text(SW - 24, 80, f"rank: {rank_name(score)}", 12, DIM, anchor="end"))
     out.append(_map(c, sheet, pre))
     # dice and buttons
