@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
-from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.game import CHANCE, Action, LogSecret, State
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move, Roll
 from nightsky.games.mihi_anguli.constants import (
@@ -34,6 +34,7 @@ from nightsky.games.mihi_anguli.constants import (
     WAIT,
     XP,
 )
+from nightsky.games.mihi_anguli.heuristic import evaluate as _evaluate
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.game import MihiAnguliGame
@@ -94,10 +95,12 @@ class Seat:
 class MihiAnguliState(State):
     """A position: every seat's sheet plus whose turn it is."""
 
-    game: MihiAnguliGame
+    g: MihiAnguliGame
+    """The game, typed as this game (``State.game`` stays a ``Game``)."""
 
     def __init__(self, game: MihiAnguliGame) -> None:
         super().__init__(game)
+        self.g = game
         self.c = game.compiled
         self.seats = [Seat() for _ in range(game.num_players)]
         self.turn = 0
@@ -120,7 +123,7 @@ class MihiAnguliState(State):
         for combo in combinations_with_replacement(range(1, 7), 3):
             perms = 6 if len(set(combo)) == 3 else (3 if len(set(combo)) == 2 else 1)
             dice = tuple(combo if lv else None for lv in live)
-            out.append((self.game.roll(dice), perms / 216))
+            out.append((self.g.roll(dice), perms / 216))
         return out
 
     def sample_chance(self, rng: random.Random) -> Action:
@@ -128,7 +131,7 @@ class MihiAnguliState(State):
             tuple(sorted(rng.randint(1, 6) for _ in range(3))) if s.phase == WAIT else None
             for s in self.seats
         )
-        return self.game.roll(dice)  # type: ignore[arg-type]
+        return self.g.roll(dice)  # type: ignore[arg-type]
 
     def is_legal_chance(self, outcome: Action) -> bool:
         if not isinstance(outcome, Roll) or len(outcome.dice) != len(self.seats):
@@ -140,14 +143,13 @@ class MihiAnguliState(State):
         )
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        p = self._seat(player)
-        if p == CHANCE:
+    def _legal_actions(self, seat: int) -> list[Action]:
+        if seat == CHANCE:
             outs = self.chance_outcomes()
             return [o for o, _ in outs] if outs else []
-        if not 0 <= p < len(self.seats):
+        if not 0 <= seat < len(self.seats):
             return []
-        s = self.seats[p]
+        s = self.seats[seat]
         if not WAIT < s.phase < FINISHED:
             return []
         return list(self._legal_cached(s))
@@ -155,7 +157,7 @@ class MihiAnguliState(State):
     def _legal_cached(self, s: Seat) -> tuple[Action, ...]:
         # A seat's legal actions depend on its own sheet only, and a search meets the same
         # sheets again and again (every iteration walks down from the same root).
-        cache = self.game.legal_cache
+        cache = self.g.legal_cache
         key = s.key()
         acts = cache.get(key)
         if acts is None:
@@ -219,7 +221,7 @@ class MihiAnguliState(State):
         return ((1 << B.NPTS) - 1) & ~s.pts & ~self.c.star_mask
 
     def _legal(self, s: Seat) -> list[Action]:
-        A: Mapping[tuple[str, int, int], Action] = self.game.act
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
         c = self.c
         if s.sub:
             return self._legal_sub(s)
@@ -260,7 +262,7 @@ class MihiAnguliState(State):
         )
 
     def _legal_sub(self, s: Seat) -> list[Action]:
-        A: Mapping[tuple[str, int, int], Action] = self.game.act
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
         sub = s.sub
         if sub == S_POS3:
             d = s.aux
@@ -288,7 +290,7 @@ class MihiAnguliState(State):
         return out
 
     def _legal_abilities(self, s: Seat) -> list[Action]:
-        A: Mapping[tuple[str, int, int], Action] = self.game.act
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
         dice = s.dice
         uniq = sorted(set(dice))
         pairs = sorted({(dice[i], dice[j]) for i in range(len(dice))
@@ -708,22 +710,29 @@ class MihiAnguliState(State):
     def tiebreakers(self, seat: int) -> tuple[float, ...]:
         return ((self.seats[seat].pts & self.c.star_mask).bit_count(),)  # MA-10.5
 
-    # ------------------------------------------------------------------ copying, views
-    def clone(self) -> MihiAnguliState:
-        st = self.scratch()
-        st.history = list(self.history)
+    # ------------------------------------------------------------------ copying
+    def _copy(self) -> MihiAnguliState:
+        st = MihiAnguliState.__new__(MihiAnguliState)
+        # Spelled out: a search copies states constantly (``clone`` adds game and history).
+        st.g = self.g
+        st.c = self.c
+        st.seats = [s.copy() for s in self.seats]
+        st.turn = self.turn
         return st
 
     def scratch(self) -> MihiAnguliState:
         """A copy without the move history, for the heuristic's look-ahead (nothing in the
         rules reads the history; copying hundreds of moves per trial step was the cost)."""
-        st = MihiAnguliState.__new__(MihiAnguliState)
-        st.game = self.game
+        st = self._copy()
+        st.game = self.g
         st.history = []
-        st.c = self.c
-        st.seats = [s.copy() for s in self.seats]
-        st.turn = self.turn
+        st._secrets = {}
         return st
+
+    # ------------------------------------------------------------------ what a seat knows
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        # Every sheet is public (MA-10.3) and so are the dice: everyone reads every move.
+        return None
 
     def seat_view(self, i: int) -> dict[str, Any]:
         s = self.seats[i]
@@ -750,48 +759,16 @@ class MihiAnguliState(State):
             "researcher_new": s.res_new,
         }
 
-    def view(self, player: int | None) -> dict[str, Any]:
+    def _view(self, player: int | None) -> dict[str, Any]:
         # Everything on the sheets is public (MA-10.3); only future dice are unknown.
         return {
-            "game": self.game.info.id,
-            "viewer": player,
-            "current_players": list(self.current_players()),
-            "terminal": self.is_terminal(),
-            "scores": self.scores(),
             "turn": self.turn,
             "sheets": [self.seat_view(i) for i in range(len(self.seats))],
         }
 
-    # ------------------------------------------------------------------ heuristics, UI
+    # ------------------------------------------------------------------ heuristics
     def evaluate(self, player: int) -> float:
-        from nightsky.games.mihi_anguli.heuristic import evaluate
-
-        return evaluate(self, player)
-
-    def render(self, viewer: int | None = None) -> str:
-        from nightsky.games.mihi_anguli.render import render
-
-        return render(self, viewer)
-
-    def describe_action(self, action: Action, player: int) -> str:
-        from nightsky.games.mihi_anguli.render import describe
-
-        return describe(self, action, player)
-
-    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
-        from nightsky.games.mihi_anguli.render import action_ui
-
-        return action_ui(self, action, player)
-
-    def board_svg(self, viewer: int | None = None) -> str | None:
-        from nightsky.games.mihi_anguli.svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def observation(self, player: int) -> list[float]:
-        from nightsky.games.mihi_anguli.render import observation
-
-        return observation(self, player)
+        return _evaluate(self, player)
 
     def check(self, action: Action, player: int) -> None:
         """Raise IllegalActionError (naming the rule) unless ``action`` is legal for ``player``."""

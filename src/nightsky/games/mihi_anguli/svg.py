@@ -1,4 +1,4 @@
-"""The Mihi Anguli sheets as SVG for the web client (``State.board_svg``).
+"""The Mihi Anguli sheets as SVG for the web client (``MihiAnguliUI.board_svg``).
 
 Every sheet is public (MA-10.3), so each seat's sheet is drawn in full: the viewer's large, the
 others' below it at half or a third of the size (pictures only: only the viewer's own sheet
@@ -7,7 +7,7 @@ filled points and squares, the positioned major point), the ability dice, the sc
 (seven spokes of items around the week), the five articles, the abilities and the supporters,
 with the items filled (this turn's in orange) and the score so far.
 
-Clickable ids follow ``render.action_ui`` with the seat's prefix ``p<seat>-``: ``pt-x,y`` (map
+Clickable ids follow ``render.action_targets`` with the seat's prefix ``p<seat>-``: ``pt-x,y`` (map
 points), ``item-LABEL`` (items), ``item-W<w>`` (an article, for PROMOTER), ``ab-NAME``
 (abilities), ``die-V`` (the first die showing V), ``mentor``, ``claim0``/``claim1`` (the week's
 reward), and the buttons ``go``, ``done``, ``end``.
