@@ -43,6 +43,12 @@ _PARTS = ("region", "stars", "articles", "publisher", "headhunter", "unique")
 _ARTICLES = (1 << 5) - 1
 _DAYS = ((1 << 7) - 1) << B.G_DAY0
 _UNIQUE = _ARTICLES | (((1 << B.NGROUPS) - 1) & ~((1 << B.G_AB0) - 1))  # MA-10.4's groups
+# The ability a move uses (each at most once a turn, MA-5.3), by the move's kind.
+_ABILITY_OF = {"pos1": B.POS1, "pos2": B.POS2, "pos3": B.POS3, "pos4": B.POS4,
+               "plot1": B.PLOT1, "plot2": B.PLOT2, "plot3": B.PLOT3, "plot4": B.PLOT4,
+               "plot5": B.PLOT5, "rec": B.REC, "opt": B.OPT, "study": B.STUDY}
+# Kinds of moves that spend two ability dice (the others spend one).
+_TWO_DICE = ("pos1", "pos4", "plot4", "plot5")
 
 
 class Seat:
@@ -290,65 +296,17 @@ class MihiAnguliState(State):
         return out
 
     def _legal_abilities(self, s: Seat) -> list[Action]:
+        """The abilities phase: position (no point positioned yet) or plot (one is), the
+        abilities that need no position, and ``end turn``."""
         A: Mapping[tuple[str, int, int], Action] = self.g.act
         dice = s.dice
         uniq = sorted(set(dice))
         pairs = sorted({(dice[i], dice[j]) for i in range(len(dice))
                         for j in range(i + 1, len(dice))})
-        out: list[Action] = []
         if s.pos < 0:
-            if self._free(s, B.POS1):
-                for a, b in pairs:
-                    rest = list(dice)
-                    rest.remove(a)
-                    rest.remove(b)
-                    if not self._can_plot_after(s, rest):
-                        continue
-                    for x, y in {(a, b), (b, a)}:
-                        if B.BLOCK[B.major(x, y)] & ~s.pts:
-                            out.append(A[("pos1", x, y)])
-            for code, kind in ((B.POS2, "pos2"), (B.POS3, "pos3")):
-                if not self._free(s, code):
-                    continue
-                for d in uniq:
-                    rest = list(dice)
-                    rest.remove(d)
-                    if not self._can_plot_after(s, rest):
-                        continue
-                    if code == B.POS2:
-                        ok = bool(B.BLOCK[B.major(d, d)] & ~s.pts)
-                    else:
-                        ok = bool(self._pos3_targets(s, d))
-                    if ok:
-                        out.append(A[(kind, d, 0)])
-            if self._free(s, B.POS4):
-                for a, b in pairs:
-                    rest = list(dice)
-                    rest.remove(a)
-                    rest.remove(b)
-                    if self._can_plot_after(s, rest) and any(
-                        B.BLOCK[m] & ~s.pts for m in B.MAJORS
-                    ):
-                        out.append(A[("pos4", a, b)])
+            out = self._legal_positioning(s, uniq, pairs)
         else:
-            if self._free(s, B.PLOT1):
-                math = self._has(s, B.G_MATH)
-                for d in uniq:
-                    for k, _ring, _c in B.LAYOUTS[d]:
-                        if k % 2 and not math:
-                            continue
-                        if self._fills(s, self._plot1_mask(s, d, k)):
-                            out.append(A[("plot1", d, k)])
-            if self._free(s, B.PLOT2):
-                out += [A[("plot2", d, 0)] for d in uniq if self._fills(s, self._plot2_mask(s, d))]
-            if self._free(s, B.PLOT3) and B.BLOCK[s.pos] & ~s.pts:
-                ring_or_centre = B.RINGMASK[s.pos] | (
-                    (1 << s.pos) if self._coord_centre(s) else 0
-                )
-                if ring_or_centre & ~s.pts:
-                    out += [A[("plot3", d, 0)] for d in uniq]
-            if self._free(s, B.PLOT4) and B.BLOCK[s.pos] & ~s.pts:
-                out += [A[("plot4", a, b)] for a, b in pairs]
+            out = self._legal_plotting(s, uniq, pairs)
         if self._free(s, B.PLOT5) and self._empty_nonstar(s):
             out += [A[("plot5", a, b)] for a, b in pairs]
         if self._free(s, B.REC):
@@ -359,6 +317,73 @@ class MihiAnguliState(State):
         if self._free(s, B.STUDY):
             out += [A[("study", d, 0)] for d in uniq if self._e_upto(s, d)]
         out.append(A[("end", 0, 0)])
+        return out
+
+    def _legal_positioning(self, s: Seat, uniq: list[int],
+                           pairs: list[tuple[int, int]]) -> list[Action]:
+        """POSITIONING I-IV (MA-7.0/7.1): only where a plotting ability and die remain and
+        the major point has an empty point around it."""
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
+        dice = s.dice
+        out: list[Action] = []
+        if self._free(s, B.POS1):
+            for a, b in pairs:
+                rest = list(dice)
+                rest.remove(a)
+                rest.remove(b)
+                if not self._can_plot_after(s, rest):
+                    continue
+                for x, y in {(a, b), (b, a)}:
+                    if B.BLOCK[B.major(x, y)] & ~s.pts:
+                        out.append(A[("pos1", x, y)])
+        for code, kind in ((B.POS2, "pos2"), (B.POS3, "pos3")):
+            if not self._free(s, code):
+                continue
+            for d in uniq:
+                rest = list(dice)
+                rest.remove(d)
+                if not self._can_plot_after(s, rest):
+                    continue
+                if code == B.POS2:
+                    ok = bool(B.BLOCK[B.major(d, d)] & ~s.pts)
+                else:
+                    ok = bool(self._pos3_targets(s, d))
+                if ok:
+                    out.append(A[(kind, d, 0)])
+        if self._free(s, B.POS4):
+            for a, b in pairs:
+                rest = list(dice)
+                rest.remove(a)
+                rest.remove(b)
+                if self._can_plot_after(s, rest) and any(
+                    B.BLOCK[m] & ~s.pts for m in B.MAJORS
+                ):
+                    out.append(A[("pos4", a, b)])
+        return out
+
+    def _legal_plotting(self, s: Seat, uniq: list[int],
+                        pairs: list[tuple[int, int]]) -> list[Action]:
+        """PLOTTING I-IV around the positioned major point, where they fill a point."""
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
+        out: list[Action] = []
+        if self._free(s, B.PLOT1):
+            math = self._has(s, B.G_MATH)
+            for d in uniq:
+                for k, _ring, _c in B.LAYOUTS[d]:
+                    if k % 2 and not math:
+                        continue
+                    if self._fills(s, self._plot1_mask(s, d, k)):
+                        out.append(A[("plot1", d, k)])
+        if self._free(s, B.PLOT2):
+            out += [A[("plot2", d, 0)] for d in uniq if self._fills(s, self._plot2_mask(s, d))]
+        if self._free(s, B.PLOT3) and B.BLOCK[s.pos] & ~s.pts:
+            ring_or_centre = B.RINGMASK[s.pos] | (
+                (1 << s.pos) if self._coord_centre(s) else 0
+            )
+            if ring_or_centre & ~s.pts:
+                out += [A[("plot3", d, 0)] for d in uniq]
+        if self._free(s, B.PLOT4) and B.BLOCK[s.pos] & ~s.pts:
+            out += [A[("plot4", a, b)] for a, b in pairs]
         return out
 
     # ------------------------------------------------------------------ validation
@@ -396,17 +421,19 @@ class MihiAnguliState(State):
                 return (f"{action}: only an open experience item worth at most {s.xp} may be "
                         "filled now", "MA-4.4")
             return f"{action} is not allowed while spending experience (say done)", "MA-2.1"
-        # abilities phase
-        code = {"pos1": B.POS1, "pos2": B.POS2, "pos3": B.POS3, "pos4": B.POS4,
-                "plot1": B.PLOT1, "plot2": B.PLOT2, "plot3": B.PLOT3, "plot4": B.PLOT4,
-                "plot5": B.PLOT5, "rec": B.REC, "opt": B.OPT, "study": B.STUDY}.get(k)
+        return self._explain_ability(s, action)
+
+    def _explain_ability(self, s: Seat, action: Move) -> tuple[str, str | None]:
+        """Why an action of the abilities phase is not legal (MA-5.x, MA-6.7, MA-7.x)."""
+        k = action.kind
+        code = _ABILITY_OF.get(k)
         if code is None:
             return f"{action} is not an ability use; use abilities or end the turn", "MA-5.1"
         if not self._owns(s, code):
             return f"{action}: that ability has not been acquired", "MA-6.7"
         if s.used >> code & 1:
             return f"{action}: each ability is used at most once a turn", "MA-5.3"
-        need = [action.a, action.b] if k in ("pos1", "pos4", "plot4", "plot5") else [action.a]
+        need = [action.a, action.b] if k in _TWO_DICE else [action.a]
         rest = list(s.dice)
         for d in need:
             if d not in rest:
@@ -575,11 +602,8 @@ class MihiAnguliState(State):
     def _use_ability(self, s: Seat, a: Move) -> None:
         k = a.kind
         dice = list(s.dice)
-        code = {"pos1": B.POS1, "pos2": B.POS2, "pos3": B.POS3, "pos4": B.POS4,
-                "plot1": B.PLOT1, "plot2": B.PLOT2, "plot3": B.PLOT3, "plot4": B.PLOT4,
-                "plot5": B.PLOT5, "rec": B.REC, "opt": B.OPT, "study": B.STUDY}[k]
-        s.used |= 1 << code
-        if k in ("pos1", "pos4", "plot4", "plot5"):
+        s.used |= 1 << _ABILITY_OF[k]
+        if k in _TWO_DICE:
             dice.remove(a.a)
             dice.remove(a.b)
         else:
