@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nightsky.core.errors import IllegalActionError
-from nightsky.games.mihi_anguli.state import START, XP
+from nightsky.games.mihi_anguli.constants import START, XP
 
 from .helpers import B, filled, game, item, legal, play, point, pos, position
 

@@ -8,7 +8,7 @@ import pytest
 
 from nightsky.core.errors import NotYourTurnError
 from nightsky.core.game import CHANCE
-from nightsky.games.mihi_anguli.state import FINISHED, WAIT, rank_name
+from nightsky.games.mihi_anguli.constants import FINISHED, WAIT, rank_name
 
 from .helpers import B, game, legal, play, position
 
@@ -35,7 +35,7 @@ def test_MA_9_2_solo_ranks(score: int, rank: str) -> None:
 
 def test_MA_9_2_render_names_the_rank_in_solo() -> None:
     st = position(game(), points=("1,1",))
-    assert "(Messier)" in st.render(0)
+    assert "(Messier)" in st.game.ui.render(st, 0)
 
 
 def _square_points(x: float, y: float) -> list[str]:

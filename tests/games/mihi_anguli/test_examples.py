@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nightsky.games.mihi_anguli.state import ABIL, REWARD, XP
+from nightsky.games.mihi_anguli.constants import ABIL, REWARD, XP
 
 from .helpers import filled, game, item, legal, play, point, pos, position
 
@@ -19,7 +19,7 @@ def test_tutorials_are_the_rulebook_examples() -> None:
         st = t.build()
         for seat, n in t.steps:
             st.apply(G.parse_action(n), seat)  # every step is legal in order
-        assert st.render(0)
+        assert st.game.ui.render(st, 0)
 
 
 def test_MA_3_3_MA_3_4_MA_3_5_emily_ends_week_two_and_circles_six() -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from nightsky.agents.base import make_agent
 from nightsky.core.game import CHANCE
+from nightsky.games.mihi_anguli.constants import rank_name
 from nightsky.games.mihi_anguli.heuristic import evaluate, static_value
-from nightsky.games.mihi_anguli.state import rank_name
 
 from .helpers import game, play, pos
 

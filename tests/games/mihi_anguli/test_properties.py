@@ -11,7 +11,8 @@ from hypothesis import strategies as hs
 
 from nightsky.core.game import CHANCE
 from nightsky.core.record import make_record, replay
-from nightsky.games.mihi_anguli.state import FINISHED, MihiAnguliState
+from nightsky.games.mihi_anguli.constants import FINISHED
+from nightsky.games.mihi_anguli.state import MihiAnguliState
 
 from .helpers import B, game
 

@@ -26,7 +26,7 @@ def test_svg_targets_drawn_over_playouts(players: int) -> None:
         rng = random.Random(seed)
         for st in playout(s, rng, max_steps=120 * players, every=2 * players + 1):
             if st.is_terminal():
-                parse(st.board_svg(None))
+                parse(st.game.ui.board_svg(st, None))
                 continue
             # turns are simultaneous: check one acting seat each time, in turn
             checked += check_targets(st, _button, (rng.choice(st.current_players()),))
@@ -41,18 +41,19 @@ def test_svg_the_viewers_sheet_is_clickable_the_others_are_pictures() -> None:
     for _ in playout(s, random.Random(2), max_steps=40):
         pass
     for seat in range(3):
-        ids = ids_of(parse(s.board_svg(seat)))
+        ids = ids_of(parse(s.game.ui.board_svg(s, seat)))
         # every map point can be chosen ("at x,y" after POSITIONING III/IV, PLOTTING III...)
         assert {f"p{seat}-pt-{B.point_name(q)}" for q in range(B.NPTS)} <= ids
         assert {f"p{seat}-item-W1.1", f"p{seat}-ab-POS1", f"p{seat}-ab-STUDY",
                 f"p{seat}-mentor", f"p{seat}-item-W5"} <= ids
         assert not any(i.startswith(f"p{q}-") for i in ids for q in range(3) if q != seat)
     # the spectator sees the same public sheets, seat 0's in front, nothing to click
-    spectator = s.board_svg(None)
+    spectator = s.game.ui.board_svg(s, None)
     assert "Seat 0 (you)" not in spectator
     assert all(i.startswith("ns-") for i in ids_of(parse(spectator)))
     # every sheet is public: resampling changes nothing a seat sees
-    assert s.resample(1, random.Random(0)).board_svg(1) == s.board_svg(1)
+    r = s.resample(1, random.Random(0))
+    assert r.game.ui.board_svg(r, 1) == s.game.ui.board_svg(s, 1)
 
 
 def test_svg_draws_every_set_up_step() -> None:
@@ -79,7 +80,7 @@ def test_svg_targets_of_every_ability_and_supporter() -> None:
 
 
 def test_svg_week_reward_buttons_are_drawn() -> None:
-    from nightsky.games.mihi_anguli.state import REWARD
+    from nightsky.games.mihi_anguli.constants import REWARD
 
     s = load_game("mihi-anguli", players=1).new_initial_state()
     for _ in playout(s, random.Random(1), max_steps=3):
@@ -88,5 +89,5 @@ def test_svg_week_reward_buttons_are_drawn() -> None:
     seat.phase, seat.aux = REWARD, 1  # the week-1 article was just finished (MA-3.4)
     assert {str(a) for a in s.legal_actions(0)} == {"claim points", "claim map"}
     assert check_targets(s, _button) == 2
-    ids = ids_of(parse(s.board_svg(0)))
+    ids = ids_of(parse(s.game.ui.board_svg(s, 0)))
     assert {"p0-claim0", "p0-claim1"} <= ids

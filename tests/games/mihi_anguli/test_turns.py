@@ -6,7 +6,7 @@ import pytest
 
 from nightsky.core.errors import IllegalActionError, OptionError
 from nightsky.core.game import CHANCE
-from nightsky.games.mihi_anguli.state import ABIL, REWARD, START, XP
+from nightsky.games.mihi_anguli.constants import ABIL, REWARD, START, XP
 
 from .helpers import B, filled, game, group, item, legal, play, point, pos, position
 

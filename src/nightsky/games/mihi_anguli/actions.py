@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from nightsky.core.game import ActionBase
+
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(ActionBase):
     """A player action. ``kind`` names it, ``a``/``b`` are its small integer arguments and
     ``text`` its notation (fixed when the game builds its action list)."""
 
@@ -46,7 +48,7 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(ActionBase):
     """A chance outcome: the three ability dice of every seat still playing (None: finished).
 
     Notation ``roll 235/114/-`` (each seat's dice sorted, ``-`` for a seat that has finished).

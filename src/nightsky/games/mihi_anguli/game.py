@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move, Roll, parse_roll
 from nightsky.games.mihi_anguli.components import load_sheet
+from nightsky.games.mihi_anguli.observer import MihiAnguliObserver
 from nightsky.games.mihi_anguli.state import MihiAnguliState
+from nightsky.games.mihi_anguli.tutorials import tutorials as _tutorials
+from nightsky.games.mihi_anguli.ui import MihiAnguliUI
 
 
 class MihiAnguliGame(Game):
@@ -36,11 +38,14 @@ class MihiAnguliGame(Game):
         # its best follow-up (docs/agents.md, the Mihi Anguli trials).
         search_defaults="rollout=none,c=0.2,depth=3,backup=max",
     )
+    ui_class = MihiAnguliUI
+    observer_class = MihiAnguliObserver
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)
         self.compiled = B.compile_sheet(load_sheet(self.options["components"] or None))
         self._rolls: dict[tuple, Roll] = {}
+        self._actions = self._build_actions()
         self.act: dict[tuple[str, int, int], Move] = {m_key(m): m for m in self._actions}
         # Seat.key() -> that seat's legal actions (they depend on its own sheet only).
         self.legal_cache: dict[tuple[Any, ...], tuple[Action, ...]] = {}
@@ -54,8 +59,7 @@ class MihiAnguliGame(Game):
             r = self._rolls[dice] = Roll(dice)
         return r
 
-    @cached_property
-    def _actions(self) -> list[Move]:
+    def _build_actions(self) -> list[Move]:
         out: list[Move] = [
             Move("go", text="advance"),
             Move("mentor", text="MENTOR"),
@@ -91,16 +95,8 @@ class MihiAnguliGame(Game):
         r = parse_roll(text, self.num_players)
         return None if r is None else self.roll(r.dice)
 
-    @property
-    def observation_size(self) -> int:
-        from nightsky.games.mihi_anguli.render import observation_size
-
-        return observation_size(self)
-
     def tutorials(self) -> list[Tutorial]:
-        from nightsky.games.mihi_anguli.tutorials import tutorials
-
-        return tutorials(self)
+        return _tutorials(self)
 
 
 def m_key(m: Move) -> tuple[str, int, int]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from nightsky.games.mihi_anguli import board as B
+from nightsky.games.mihi_anguli.constants import FINISHED, REWARD, S_NONE, S_PLOT3, WAIT
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.state import MihiAnguliState, Seat
@@ -143,7 +144,7 @@ def _items_value(st: MihiAnguliState, s: Seat, left: float) -> float:
         if g < 5:  # articles
             w = g + 1
             if f == n:
-                if w >= s.week or (s.phase == 2 and s.aux == w):
+                if w >= s.week or (s.phase == REWARD and s.aux == w):
                     value += c.article_points[g]  # earned, the reward is still to circle
                 continue
             if w < s.week or not f:
@@ -173,13 +174,13 @@ def _items_value(st: MihiAnguliState, s: Seat, left: float) -> float:
 
 
 def _pending(s: Seat) -> bool:
-    return s.pos >= 0 or s.sub != 0
+    return s.pos >= 0 or s.sub != S_NONE
 
 
 def evaluate(st: MihiAnguliState, player: int, depth: int = 3) -> float:
     """Value of ``player``'s sheet; a pending choice is resolved by a short greedy search."""
     s = st.seats[player]
-    if depth <= 0 or not _pending(s) or s.phase in (0, 5):
+    if depth <= 0 or not _pending(s) or s.phase in (WAIT, FINISHED):
         return static_value(st, player)
     # Searches ask for the same pending sheet again and again: remember the answer. Other
     # sheets count only through their completed groups (MA-10.4's bonus).
@@ -203,12 +204,12 @@ def _resolve(st: MihiAnguliState, player: int, depth: int) -> float:
         kids.append((static_value(child, player), child))
     if not kids:
         return best
-    if s.sub == 4:  # picking points one at a time: greedy
+    if s.sub == S_PLOT3:  # picking points one at a time: greedy
         kids.sort(key=lambda x: -x[0])
         kids = kids[:1]
     for v, child in kids:
         cs = child.seats[player]
-        if _pending(cs) and cs.phase not in (0, 5):
-            v = evaluate(child, player, depth - 1 if s.sub != 4 else depth)
+        if _pending(cs) and cs.phase not in (WAIT, FINISHED):
+            v = evaluate(child, player, depth - 1 if s.sub != S_PLOT3 else depth)
         best = max(best, v)
     return best

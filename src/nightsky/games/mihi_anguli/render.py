@@ -1,14 +1,8 @@
-"""Text drawing of both sheets, action labels/targets for clients, and the observation vector.
+"""Text drawing of every sheet, and the labels and click targets of actions for clients
+(``ui.MihiAnguliUI`` serves them; the SVG board is ``svg.py``).
 
 Star map legend: ``o`` empty major, ``O`` filled major, ``.`` empty minor, ``+`` filled minor,
 ``*`` empty star, ``#`` filled star; ``%`` between four points marks a filled square.
-
-Observation (``observation(p)``, length ``game.observation_size``), seat ``p`` first then the
-others in seat order; per seat: 169 filled points, 144 filled squares, one bit per sheet item,
-29 acquired groups, week (one-hot 1..6), day (one-hot Saturday*, Sunday..Saturday), phase
-(one-hot 6), pending choice (one-hot 7), remaining dice counts per value (6, /3), lowest die
-(/6), 14 used-this-turn bits, positioned major (one-hot 36 + none), experience (/20), stars and
-squares to spend (/10), claimed article points (5 bits), RESEARCHER-new bit.
 """
 
 from __future__ import annotations
@@ -17,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move
+from nightsky.games.mihi_anguli.constants import PHASE_NAMES, S_STUDY, SUB_NAMES, XP, rank_name
 
 if TYPE_CHECKING:
-    from nightsky.games.mihi_anguli.game import MihiAnguliGame
     from nightsky.games.mihi_anguli.state import MihiAnguliState, Seat
 
 
@@ -92,11 +86,8 @@ def _items_lines(st: MihiAnguliState, s: Seat) -> list[str]:
     return out
 
 
-
-
 def render(st: MihiAnguliState, viewer: int | None = None) -> str:
-    from nightsky.games.mihi_anguli.state import PHASE_NAMES, SUB_NAMES, rank_name
-
+    """Every sheet as text, the viewer's first."""
     parts = []
     scores = st.scores()
     order = list(range(len(st.seats)))
@@ -113,7 +104,7 @@ def render(st: MihiAnguliState, viewer: int | None = None) -> str:
                 f"{PHASE_NAMES[s.phase]}")
         if s.sub:
             head += f" / {SUB_NAMES[s.sub]}"
-        if s.phase == 3 or s.sub == 6:
+        if s.phase == XP or s.sub == S_STUDY:
             head += f" ({s.xp} to spend)"
         if s.pstar:
             head += f", stars to spend {s.pstar}"
@@ -126,6 +117,8 @@ def render(st: MihiAnguliState, viewer: int | None = None) -> str:
 
 
 def describe(st: MihiAnguliState, action: Any, player: int) -> str:
+    """The label of an action in menus and on the board (its notation, spelled out where the
+    notation is terse: items, points, PLOTTING I's layouts)."""
     if not isinstance(action, Move):
         return str(action)
     k = action.kind
@@ -149,12 +142,12 @@ def describe(st: MihiAnguliState, action: Any, player: int) -> str:
     return str(action)
 
 
-def action_ui(st: MihiAnguliState, action: Any, player: int) -> dict[str, Any]:
-    """Targets: ``p{seat}-pt-x,y`` (map points), ``p{seat}-item-LABEL``, ``p{seat}-ab-NAME``,
-    ``p{seat}-die-V`` (an ability die), ``p{seat}-end``."""
-    label = describe(st, action, player)
+def action_targets(st: MihiAnguliState, action: Any, player: int) -> list[str]:
+    """The ids of ``svg.board_svg`` a click on which chooses ``action``: ``p{seat}-pt-x,y``
+    (map points), ``p{seat}-item-LABEL``, ``p{seat}-ab-NAME``, ``p{seat}-die-V`` (an ability
+    die), ``p{seat}-end``."""
     if not isinstance(action, Move):
-        return {"label": label, "targets": []}
+        return []
     pre = f"p{player}-"
     k = action.kind
     t: list[str]
@@ -173,38 +166,4 @@ def action_ui(st: MihiAnguliState, action: Any, player: int) -> dict[str, Any]:
                 "plot2": "PLOT2", "plot3": "PLOT3", "plot4": "PLOT4", "plot5": "PLOT5",
                 "rec": "REC", "opt": "OPT", "study": "STUDY"}[k]
         t = [pre + "ab-" + name, pre + f"die-{action.a}"]
-    return {"label": label, "targets": t}
-
-
-def _per_seat(game: MihiAnguliGame) -> int:
-    return (B.NPTS + B.NSQ + game.compiled.nitems + B.NGROUPS + 6 + 8 + 6 + 7 + 6 + 1 + 14
-            + 37 + 1 + 2 + 5 + 1)
-
-
-def observation_size(game: MihiAnguliGame) -> int:
-    return _per_seat(game) * game.num_players
-
-
-def observation(st: MihiAnguliState, player: int) -> list[float]:
-    out: list[float] = []
-    n = len(st.seats)
-    nitems = st.c.nitems
-    for i in [(player + j) % n for j in range(n)]:
-        s = st.seats[i]
-        out += [float(s.pts >> q & 1) for q in range(B.NPTS)]
-        out += [float(s.sq >> q & 1) for q in range(B.NSQ)]
-        out += [float(s.items >> q & 1) for q in range(nitems)]
-        out += [float(s.acq >> g & 1) for g in range(B.NGROUPS)]
-        out += [float(s.week == w) for w in range(1, 7)]
-        out += [float(s.day == d) for d in range(-1, 7)]
-        out += [float(s.phase == p) for p in range(6)]
-        out += [float(s.sub == p) for p in range(7)]
-        out += [s.dice.count(v) / 3 for v in range(1, 7)]
-        out.append(s.low / 6)
-        out += [float(s.used >> b & 1) for b in range(14)]
-        out += [float(s.pos == m) for m in B.MAJORS] + [float(s.pos < 0)]
-        out.append(s.xp / 20)
-        out += [s.pstar / 10, s.psq / 10]
-        out += [float(s.claimed >> w & 1) for w in range(5)]
-        out.append(float(s.res_new))
-    return out
+    return t

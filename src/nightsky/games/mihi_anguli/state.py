@@ -12,44 +12,43 @@ from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
-from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.game import CHANCE, Action, LogSecret, State
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move, Roll
+from nightsky.games.mihi_anguli.constants import (
+    ABIL,
+    FINISHED,
+    MENTOR_USED,
+    PHASE_NAMES,
+    PROMOTER_USED,
+    REWARD,
+    S_NONE,
+    S_OPT,
+    S_PLOT3,
+    S_POINT,
+    S_POS3,
+    S_POS4,
+    S_STUDY,
+    START,
+    SUB_NAMES,
+    WAIT,
+    XP,
+)
+from nightsky.games.mihi_anguli.heuristic import evaluate as _evaluate
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.game import MihiAnguliGame
-
-# Phases of a seat's turn.
-WAIT, START, REWARD, XP, ABIL, FINISHED = range(6)
-PHASE_NAMES = ("waiting", "roll-effects", "week-reward", "experience", "abilities", "finished")
-# Sub-choices that interrupt a phase until resolved.
-S_NONE, S_POS3, S_POS4, S_POINT, S_PLOT3, S_OPT, S_STUDY = range(7)
-SUB_NAMES = ("", "POSITIONING III target", "POSITIONING IV target", "point to fill",
-             "PLOTTING III points", "OPTIMIZING item", "STUDYING experience")
-MENTOR_USED = 1 << 12
-PROMOTER_USED = 1 << 13
-
-RANKS = (
-    (0, "Messier"), (10, "Ptolomy"), (20, "Brahe"), (25, "Copernicus"), (30, "Herschel"),
-    (35, "Kepler"), (40, "Hubble"), (45, "Hipparchus"), (50, "Galileo"),
-)
-
-
-def rank_name(score: float) -> str:
-    """The solo rank of a score (MA-9.2)."""
-    name = RANKS[0][1]
-    for low, n in RANKS:
-        if score >= low:
-            name = n
-    return name
-
-
-
 
 _PARTS = ("region", "stars", "articles", "publisher", "headhunter", "unique")
 _ARTICLES = (1 << 5) - 1
 _DAYS = ((1 << 7) - 1) << B.G_DAY0
 _UNIQUE = _ARTICLES | (((1 << B.NGROUPS) - 1) & ~((1 << B.G_AB0) - 1))  # MA-10.4's groups
+# The ability a move uses (each at most once a turn, MA-5.3), by the move's kind.
+_ABILITY_OF = {"pos1": B.POS1, "pos2": B.POS2, "pos3": B.POS3, "pos4": B.POS4,
+               "plot1": B.PLOT1, "plot2": B.PLOT2, "plot3": B.PLOT3, "plot4": B.PLOT4,
+               "plot5": B.PLOT5, "rec": B.REC, "opt": B.OPT, "study": B.STUDY}
+# Kinds of moves that spend two ability dice (the others spend one).
+_TWO_DICE = ("pos1", "pos4", "plot4", "plot5")
 
 
 class Seat:
@@ -102,10 +101,12 @@ class Seat:
 class MihiAnguliState(State):
     """A position: every seat's sheet plus whose turn it is."""
 
-    game: MihiAnguliGame
+    g: MihiAnguliGame
+    """The game, typed as this game (``State.game`` stays a ``Game``)."""
 
     def __init__(self, game: MihiAnguliGame) -> None:
         super().__init__(game)
+        self.g = game
         self.c = game.compiled
         self.seats = [Seat() for _ in range(game.num_players)]
         self.turn = 0
@@ -128,7 +129,7 @@ class MihiAnguliState(State):
         for combo in combinations_with_replacement(range(1, 7), 3):
             perms = 6 if len(set(combo)) == 3 else (3 if len(set(combo)) == 2 else 1)
             dice = tuple(combo if lv else None for lv in live)
-            out.append((self.game.roll(dice), perms / 216))
+            out.append((self.g.roll(dice), perms / 216))
         return out
 
     def sample_chance(self, rng: random.Random) -> Action:
@@ -136,7 +137,7 @@ class MihiAnguliState(State):
             tuple(sorted(rng.randint(1, 6) for _ in range(3))) if s.phase == WAIT else None
             for s in self.seats
         )
-        return self.game.roll(dice)  # type: ignore[arg-type]
+        return self.g.roll(dice)  # type: ignore[arg-type]
 
     def is_legal_chance(self, outcome: Action) -> bool:
         if not isinstance(outcome, Roll) or len(outcome.dice) != len(self.seats):
@@ -148,14 +149,13 @@ class MihiAnguliState(State):
         )
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        p = self._seat(player)
-        if p == CHANCE:
+    def _legal_actions(self, seat: int) -> list[Action]:
+        if seat == CHANCE:
             outs = self.chance_outcomes()
             return [o for o, _ in outs] if outs else []
-        if not 0 <= p < len(self.seats):
+        if not 0 <= seat < len(self.seats):
             return []
-        s = self.seats[p]
+        s = self.seats[seat]
         if not WAIT < s.phase < FINISHED:
             return []
         return list(self._legal_cached(s))
@@ -163,7 +163,7 @@ class MihiAnguliState(State):
     def _legal_cached(self, s: Seat) -> tuple[Action, ...]:
         # A seat's legal actions depend on its own sheet only, and a search meets the same
         # sheets again and again (every iteration walks down from the same root).
-        cache = self.game.legal_cache
+        cache = self.g.legal_cache
         key = s.key()
         acts = cache.get(key)
         if acts is None:
@@ -227,7 +227,7 @@ class MihiAnguliState(State):
         return ((1 << B.NPTS) - 1) & ~s.pts & ~self.c.star_mask
 
     def _legal(self, s: Seat) -> list[Action]:
-        A: Mapping[tuple[str, int, int], Action] = self.game.act
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
         c = self.c
         if s.sub:
             return self._legal_sub(s)
@@ -268,7 +268,7 @@ class MihiAnguliState(State):
         )
 
     def _legal_sub(self, s: Seat) -> list[Action]:
-        A: Mapping[tuple[str, int, int], Action] = self.game.act
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
         sub = s.sub
         if sub == S_POS3:
             d = s.aux
@@ -296,65 +296,17 @@ class MihiAnguliState(State):
         return out
 
     def _legal_abilities(self, s: Seat) -> list[Action]:
-        A: Mapping[tuple[str, int, int], Action] = self.game.act
+        """The abilities phase: position (no point positioned yet) or plot (one is), the
+        abilities that need no position, and ``end turn``."""
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
         dice = s.dice
         uniq = sorted(set(dice))
         pairs = sorted({(dice[i], dice[j]) for i in range(len(dice))
                         for j in range(i + 1, len(dice))})
-        out: list[Action] = []
         if s.pos < 0:
-            if self._free(s, B.POS1):
-                for a, b in pairs:
-                    rest = list(dice)
-                    rest.remove(a)
-                    rest.remove(b)
-                    if not self._can_plot_after(s, rest):
-                        continue
-                    for x, y in {(a, b), (b, a)}:
-                        if B.BLOCK[B.major(x, y)] & ~s.pts:
-                            out.append(A[("pos1", x, y)])
-            for code, kind in ((B.POS2, "pos2"), (B.POS3, "pos3")):
-                if not self._free(s, code):
-                    continue
-                for d in uniq:
-                    rest = list(dice)
-                    rest.remove(d)
-                    if not self._can_plot_after(s, rest):
-                        continue
-                    if code == B.POS2:
-                        ok = bool(B.BLOCK[B.major(d, d)] & ~s.pts)
-                    else:
-                        ok = bool(self._pos3_targets(s, d))
-                    if ok:
-                        out.append(A[(kind, d, 0)])
-            if self._free(s, B.POS4):
-                for a, b in pairs:
-                    rest = list(dice)
-                    rest.remove(a)
-                    rest.remove(b)
-                    if self._can_plot_after(s, rest) and any(
-                        B.BLOCK[m] & ~s.pts for m in B.MAJORS
-                    ):
-                        out.append(A[("pos4", a, b)])
+            out = self._legal_positioning(s, uniq, pairs)
         else:
-            if self._free(s, B.PLOT1):
-                math = self._has(s, B.G_MATH)
-                for d in uniq:
-                    for k, _ring, _c in B.LAYOUTS[d]:
-                        if k % 2 and not math:
-                            continue
-                        if self._fills(s, self._plot1_mask(s, d, k)):
-                            out.append(A[("plot1", d, k)])
-            if self._free(s, B.PLOT2):
-                out += [A[("plot2", d, 0)] for d in uniq if self._fills(s, self._plot2_mask(s, d))]
-            if self._free(s, B.PLOT3) and B.BLOCK[s.pos] & ~s.pts:
-                ring_or_centre = B.RINGMASK[s.pos] | (
-                    (1 << s.pos) if self._coord_centre(s) else 0
-                )
-                if ring_or_centre & ~s.pts:
-                    out += [A[("plot3", d, 0)] for d in uniq]
-            if self._free(s, B.PLOT4) and B.BLOCK[s.pos] & ~s.pts:
-                out += [A[("plot4", a, b)] for a, b in pairs]
+            out = self._legal_plotting(s, uniq, pairs)
         if self._free(s, B.PLOT5) and self._empty_nonstar(s):
             out += [A[("plot5", a, b)] for a, b in pairs]
         if self._free(s, B.REC):
@@ -365,6 +317,73 @@ class MihiAnguliState(State):
         if self._free(s, B.STUDY):
             out += [A[("study", d, 0)] for d in uniq if self._e_upto(s, d)]
         out.append(A[("end", 0, 0)])
+        return out
+
+    def _legal_positioning(self, s: Seat, uniq: list[int],
+                           pairs: list[tuple[int, int]]) -> list[Action]:
+        """POSITIONING I-IV (MA-7.0/7.1): only where a plotting ability and die remain and
+        the major point has an empty point around it."""
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
+        dice = s.dice
+        out: list[Action] = []
+        if self._free(s, B.POS1):
+            for a, b in pairs:
+                rest = list(dice)
+                rest.remove(a)
+                rest.remove(b)
+                if not self._can_plot_after(s, rest):
+                    continue
+                for x, y in {(a, b), (b, a)}:
+                    if B.BLOCK[B.major(x, y)] & ~s.pts:
+                        out.append(A[("pos1", x, y)])
+        for code, kind in ((B.POS2, "pos2"), (B.POS3, "pos3")):
+            if not self._free(s, code):
+                continue
+            for d in uniq:
+                rest = list(dice)
+                rest.remove(d)
+                if not self._can_plot_after(s, rest):
+                    continue
+                if code == B.POS2:
+                    ok = bool(B.BLOCK[B.major(d, d)] & ~s.pts)
+                else:
+                    ok = bool(self._pos3_targets(s, d))
+                if ok:
+                    out.append(A[(kind, d, 0)])
+        if self._free(s, B.POS4):
+            for a, b in pairs:
+                rest = list(dice)
+                rest.remove(a)
+                rest.remove(b)
+                if self._can_plot_after(s, rest) and any(
+                    B.BLOCK[m] & ~s.pts for m in B.MAJORS
+                ):
+                    out.append(A[("pos4", a, b)])
+        return out
+
+    def _legal_plotting(self, s: Seat, uniq: list[int],
+                        pairs: list[tuple[int, int]]) -> list[Action]:
+        """PLOTTING I-IV around the positioned major point, where they fill a point."""
+        A: Mapping[tuple[str, int, int], Action] = self.g.act
+        out: list[Action] = []
+        if self._free(s, B.PLOT1):
+            math = self._has(s, B.G_MATH)
+            for d in uniq:
+                for k, _ring, _c in B.LAYOUTS[d]:
+                    if k % 2 and not math:
+                        continue
+                    if self._fills(s, self._plot1_mask(s, d, k)):
+                        out.append(A[("plot1", d, k)])
+        if self._free(s, B.PLOT2):
+            out += [A[("plot2", d, 0)] for d in uniq if self._fills(s, self._plot2_mask(s, d))]
+        if self._free(s, B.PLOT3) and B.BLOCK[s.pos] & ~s.pts:
+            ring_or_centre = B.RINGMASK[s.pos] | (
+                (1 << s.pos) if self._coord_centre(s) else 0
+            )
+            if ring_or_centre & ~s.pts:
+                out += [A[("plot3", d, 0)] for d in uniq]
+        if self._free(s, B.PLOT4) and B.BLOCK[s.pos] & ~s.pts:
+            out += [A[("plot4", a, b)] for a, b in pairs]
         return out
 
     # ------------------------------------------------------------------ validation
@@ -402,17 +421,19 @@ class MihiAnguliState(State):
                 return (f"{action}: only an open experience item worth at most {s.xp} may be "
                         "filled now", "MA-4.4")
             return f"{action} is not allowed while spending experience (say done)", "MA-2.1"
-        # abilities phase
-        code = {"pos1": B.POS1, "pos2": B.POS2, "pos3": B.POS3, "pos4": B.POS4,
-                "plot1": B.PLOT1, "plot2": B.PLOT2, "plot3": B.PLOT3, "plot4": B.PLOT4,
-                "plot5": B.PLOT5, "rec": B.REC, "opt": B.OPT, "study": B.STUDY}.get(k)
+        return self._explain_ability(s, action)
+
+    def _explain_ability(self, s: Seat, action: Move) -> tuple[str, str | None]:
+        """Why an action of the abilities phase is not legal (MA-5.x, MA-6.7, MA-7.x)."""
+        k = action.kind
+        code = _ABILITY_OF.get(k)
         if code is None:
             return f"{action} is not an ability use; use abilities or end the turn", "MA-5.1"
         if not self._owns(s, code):
             return f"{action}: that ability has not been acquired", "MA-6.7"
         if s.used >> code & 1:
             return f"{action}: each ability is used at most once a turn", "MA-5.3"
-        need = [action.a, action.b] if k in ("pos1", "pos4", "plot4", "plot5") else [action.a]
+        need = [action.a, action.b] if k in _TWO_DICE else [action.a]
         rest = list(s.dice)
         for d in need:
             if d not in rest:
@@ -581,11 +602,8 @@ class MihiAnguliState(State):
     def _use_ability(self, s: Seat, a: Move) -> None:
         k = a.kind
         dice = list(s.dice)
-        code = {"pos1": B.POS1, "pos2": B.POS2, "pos3": B.POS3, "pos4": B.POS4,
-                "plot1": B.PLOT1, "plot2": B.PLOT2, "plot3": B.PLOT3, "plot4": B.PLOT4,
-                "plot5": B.PLOT5, "rec": B.REC, "opt": B.OPT, "study": B.STUDY}[k]
-        s.used |= 1 << code
-        if k in ("pos1", "pos4", "plot4", "plot5"):
+        s.used |= 1 << _ABILITY_OF[k]
+        if k in _TWO_DICE:
             dice.remove(a.a)
             dice.remove(a.b)
         else:
@@ -716,22 +734,29 @@ class MihiAnguliState(State):
     def tiebreakers(self, seat: int) -> tuple[float, ...]:
         return ((self.seats[seat].pts & self.c.star_mask).bit_count(),)  # MA-10.5
 
-    # ------------------------------------------------------------------ copying, views
-    def clone(self) -> MihiAnguliState:
-        st = self.scratch()
-        st.history = list(self.history)
+    # ------------------------------------------------------------------ copying
+    def _copy(self) -> MihiAnguliState:
+        st = MihiAnguliState.__new__(MihiAnguliState)
+        # Spelled out: a search copies states constantly (``clone`` adds game and history).
+        st.g = self.g
+        st.c = self.c
+        st.seats = [s.copy() for s in self.seats]
+        st.turn = self.turn
         return st
 
     def scratch(self) -> MihiAnguliState:
         """A copy without the move history, for the heuristic's look-ahead (nothing in the
         rules reads the history; copying hundreds of moves per trial step was the cost)."""
-        st = MihiAnguliState.__new__(MihiAnguliState)
-        st.game = self.game
+        st = self._copy()
+        st.game = self.g
         st.history = []
-        st.c = self.c
-        st.seats = [s.copy() for s in self.seats]
-        st.turn = self.turn
+        st._secrets = {}
         return st
+
+    # ------------------------------------------------------------------ what a seat knows
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        # Every sheet is public (MA-10.3) and so are the dice: everyone reads every move.
+        return None
 
     def seat_view(self, i: int) -> dict[str, Any]:
         s = self.seats[i]
@@ -758,48 +783,16 @@ class MihiAnguliState(State):
             "researcher_new": s.res_new,
         }
 
-    def view(self, player: int | None) -> dict[str, Any]:
+    def _view(self, player: int | None) -> dict[str, Any]:
         # Everything on the sheets is public (MA-10.3); only future dice are unknown.
         return {
-            "game": self.game.info.id,
-            "viewer": player,
-            "current_players": list(self.current_players()),
-            "terminal": self.is_terminal(),
-            "scores": self.scores(),
             "turn": self.turn,
             "sheets": [self.seat_view(i) for i in range(len(self.seats))],
         }
 
-    # ------------------------------------------------------------------ heuristics, UI
+    # ------------------------------------------------------------------ heuristics
     def evaluate(self, player: int) -> float:
-        from nightsky.games.mihi_anguli.heuristic import evaluate
-
-        return evaluate(self, player)
-
-    def render(self, viewer: int | None = None) -> str:
-        from nightsky.games.mihi_anguli.render import render
-
-        return render(self, viewer)
-
-    def describe_action(self, action: Action, player: int) -> str:
-        from nightsky.games.mihi_anguli.render import describe
-
-        return describe(self, action, player)
-
-    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
-        from nightsky.games.mihi_anguli.render import action_ui
-
-        return action_ui(self, action, player)
-
-    def board_svg(self, viewer: int | None = None) -> str | None:
-        from nightsky.games.mihi_anguli.svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def observation(self, player: int) -> list[float]:
-        from nightsky.games.mihi_anguli.render import observation
-
-        return observation(self, player)
+        return _evaluate(self, player)
 
     def check(self, action: Action, player: int) -> None:
         """Raise IllegalActionError (naming the rule) unless ``action`` is legal for ``player``."""

@@ -1,4 +1,4 @@
-"""The Mihi Anguli sheets as SVG for the web client (``State.board_svg``).
+"""The Mihi Anguli sheets as SVG for the web client (``MihiAnguliUI.board_svg``).
 
 Every sheet is public (MA-10.3), so each seat's sheet is drawn in full: the viewer's large, the
 others' below it at half or a third of the size (pictures only: only the viewer's own sheet
@@ -7,7 +7,7 @@ filled points and squares, the positioned major point), the ability dice, the sc
 (seven spokes of items around the week), the five articles, the abilities and the supporters,
 with the items filled (this turn's in orange) and the score so far.
 
-Clickable ids follow ``render.action_ui`` with the seat's prefix ``p<seat>-``: ``pt-x,y`` (map
+Clickable ids follow ``render.action_targets`` with the seat's prefix ``p<seat>-``: ``pt-x,y`` (map
 points), ``item-LABEL`` (items), ``item-W<w>`` (an article, for PROMOTER), ``ab-NAME``
 (abilities), ``die-V`` (the first die showing V), ``mentor``, ``claim0``/``claim1`` (the week's
 reward), and the buttons ``go``, ``done``, ``end``.
@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from nightsky.games.mihi_anguli import board as B
+from nightsky.games.mihi_anguli.constants import rank_name
 from nightsky.games.svgkit import DIM, EDGE, GOLD, INK, PANEL, el, group, star_path, svg, text
 
 if TYPE_CHECKING:
@@ -256,8 +257,6 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
     out.append(text(SW - 24, 62, " + ".join(parts) if parts else "no points yet", 12, DIM,
                     anchor="end"))
     if len(v["sheets"]) == 1:
-        from nightsky.games.mihi_anguli.state import rank_name
-
         out.append(text(SW - 24, 80, f"rank: {rank_name(score)}", 12, DIM, anchor="end"))
     out.append(_map(c, sheet, pre))
     # dice and buttons

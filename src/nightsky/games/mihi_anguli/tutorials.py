@@ -13,10 +13,11 @@ from nightsky.core.errors import ComponentError
 from nightsky.core.game import CHANCE, Tutorial
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.components import parse_point
-from nightsky.games.mihi_anguli.state import ABIL, XP, MihiAnguliState
+from nightsky.games.mihi_anguli.constants import ABIL, XP
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.game import MihiAnguliGame
+    from nightsky.games.mihi_anguli.state import MihiAnguliState
 
 DAYS = {name: i for i, name in enumerate(B.DAY_SHORT)}
 
