@@ -29,12 +29,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from nightsky.agents.base import Agent, make_agent, parse_spec
 from nightsky.core.errors import GameError, GameOverError, OptionError, RecordError
 from nightsky.core.game import CHANCE, Action, State
 from nightsky.core.record import make_record, parse_record, replay
 from nightsky.core.registry import game_class, load_game
+from nightsky.server.bounds import BotPlan, plan_bot
+from nightsky.server.settings import Settings
 from nightsky.server.store import Store, StoredGame, now
+from nightsky.server.thinking import ThinkPool
 from nightsky.server.views import log_line, seat_payload
 
 log = logging.getLogger("nightsky.server")
@@ -55,6 +57,10 @@ class ServerError(Exception):
 
     def body(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message, **self.extra}}
+
+
+class Evicted(Exception):
+    """The room was dropped from memory while a request held it: ask the manager again."""
 
 
 class StorageFailure(ServerError):
@@ -113,6 +119,10 @@ class Seat:
     spec: str | None = None
     token_hash: str | None = None
     joined: bool = False
+    # One-time invite: the hash of the live code, and those of codes already spent or renewed.
+    invite_hash: str | None = None
+    spent: list[str] = field(default_factory=list)
+    left: bool = False  # its player gave the seat up (the creator may invite someone else)
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Seat:
@@ -122,17 +132,23 @@ class Seat:
             spec=row.get("spec"),
             token_hash=row.get("token_hash"),
             joined=bool(row.get("joined")),
+            invite_hash=row.get("invite_hash"),
+            spent=list(row.get("spent") or []),
+            left=bool(row.get("left")),
         )
 
     def row(self) -> dict[str, Any]:
         """The JSON stored in the ``games.seats`` column."""
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "spec": self.spec,
             "name": self.name,
             "token_hash": self.token_hash,
             "joined": self.joined,
         }
+        if self.human:
+            out.update(invite_hash=self.invite_hash, spent=self.spent, left=self.left)
+        return out
 
     @property
     def human(self) -> bool:
@@ -157,6 +173,26 @@ class Seat:
         self.token_hash = hash_token(token)
         return token
 
+    def new_invite(self) -> str:
+        """A fresh one-time invite code for the seat (a previous one is spent)."""
+        self.spend_invite()
+        code = secrets.token_urlsafe(12)
+        self.invite_hash = hash_token(code)
+        return code
+
+    def spend_invite(self) -> None:
+        if self.invite_hash:
+            self.spent = [*self.spent, self.invite_hash][-16:]
+        self.invite_hash = None
+
+    def invite_state(self, code_hash: str) -> str | None:
+        """"live" or "spent" when ``code_hash`` is this seat's invite, else None."""
+        if self.invite_hash and hmac.compare_digest(self.invite_hash, code_hash):
+            return "live"
+        if any(hmac.compare_digest(h, code_hash) for h in self.spent):
+            return "spent"
+        return None
+
 
 @dataclass
 class Subscriber:
@@ -178,18 +214,24 @@ class Room:
     created_at: Any
     store: Store
     timings: Timings = field(default_factory=Timings)
+    # "server": the seed is the server's secret and chance is keyed by ``secret`` too;
+    # "client": the creator chose it (a table with at most one human seat); None: legacy.
+    seed_source: str | None = None
+    secret: bytes = b""
+    notices: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: list[Subscriber] = field(default_factory=list)
     # (seat, history length after the action): a contiguous run of undoable human actions.
     undo_stack: list[tuple[int, int]] = field(default_factory=list)
     bot_busy: bool = False
-    agents: dict[int, Agent] = field(default_factory=dict)
+    agents: dict[int, BotPlan | None] = field(default_factory=dict)
     logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     cache: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     # Per human seat: (the version at which its legal-action list last changed, that list).
     # A seat's POST is stale only when its own choices changed since the version it saw.
     seat_marks: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # last fetched (for eviction)
+    gone: bool = False  # evicted: the store (and a rebuilt room) is the truth now
 
     # ------------------------------------------------------------------ seats
     @property
@@ -229,6 +271,25 @@ class Room:
             out.append({"seat": i, "kind": "game", "name": name, "spec": None, "joined": True})
         return out
 
+    def creator(self) -> int | None:
+        """The creator's seat: the first human seat."""
+        return next((i for i, s in enumerate(self.seats) if s.human), None)
+
+    def rng(self, stream: str) -> random.Random:
+        """The random generator of one ``stream`` (``chance:N``, ``botS:N``) of this game.
+
+        A shared table's streams are keyed by the server's secret as well as the seed, so
+        nobody without both can tell what chance will bring."""
+        key = f"{self.seed}:{stream}"
+        if self.seed_source == "server":
+            key = hmac.new(self.secret, key.encode(), hashlib.sha256).hexdigest()
+        return random.Random(key)
+
+    def notice(self, text: str) -> None:
+        """Write a line in the table's log for everyone (persisted with the next change)."""
+        self.notices.append({"version": self.version + 1, "text": text})
+        del self.notices[:-100]
+
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
         return next((i for i, s in enumerate(self.seats) if s.owns(h)), None)
@@ -253,14 +314,65 @@ class Room:
                 seat = free[0]
             if seat not in free:
                 raise ServerError(409, "seat_taken", f"seat {seat} is not free")
+            return seat, self._take_seat(seat, name)
+
+    def _take_seat(self, seat: int, name: str | None) -> str:
+        """Give ``seat`` to a new player: a fresh token, its invite spent. Under the lock."""
+        row = self.seats[seat]
+        token = row.new_token()
+        row.spend_invite()
+        row.joined, row.left = True, False
+        if name:
+            row.name = name
+        self.persist(seats_changed=True, bump=True)
+        self.changed()
+        return token
+
+    def claim(self, code: str, name: str | None) -> tuple[int, str]:
+        """Spend a one-time invite: the seat and its new token (410 when already spent)."""
+        h = hash_token(code)
+        with self.lock:
+            found = [(i, s.invite_state(h)) for i, s in enumerate(self.seats) if s.human]
+            hits = [(i, st) for i, st in found if st is not None]
+            if not hits:
+                raise ServerError(404, "invite_not_found", "no such invite for this game")
+            seat, state = hits[0]
+            if state != "live":
+                raise ServerError(410, "invite_spent", "this invite was already used or renewed")
+            if self.state.is_terminal():
+                raise ServerError(409, "game_over", "the game is over")
+            return seat, self._take_seat(seat, name)
+
+    def renew(self, by: int, seat: int) -> str:
+        """The creator's new invite for ``seat`` (never claimed, or its player left)."""
+        with self.lock:
+            if by != self.creator():
+                raise ServerError(403, "not_creator", "only the table's creator renews invites")
+            if not (0 <= seat < len(self.seats)) or not self.seats[seat].human or seat == by:
+                raise ServerError(422, "bad_seat", f"seat {seat} takes no invite", field="seat")
             row = self.seats[seat]
-            token = row.new_token()
-            row.joined = True
-            if name:
-                row.name = name[:40]
+            if row.joined and not row.left:
+                raise ServerError(409, "seat_taken", f"seat {seat} is played; it keeps its token")
+            if self.state.is_terminal():
+                raise ServerError(409, "game_over", "the game is over")
+            code = row.new_invite()
+            row.token_hash = None
+            self.notice(f"The creator renewed the invite of seat {seat + 1} ({row.name}).")
             self.persist(seats_changed=True, bump=True)
             self.changed()
-            return seat, token
+            return code
+
+    def leave(self, seat: int) -> None:
+        """A player gives up its seat: its token stops working, the seat is open again."""
+        with self.lock:
+            row = self.seats[seat]
+            if seat == self.creator():
+                raise ServerError(409, "creator_stays", "the creator's seat cannot be left")
+            row.token_hash, row.joined, row.left = None, False, True
+            row.spend_invite()
+            self.notice(f"{row.name} left seat {seat + 1}.")
+            self.persist(seats_changed=True, bump=True)
+            self.changed()
 
     # ------------------------------------------------------------------ acting
     def act(self, seat: int, notation: str, version: int) -> None:
@@ -300,7 +412,7 @@ class Room:
         for _ in range(MAX_CHANCE_CHAIN):
             if state.current_players() != (CHANCE,):
                 return
-            rng = random.Random(f"{self.seed}:chance:{len(state.history)}")
+            rng = self.rng(f"chance:{len(state.history)}")
             state.apply(state.sample_chance(rng), CHANCE)
         raise ServerError(500, "chance_loop", "chance did not settle")
 
@@ -365,6 +477,8 @@ class Room:
         bump: bool = False,
     ) -> None:
         """Commit one change (and then count it in the version); StorageFailure if refused."""
+        if self.gone:
+            raise Evicted(self.id)
         version = self.version + 1 if bump else self.version
         try:
             self.store.commit_change(
@@ -376,6 +490,7 @@ class Room:
                 status=self.status,
                 seats=[s.row() for s in self.seats] if seats_changed else None,
                 undo=self.undo_stack,
+                notices=self.notices if seats_changed else None,
             )
         except Exception as exc:
             log.exception("commit failed for game %s; reloading it", self.id)
@@ -415,6 +530,7 @@ class Room:
                     "status": self.status,
                     "can_undo": self.undo_allowed(seat),
                     "log": self.log_for(seat),
+                    "notices": list(self.notices),
                 }
             )
             self.cache[seat] = body
@@ -470,25 +586,30 @@ class BotTurn:
 
     seat: int
     version: int
-    agent: Agent
+    plan: BotPlan | None  # None: the server's bounds refuse the seat's spec
     base: State  # what the bot looks at: a resample of the true state (or the state itself)
     rng: random.Random
 
 
 class BotRunner:
-    """Plays the bot seats of rooms in a small thread pool, one loop per room at a time."""
+    """Plays the bot seats of rooms: one loop per room at a time, in a thread pool; search
+    seats think in the ``ThinkPool``'s processes under the wall-clock guard."""
 
     def __init__(
-        self, *, workers: int, delay: float, forget: Callable[[Room], None]
+        self, *, workers: int, delay: float, settings: Settings, forget: Callable[[Room], None]
     ) -> None:
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bots")
+        self.think = ThinkPool(settings.bot_processes, memory_mb=settings.bot_memory_mb)
+        self.settings = settings
         self.delay = delay
         self.forget = forget  # called when a bot's move could not be stored
         self.closing = False
 
     def close(self) -> None:
+        """Stop now: searches in progress are abandoned (their moves are never played)."""
         self.closing = True
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.think.close()
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
     def kick(self, room: Room) -> None:
         """Start the room's bot loop if a bot is to act and none is running."""
@@ -552,27 +673,49 @@ class BotRunner:
             if not bots:
                 return None
             seat = bots[0]
-            spec = room.seats[seat].spec or ""
-            agent = room.agents.get(seat)
-            if agent is None:
-                agent = room.agents[seat] = make_agent(spec)
-            cheat = bool(parse_spec(spec)[1].get("cheat"))
+            plan = self._plan(room, seat)
             state = room.state
-            rng = random.Random(f"{room.seed}:bot{seat}:{len(state.history)}")
+            rng = room.rng(f"bot{seat}:{len(state.history)}")
             # A bot sees only its own view: a state it cannot tell from the true one,
             # drawn once here (no copy of the true state is made for it).
-            hidden = state.game.info.hidden_information and not cheat
+            hidden = state.game.info.hidden_information and not (plan and plan.cheat)
             base = state.resample(seat, rng) if hidden else state.clone()
-            return BotTurn(seat, room.version, agent, base, rng)
+            return BotTurn(seat, room.version, plan, base, rng)
+
+    def _plan(self, room: Room, seat: int) -> BotPlan | None:
+        """The seat's checked spec (cached), or None when the bounds refuse it: then the seat
+        plays random legal moves, and the refused spec never runs (after a restart too)."""
+        if seat not in room.agents:
+            spec = room.seats[seat].spec or ""
+            try:
+                room.agents[seat] = plan_bot(spec, self.settings)
+            except GameError as exc:
+                log.warning("game %s seat %d: spec %r refused (%s)", room.id, seat, spec, exc)
+                room.agents[seat] = None
+        return room.agents[seat]
 
     def _choose(self, room: Room, turn: BotTurn) -> Action | None:
         """The bot's choice; None when it failed (a random legal action is played instead)."""
-        try:
-            return turn.agent.choose(turn.base, turn.seat, turn.rng)
-        except Exception:
-            spec = room.seats[turn.seat].spec
-            log.exception("bot %s failed in game %s; playing at random", spec, room.id)
+        plan = turn.plan
+        if plan is None:
             return None
+        if plan.pooled:
+            deadline = self.settings.think_seconds + self.settings.think_grace
+            return self.think.choose(plan.spec, turn.base, turn.seat, turn.rng, deadline)
+        try:
+            return plan.agent.choose(turn.base, turn.seat, turn.rng)
+        except Exception:
+            log.exception("bot %s failed in game %s; playing at random", plan.spec, room.id)
+            return None
+
+
+@dataclass
+class Created:
+    """A new game: the room, the creator's token and one invite code per other human seat."""
+
+    room: Room
+    token: str | None
+    invites: dict[int, str]
 
 
 class Manager:
@@ -585,14 +728,19 @@ class Manager:
         bot_workers: int = 4,
         bot_delay: float = 0.0,
         keep_finished: int = 64,
+        settings: Settings | None = None,
     ) -> None:
         self.store = store
+        self.settings = settings or Settings()
+        self.secret = (self.settings.secret or secrets.token_hex(32)).encode()
         # Finished games nobody watches are dropped from memory beyond this many (least
         # recently fetched first); the store still has them and ``get`` reloads on demand.
         self.keep_finished = keep_finished
         self.rooms: dict[str, Room] = {}
         self._rooms_lock = threading.Lock()
-        self.bots = BotRunner(workers=bot_workers, delay=bot_delay, forget=self._forget)
+        self.bots = BotRunner(
+            workers=bot_workers, delay=bot_delay, settings=self.settings, forget=self._forget
+        )
         self.timings = Timings()
 
     @property
@@ -601,11 +749,9 @@ class Manager:
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> int:
-        """Load every unfinished game and let its bots resume; returns how many."""
-        ids = self.store.ids(status="playing")
-        for gid in ids:
-            self.bots.kick(self.get(gid))
-        return len(ids)
+        """How many unfinished games the store holds. They are loaded lazily, on their next
+        request (their bots resume then), so a restart costs nothing per game."""
+        return self.store.count_playing()
 
     def close(self) -> None:
         self.bots.close()
@@ -626,26 +772,26 @@ class Manager:
             room = self._rebuild(stored)
             self.rooms[gid] = room
         self.trim()
+        self.bots.kick(room)  # a game loaded again: its bots resume
         return room
 
     def trim(self) -> int:
-        """Drop finished, unwatched games from memory beyond ``keep_finished``; how many went.
+        """Drop idle games from memory; how many went. The store keeps them and ``get``
+        rebuilds them on their next request.
 
-        Only a game that is over, has no open socket and no bot at work goes, and only if its
-        lock is free: nothing can change it any more (a move or a join is refused as game
-        over, and its undo history is cleared), so a request still holding the old room and
-        the room ``get`` rebuilds from the store agree.
+        Unfinished games go once nobody touched them for ``idle_seconds``; finished ones
+        beyond ``keep_finished``, least recently fetched first. Only a game with no open
+        socket, no bot at work or due, and a free lock goes; a request still holding the old
+        room is refused by it (``Evicted``) and tried again on the rebuilt one.
         """
+        cutoff = time.monotonic() - self.settings.idle_seconds
         with self._rooms_lock:
-            idle = [r for r in self.rooms.values() if _evictable(r)]
-            extra = len(idle) - self.keep_finished
-            idle.sort(key=lambda r: r.touched)
-            gone = 0
-            for room in idle:
-                if gone >= extra:
-                    break
-                if self._evict(room):
-                    gone += 1
+            rooms = list(self.rooms.values())
+            stale = [r for r in rooms if not _finished(r) and r.touched < cutoff]
+            gone = sum(self._evict(r) for r in stale)
+            done = sorted((r for r in rooms if _finished(r)), key=lambda r: r.touched)
+            for room in done[: max(0, len(done) - self.keep_finished)]:
+                gone += self._evict(room)
             return gone
 
     def _evict(self, room: Room) -> bool:
@@ -653,9 +799,10 @@ class Manager:
         if not room.lock.acquire(blocking=False):
             return False
         try:
-            if not _evictable(room):
+            if room.subscribers or room.bot_busy or room.bot_seats():
                 return False
-            room.undo_stack.clear()
+            room.gone = True
+            room.undo_stack = list(room.undo_stack)  # the stored chain is the truth now
             del self.rooms[room.id]
             return True
         finally:
@@ -692,37 +839,37 @@ class Manager:
             created_at=g.created_at,
             store=self.store,
             timings=self.timings,
+            seed_source=g.seed_source,
+            secret=self.secret,
+            notices=list(g.notices),
         )
 
-    def create(
-        self,
-        game_id: str,
-        players: int | None,
-        options: dict[str, Any],
-        seats: list[str],
-        names: list[str] | None = None,
-        seed: int | None = None,
-    ) -> tuple[Room, dict[int, str]]:
-        """Create a game; returns the room and a fresh token for every human seat."""
-        game = _new_game(game_id, players, options)
-        if len(seats) != game.num_players:
-            n = game.num_players
+    def create(self, req: NewGame, client: str = "") -> Created:
+        """Create a game: the creator gets the first human seat's token, every other human
+        seat a one-time invite code."""
+        game = _new_game(req.game, req.players, req.options)
+        n = game.num_players
+        if len(req.seats) != n:
             raise ServerError(
                 422,
                 "bad_seats",
-                f"{game.info.title} with {n} players needs {n} seats, got {len(seats)}",
+                f"{game.info.title} with {n} players needs {n} seats, got {len(req.seats)}",
                 field="seats",
             )
-        rows, tokens = _new_seats(seats, names)
+        rows, token, invites = _new_seats(req.seats, req.names, self.settings)
+        self._check_seed(req.seed, rows)
+        self._check_caps(client)
         stored = StoredGame(
             id=secrets.token_hex(6),
-            game=game_id,
+            game=req.game,
             params=game.params,
-            seed=int(seed if seed is not None else secrets.randbits(62)),
+            seed=int(req.seed if req.seed is not None else secrets.randbits(62)),
             seats=[s.row() for s in rows],
             version=0,
             status="playing",
             created_at=now(),
+            seed_source="server" if req.seed is None else "client",
+            client=client or None,
         )
         room = self._room(stored, game.new_initial_state())
         with room.lock:
@@ -735,7 +882,32 @@ class Manager:
             self.rooms[room.id] = room
         self.trim()
         self.bots.kick(room)
-        return room, tokens
+        return Created(room, token, invites)
+
+    def _check_seed(self, seed: int | None, rows: list[Seat]) -> None:
+        humans = sum(s.human for s in rows)
+        if seed is not None and humans >= 2 and not self.settings.allow_client_seed:
+            raise ServerError(
+                422,
+                "seed_not_allowed",
+                "a seed is accepted only on a table with at most one human seat: with it the "
+                "creator could foresee every card the other players are dealt",
+                field="seed",
+            )
+
+    def _check_caps(self, client: str) -> None:
+        s = self.settings
+        if client and self.store.count_playing(client=client) >= s.max_open_tables_per_client:
+            raise ServerError(
+                429,
+                "too_many_tables",
+                f"you have {s.max_open_tables_per_client} unfinished tables; finish one first",
+                retry_after=60,
+            )
+        if self.store.count_playing() >= s.max_open_tables:
+            raise ServerError(
+                429, "server_full", "this server holds all the tables it can", retry_after=60
+            )
 
     # ------------------------------------------------------------------ requests
     def seat_for(self, room: Room, token: str | None, *, required: bool) -> int | None:
@@ -747,34 +919,52 @@ class Manager:
         seat = room.seat_of_token(token)
         if seat is None:
             raise ServerError(403, "bad_token", "this token belongs to no seat of this game")
-        room.mark_joined(seat)
+        self._change(room, lambda r: r.mark_joined(seat))
         return seat
 
     def act(self, room: Room, seat: int, notation: str, version: int) -> None:
-        with self._forgetting_on_storage_failure(room):
-            room.act(seat, notation, version)
+        room = self._change(room, lambda r: r.act(seat, notation, version))
         self.bots.kick(room)
 
     def undo(self, room: Room, seat: int, version: int) -> None:
-        with self._forgetting_on_storage_failure(room):
-            room.undo(seat, version)
+        self._change(room, lambda r: r.undo(seat, version))
 
     def join(self, room: Room, seat: int | None, name: str | None) -> tuple[int, str]:
-        with self._forgetting_on_storage_failure(room):
-            return room.join(seat, name)
+        out: list[tuple[int, str]] = []
+        self._change(room, lambda r: out.append(r.join(seat, name)))
+        return out[0]
 
-    @contextlib.contextmanager
-    def _forgetting_on_storage_failure(self, room: Room) -> Iterator[None]:
+    def claim(self, room: Room, code: str, name: str | None) -> tuple[int, str]:
+        out: list[tuple[int, str]] = []
+        self._change(room, lambda r: out.append(r.claim(code, name)))
+        return out[0]
+
+    def renew(self, room: Room, by: int, seat: int) -> str:
+        out: list[str] = []
+        self._change(room, lambda r: out.append(r.renew(by, seat)))
+        return out[0]
+
+    def leave(self, room: Room, seat: int) -> None:
+        self._change(room, lambda r: r.leave(seat))
+
+    def _change(self, room: Room, change: Callable[[Room], Any]) -> Room:
+        """Run ``change`` on the room; on one just evicted, again on the rebuilt one. A refused
+        commit leaves memory ahead of the store: the room is dropped (``get`` reloads)."""
         try:
-            yield
+            try:
+                change(room)
+            except Evicted:
+                room = self.get(room.id)
+                change(room)
         except StorageFailure:
             self._forget(room)
             raise
+        return room
 
     def _forget(self, room: Room) -> None:
-        """A refused commit leaves memory ahead of the store: drop the room (``get`` reloads)."""
         with self._rooms_lock:
-            self.rooms.pop(room.id, None)
+            if self.rooms.get(room.id) is room:
+                del self.rooms[room.id]
 
     def payload(self, room: Room, seat: int | None) -> dict[str, Any]:
         return room.payload(seat)
@@ -817,7 +1007,36 @@ class Manager:
         return False
 
 
+@dataclass
+class NewGame:
+    """What a creator asks for (the API's ``CreateGame``)."""
+
+    game: str
+    seats: list[str]
+    players: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    names: list[str] | None = None
+    seed: int | None = None
+
+
+SHIPPED_COMPONENTS = {"": "", "default": ""}
+"""``options.components`` from the web: names of the component sets the package ships (each
+game's own data files). A path is never read for a web request."""
+
+
 def _new_game(game_id: str, players: int | None, options: dict[str, Any]) -> Any:
+    options = dict(options)
+    if "components" in options:
+        chosen = options.pop("components")
+        if chosen is not None and (not isinstance(chosen, str) or chosen not in SHIPPED_COMPONENTS):
+            raise ServerError(
+                422,
+                "bad_option",
+                "options.components: this server plays only the component sets it ships "
+                f"({', '.join(repr(k) for k in SHIPPED_COMPONENTS if k)}); your own files "
+                "work with the command line",
+                field="options.components",
+            )
     try:
         game_class(game_id)
         if "players" in options:
@@ -825,28 +1044,38 @@ def _new_game(game_id: str, players: int | None, options: dict[str, Any]) -> Any
         return load_game(game_id, players=players, **options)
     except GameError as exc:
         raise ServerError(422, exc.code, str(exc), field="options") from None
+    except (TypeError, ValueError, OverflowError, ArithmeticError, RecursionError) as exc:
+        raise ServerError(
+            422, "bad_option", f"options: not accepted ({type(exc).__name__})", field="options"
+        ) from None
 
 
-def _new_seats(specs: list[str], names: list[str] | None) -> tuple[list[Seat], dict[int, str]]:
-    """The seats of a new game, and a fresh token for every human seat (the first is joined:
-    it is the creator's)."""
+def _new_seats(
+    specs: list[str], names: list[str] | None, settings: Settings
+) -> tuple[list[Seat], str | None, dict[int, str]]:
+    """The seats of a new game: the creator's token (first human seat, joined) and an invite
+    code for every other human seat. A bot's spec is checked against the server's bounds."""
     rows: list[Seat] = []
-    tokens: dict[int, str] = {}
+    token: str | None = None
+    invites: dict[int, str] = {}
     for i, raw in enumerate(specs):
         name = (names[i] if names and i < len(names) else "") or ""
         spec = raw.strip()
         if spec == "human":
-            seat = Seat(kind="human", name=name or f"Player {i + 1}", joined=not tokens)
-            tokens[i] = seat.new_token()
+            seat = Seat(kind="human", name=name or f"Player {i + 1}")
+            if token is None:
+                token, seat.joined = seat.new_token(), True
+            else:
+                invites[i] = seat.new_invite()
         else:
             try:
-                make_agent(spec)
+                plan_bot(spec, settings)
             except GameError as exc:
                 raise ServerError(422, exc.code, f"seat {i}: {exc}", field="seats") from None
             seat = Seat(kind="bot", name=name or f"{spec.split(':')[0]} bot", spec=spec)
             seat.joined = True
         rows.append(seat)
-    return rows, tokens
+    return rows, token, invites
 
 
 def _lobby_entry(g: StoredGame) -> dict[str, Any]:
@@ -867,8 +1096,8 @@ def _lobby_entry(g: StoredGame) -> dict[str, Any]:
     }
 
 
-def _evictable(room: Room) -> bool:
-    return not room.subscribers and not room.bot_busy and room.state.is_terminal()
+def _finished(room: Room) -> bool:
+    return room.state.is_terminal()
 
 
 def _reveals(before: State, after: State, seat: int, action: Action) -> bool:
