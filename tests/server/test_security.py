@@ -162,7 +162,6 @@ def test_oversized_chunked_body_is_refused(client):
 def test_bots_choose_from_a_resampled_state_unless_they_cheat(db_url):
     from fastapi.testclient import TestClient
 
-    from nightsky.agents.base import register_agent
     from nightsky.server import create_app
     from nightsky.server.settings import Settings
 
