@@ -28,7 +28,7 @@ def serve(
     ] = 2,
     rate_requests: Annotated[
         str, typer.Option(help="API requests per client (limits syntax).")
-    ] = "1200/minute;100/second",
+    ] = "3000/minute;100/second",
     rate_create: Annotated[str, typer.Option(help="Games created per client.")] = (
         "20/minute;200/day"
     ),

@@ -37,7 +37,7 @@ def client_of(scope: Scope, settings: Settings, *, hashed: bool = False) -> str:
 def origin_allowed(scope: Scope, settings: Settings) -> bool:
     """A browser's WebSocket must come from a page of this server (or an allowed origin).
     Clients that send no Origin (scripts, not browsers) are not a browser's victims."""
-    headers = {k: v.decode("latin-1") for k, v in scope.get("headers", [])}
+    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
     origin = headers.get("origin")
     if origin is None:
         return True

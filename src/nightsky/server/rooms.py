@@ -771,11 +771,11 @@ class Manager:
                 raise ServerError(404, "game_not_found", f"no game {gid!r}")
             room = self._rebuild(stored)
             self.rooms[gid] = room
-        self.trim()
+        self.trim(keep=room)
         self.bots.kick(room)  # a game loaded again: its bots resume
         return room
 
-    def trim(self) -> int:
+    def trim(self, keep: Room | None = None) -> int:
         """Drop idle games from memory; how many went. The store keeps them and ``get``
         rebuilds them on their next request.
 
@@ -786,7 +786,7 @@ class Manager:
         """
         cutoff = time.monotonic() - self.settings.idle_seconds
         with self._rooms_lock:
-            rooms = list(self.rooms.values())
+            rooms = [r for r in self.rooms.values() if r is not keep]
             stale = [r for r in rooms if not _finished(r) and r.touched < cutoff]
             gone = sum(self._evict(r) for r in stale)
             done = sorted((r for r in rooms if _finished(r)), key=lambda r: r.touched)
@@ -880,7 +880,7 @@ class Manager:
             self.store.create(stored)
         with self._rooms_lock:
             self.rooms[room.id] = room
-        self.trim()
+        self.trim(keep=room)
         self.bots.kick(room)
         return Created(room, token, invites)
 
@@ -951,15 +951,16 @@ class Manager:
         """Run ``change`` on the room; on one just evicted, again on the rebuilt one. A refused
         commit leaves memory ahead of the store: the room is dropped (``get`` reloads)."""
         try:
-            try:
-                change(room)
-            except Evicted:
-                room = self.get(room.id)
-                change(room)
+            for _ in range(3):
+                try:
+                    change(room)
+                    return room
+                except Evicted:
+                    room = self.get(room.id)
+            raise ServerError(503, "busy", "the table is being reloaded; try again")
         except StorageFailure:
             self._forget(room)
             raise
-        return room
 
     def _forget(self, room: Room) -> None:
         with self._rooms_lock:

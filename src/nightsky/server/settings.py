@@ -37,7 +37,7 @@ class Settings:
     fresh random secret per process, which is enough since every draw is stored)."""
 
     # ---- limits per client (by IP address) and in all
-    rate_requests: str = "1200/minute;100/second"
+    rate_requests: str = "3000/minute;100/second"
     """Every API request and WebSocket connection of one client."""
     rate_create: str = "20/minute;200/day"
     """``POST /api/games`` of one client."""
