@@ -46,7 +46,8 @@ def load_toml(path: str | Path) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        where = f" (line {exc.lineno}, column {exc.colno})" if hasattr(exc, "lineno") else ""
+        line, col = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+        where = f" (line {line}, column {col})" if line else ""
         raise ComponentError(f"{_name(path)}: not valid TOML{where}") from None
 
 
