@@ -25,16 +25,17 @@ async function takeTokenFromLink() {
   const inv = location.hash.match(/invite=([A-Za-z0-9_-]+)/);
   if (t || inv) history.replaceState(null, "", location.pathname);  // keep secrets out of the bar
   if (t) rememberSeat(gid, { token: t[1] });
-  if (inv) await claim(inv[1]);
+  if (inv) await claim(inv[1], true);
   const mine = myGames()[gid];
   token = mine ? mine.token : null;
 }
 
-async function claim(code) {
+async function claim(code, play) {
   try {
     const j = await api(`/api/games/${gid}/claim`, { method: "POST", body: { invite: code } });
     const mine = myGames()[gid] || {};
-    rememberSeat(gid, { token: j.token, seat: j.seat, tokens: { ...(mine.tokens || {}), [j.seat]: j.token } });
+    const tokens = { ...(mine.tokens || {}), [j.seat]: j.token };
+    rememberSeat(gid, play ? { token: j.token, seat: j.seat, tokens } : { tokens });
     return j;
   } catch (e) {
     toast(e.status === 410 ? "This invite was already used." : e.message);
@@ -45,7 +46,10 @@ async function claim(code) {
 function switchSeat(tok) {
   token = tok;
   rememberSeat(gid, { token: tok });
-  if (socket) socket.close();  // reconnects with the new token
+  const old = socket;
+  socket = null;  // the old socket's late pushes (the other seat's views) are ignored
+  if (old) old.close();
+  connect();
   refresh();
 }
 
@@ -286,10 +290,9 @@ function drawInvites(v) {
 
 async function claimHere(invite) {
   const mine = myGames()[gid] || {};
-  const creatorToken = token;
-  const j = await claim(invite.code);
+  await claim(invite.code, false);  // stay on your seat; "Play as" switches
   rememberSeat(gid, { invites: (mine.invites || []).filter((i) => i.seat !== invite.seat) });
-  if (j) switchSeat(creatorToken);  // stay on your own seat; switch with "Play as"
+  if (current) drawInvites(current);
 }
 
 async function renew(seat) {
@@ -378,7 +381,7 @@ function accept(v) {
   // The POST reply and the push bring the same version: draw it once. Equal versions differ
   // only when a seat was taken (joins do not move the game). Views arriving faster than the
   // screen refreshes are drawn once per frame, the newest only.
-  if (!current || v.version > current.version
+  if (!current || v.version > current.version || v.seat !== current.seat
       || (v.version === current.version && JSON.stringify(v.seats) !== JSON.stringify(current.seats))) {
     current = v;
     if (frame === null) frame = requestAnimationFrame(() => { frame = null; render(current); });
@@ -454,6 +457,7 @@ function connect(delay = 500) {
     delay = 500;
   };
   ws.onmessage = (ev) => {
+    if (socket !== ws) return;
     const msg = JSON.parse(ev.data);
     if (msg.type === "view") accept(msg.data);
   };
