@@ -56,6 +56,13 @@ def start_server(port: int, db: str, bot_delay: float) -> subprocess.Popen[bytes
         db,
         "--bot-delay",
         str(bot_delay),
+        # One client (this script) plays every game: lift the per-client limits.
+        "--rate-requests",
+        "1000000/minute",
+        "--rate-create",
+        "100000/minute",
+        "--max-tables-per-client",
+        "100000",
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
@@ -104,9 +111,10 @@ async def play(
     base: str, p: Player, stats: Stats, client: httpx.AsyncClient, stop: asyncio.Event, think: float
 ) -> None:
     """Play ``p``'s seat from pushed views until the game ends or ``stop`` is set."""
-    ws_url = base.replace("http", "ws") + f"/api/games/{p.gid}/ws?token={p.token}"
+    ws_url = base.replace("http", "ws") + f"/api/games/{p.gid}/ws"
     headers = {"Authorization": f"Bearer {p.token}"}
     async with connect(ws_url, max_size=None) as ws:
+        await ws.send(json.dumps({"token": p.token}))  # the token goes in the first message
         latest: dict[str, Any] | None = None
         idle = 0.0
         while not stop.is_set():

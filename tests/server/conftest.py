@@ -54,3 +54,33 @@ def settle(client: TestClient, gid: str) -> None:
     """Wait until the bots of ``gid`` have nothing left to do."""
     mgr = client.app.state.manager  # type: ignore[attr-defined]
     assert mgr.wait_idle(mgr.get(gid))
+
+
+def seat_tokens(client: TestClient, made: dict[str, Any]) -> dict[int, str]:
+    """Every human seat's token, in the new flow: the creator's own, and the others claimed
+    with their one-time invites (hot-seat play from one client)."""
+    out = {t["seat"]: t["token"] for t in made["tokens"]}
+    for inv in made["invites"]:
+        r = client.post(f"/api/games/{made['id']}/claim", json={"invite": inv["code"]})
+        assert r.status_code == 200, r.text
+        out[r.json()["seat"]] = r.json()["token"]
+    return dict(sorted(out.items()))
+
+
+def ws_connect(client: TestClient, gid: str, token: str | None = None, **kwargs: Any) -> Any:
+    """Open the push socket and send the hello (the token travels in it, never in the URL)."""
+    ws = client.websocket_connect(f"/api/games/{gid}/ws", **kwargs)
+    return _Hello(ws, token)
+
+
+class _Hello:
+    def __init__(self, ws: Any, token: str | None) -> None:
+        self.ws, self.token = ws, token
+
+    def __enter__(self) -> Any:
+        sock = self.ws.__enter__()
+        sock.send_json({"token": self.token} if self.token else {})
+        return sock
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self.ws.__exit__(*exc)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nightsky.core.record import replay
-from tests.server.conftest import auth, create, settle
+from tests.server.conftest import auth, create, seat_tokens, settle
 
 
 def view(client, gid, token=None):
@@ -63,7 +63,7 @@ def test_illegal_action_is_422_naming_the_rule(client):
     # Three seats deal six of the eight cards; two swaps empty the deck, then swaps are illegal.
     made = create(client, "toy-secret-sum", ["human", "human", "human"])
     gid = made["id"]
-    toks = [t["token"] for t in made["tokens"]]
+    toks = list(seat_tokens(client, made).values())
     for seat in (0, 1):
         v = view(client, gid, toks[seat])
         r = client.post(
@@ -98,7 +98,7 @@ def test_spectators_see_view_none_and_cannot_act(client):
 def test_undo_own_last_action_only_when_nothing_was_revealed(client):
     made = create(client, "toy-secret-sum", ["human", "human"])
     gid = made["id"]
-    t0, t1 = (t["token"] for t in made["tokens"])
+    t0, t1 = seat_tokens(client, made).values()
     v = view(client, gid, t0)
     assert not v["can_undo"]
     after = client.post(
@@ -138,9 +138,10 @@ def test_lobby_lists_open_seats_and_join_gives_a_working_token(client):
     assert j["seat"] == 1
     assert view(client, gid, j["token"])["seat"] == 1
     assert view(client, gid)["seats"][1]["name"] == "Bob"
-    # The old invite token of that seat no longer works; the seat is no longer open.
-    old = made["tokens"][1]["token"]
-    assert client.get(f"/api/games/{gid}/view", headers=auth(old)).status_code == 403
+    # The seat's invite is spent by the join; the seat is no longer open.
+    code = made["invites"][0]["code"]
+    r = client.post(f"/api/games/{gid}/claim", json={"invite": code})
+    assert r.status_code == 410 and r.json()["error"]["code"] == "invite_spent"
     assert client.post(f"/api/games/{gid}/join", json={}).json()["error"]["code"] == "no_free_seat"
     entry = next(g for g in client.get("/api/lobby").json() if g["id"] == gid)
     assert entry["open_seats"] == []
@@ -215,9 +216,9 @@ def test_simultaneous_turns_a_move_that_leaves_my_choices_alone_does_not_make_mi
     """Mihi Anguli: both seats choose at once. Seat 1 moving bumps the version but not seat 0's
     choices, so seat 0's action on the older version is applied; a seat posting again on the
     version its own move replaced is refused (409)."""
-    made = create(client, "mihi-anguli", ["human", "human"], seed=7)
+    made = create(client, "mihi-anguli", ["human", "human"])
     gid = made["id"]
-    toks = [t["token"] for t in made["tokens"]]
+    toks = list(seat_tokens(client, made).values())
     v0 = view(client, gid, toks[0])
     v1 = view(client, gid, toks[1])
     assert {0, 1} <= set(v0["current_players"]), "both seats act at once here"

@@ -17,16 +17,16 @@ from starlette.websockets import WebSocketDisconnect
 from nightsky.core.record import replay
 from nightsky.server import create_app
 from nightsky.server.views import redacted_log, seat_payload
-from tests.server.conftest import auth, create, settle
+from tests.server.conftest import auth, create, seat_tokens, settle, ws_connect
 
 
 def test_websocket_pushes_each_seat_its_own_new_view(client):
     made = create(client, "toy-secret-sum", ["human", "human"])
     gid = made["id"]
-    t0, t1 = (t["token"] for t in made["tokens"])
+    t0, t1 = seat_tokens(client, made).values()
     with (
-        client.websocket_connect(f"/api/games/{gid}/ws?token={t1}") as ws1,
-        client.websocket_connect(f"/api/games/{gid}/ws") as spectator,
+        ws_connect(client, gid, t1) as ws1,
+        ws_connect(client, gid) as spectator,
     ):
         first = ws1.receive_json()["data"]
         assert first["seat"] == 1 and spectator.receive_json()["data"]["seat"] is None
@@ -55,9 +55,9 @@ def test_websocket_with_a_wrong_token_is_refused(client):
     gid = create(client, "toy-secret-sum", ["human", "random"])["id"]
     with (
         pytest.raises(WebSocketDisconnect) as err,
-        client.websocket_connect(f"/api/games/{gid}/ws?token=forged"),
+        ws_connect(client, gid, "forged") as ws,
     ):
-        pass
+        ws.receive_json()
     assert err.value.code == 4403
 
 

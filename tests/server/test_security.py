@@ -11,7 +11,7 @@ import pytest
 from nightsky.core.game import CHANCE
 from nightsky.core.registry import game_class, game_ids, load_game
 from nightsky.server.views import redacted_log, seat_payload
-from tests.server.conftest import auth, create, settle
+from tests.server.conftest import auth, create, seat_tokens, settle
 
 
 def sent_to(state, seat):
@@ -62,7 +62,7 @@ def test_nothing_sent_to_a_seat_depends_on_what_it_cannot_see(game_id):
 def test_a_seat_token_reads_and_acts_only_for_its_own_seat(client):
     made = create(client, "toy-secret-sum", ["human", "human"])
     gid = made["id"]
-    t0, t1 = (t["token"] for t in made["tokens"])
+    t0, t1 = seat_tokens(client, made).values()
     v0 = client.get(f"/api/games/{gid}/view", headers=auth(t0)).json()
     v1 = client.get(f"/api/games/{gid}/view", headers=auth(t1)).json()
     assert v0["seat"] == 0 and v1["seat"] == 1
@@ -77,7 +77,7 @@ def test_a_seat_token_reads_and_acts_only_for_its_own_seat(client):
     assert r.status_code == 422 and r.json()["error"]["code"] == "not_your_turn"
     for headers in (
         {"Authorization": "Bearer nope"},
-        {"X-Seat-Token": t0[:-1] + "x"},
+        {"X-Seat-Token": t0[:-1] + ("y" if t0.endswith("x") else "x")},
         {"Authorization": t0},
     ):
         r = client.post(
@@ -159,7 +159,19 @@ def test_oversized_chunked_body_is_refused(client):
     assert r.status_code == 413
 
 
-def test_bots_choose_from_a_resampled_state_unless_they_cheat(client):
+def test_bots_choose_from_a_resampled_state_unless_they_cheat(db_url):
+    from fastapi.testclient import TestClient
+
+    from nightsky.server import create_app
+    from nightsky.server.settings import Settings
+
+    # The spy lives in this process only: it plays in the server's threads.
+    settings = Settings(inline_agents=("random", "greedy", "spy"))
+    with TestClient(create_app(db_url, settings=settings)) as client:
+        _spy_on_bots(client)
+
+
+def _spy_on_bots(client):
     from nightsky.agents.base import register_agent
 
     seen: list[tuple[bool, bool]] = []

@@ -34,11 +34,21 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import uvicorn
 
     from nightsky.server import create_app
+    from nightsky.server.settings import Settings
 
     db = tmp_path_factory.mktemp("web") / "games.sqlite3"
     port = _free_port()
     config = uvicorn.Config(
-        create_app(f"sqlite:///{db}"),
+        # One browser plays every game of the module at autoplay speed: lift the per-client
+        # rates and table cap (tests/server checks them).
+        create_app(
+            f"sqlite:///{db}",
+            settings=Settings(
+                rate_requests="100000/minute",
+                rate_create="10000/minute",
+                max_open_tables_per_client=10_000,
+            ),
+        ),
         host="127.0.0.1",
         port=port,
         log_level="warning",

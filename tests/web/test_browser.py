@@ -235,7 +235,7 @@ def test_a_pick_on_the_board_survives_a_redraw(page):
 
     made = httpx.post(
         page.base + "/api/games",
-        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"], "seed": 1},
+        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"]},
     ).json()
     page.goto(made["tokens"][0]["invite"])
     page.wait_for_selector("#conn.live")
@@ -251,3 +251,39 @@ def test_a_pick_on_the_board_survives_a_redraw(page):
     page.click("#board svg #card0")
     page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
     assert "swap0" in page.inner_text("#log")
+
+
+def test_an_invite_link_claims_its_seat_once_and_the_creator_plays_hot_seat(page):
+    import httpx
+
+    made = httpx.post(
+        page.base + "/api/games",
+        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"]},
+    ).json()
+    link = made["invites"][0]["invite"]
+    page.goto(link)
+    page.wait_for_selector("#conn.live")
+    assert "you are Player 2" in page.inner_text("#crumb")
+    assert "#invite" not in page.url  # the code leaves the address bar
+    # The same link again (another browser): spent, so it only watches.
+    page.evaluate("localStorage.clear()")
+    page.goto("about:blank")  # a real load, not a jump within the same page
+    page.goto(link)
+    page.wait_for_function("() => document.querySelector('#crumb').innerText.includes('spectator')")
+    held = page.evaluate("JSON.parse(localStorage.getItem('nightsky.games') || '{}')")
+    assert not held.get(made["id"], {}).get("token")
+    # The creator's page, from the lobby's form: a second seat claimed here, then played.
+    page.evaluate("localStorage.clear()")
+    page.goto(page.base + "/")
+    page.wait_for_selector(".game-card")
+    page.click('.game-card[data-id="toy-secret-sum"]')
+    selects = page.locator("#seats select")
+    for i in range(selects.count()):
+        selects.nth(i).select_option("human")
+    page.click("#create")
+    page.wait_for_selector("#conn.live")
+    page.wait_for_selector("[data-claim]")
+    page.click("[data-claim]")
+    page.wait_for_selector("#invites [data-seat]")
+    page.click("#invites [data-seat]")
+    page.wait_for_function("() => document.querySelector('#crumb').innerText.includes('Player 2')")

@@ -7,6 +7,7 @@ or ``designed``; designed entries say why in ``why`` (or the file says it once i
 
 from __future__ import annotations
 
+import stat
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -34,16 +35,51 @@ def data_path(package: str, filename: str) -> Path:
     return Path(str(resources.files(package).joinpath("data", filename)))
 
 
+MAX_COMPONENT_BYTES = 1024 * 1024
+"""A user's component file is read only if it is a regular file of at most this size."""
+
+
 def load_toml(path: str | Path) -> dict:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ComponentError(f"{p}: cannot read component file ({exc.strerror})") from None
+    """Read a component TOML file. A user's path is read only if it names a regular file of
+    at most 1 MB; errors say what is wrong with the file, never what it holds."""
+    text = _read_regular_file(path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ComponentError(f"{p}: not valid TOML: {exc}") from None
+        line, col = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+        where = f" (line {line}, column {col})" if line else ""
+        raise ComponentError(f"{_name(path)}: not valid TOML{where}") from None
+
+
+def _read_regular_file(path: str | Path) -> str:
+    name = _name(path)
+    try:
+        p = Path(path)
+        info = p.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise ComponentError(f"{name}: components must name a regular file")
+        if info.st_size > MAX_COMPONENT_BYTES:
+            raise ComponentError(f"{name}: component file larger than 1 MB")
+        with p.open("rb") as f:
+            data = f.read(MAX_COMPONENT_BYTES + 1)
+    except ComponentError:
+        raise
+    except (OSError, ValueError) as exc:  # missing, unreadable, a NUL byte, too long a name
+        reason = getattr(exc, "strerror", None) or "not a usable path"
+        raise ComponentError(f"{name}: cannot read component file ({reason})") from None
+    if len(data) > MAX_COMPONENT_BYTES:
+        raise ComponentError(f"{name}: component file larger than 1 MB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ComponentError(f"{name}: component file is not UTF-8 text") from None
+
+
+def _name(path: str | Path) -> str:
+    """How an error names a component file: its path, shortened and printable."""
+    text = str(path)
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= 200 else text[:100] + "..." + text[-60:]
 
 
 def load_components(path: str | Path, model: type[M]) -> M:
@@ -69,4 +105,4 @@ def load_components(path: str | Path, model: type[M]) -> M:
                     where = f"{loc[0]}[{loc[1]}] ({label!r})" + "".join(
                         f".{x}" for x in loc[2:]
                     )
-        raise ComponentError(f"{Path(path).name}: {where}: {err['msg']}") from None
+        raise ComponentError(f"{_name(Path(path).name)}: {where}: {err['msg']}") from None

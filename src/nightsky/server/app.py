@@ -23,7 +23,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from nightsky.agents.base import agent_names
 from nightsky.core.registry import game_class, game_ids
 from nightsky.server import models as m
-from nightsky.server.rooms import Manager, Room, ServerError, Subscriber
+from nightsky.server.guards import (
+    RateLimit,
+    SecurityHeaders,
+    SocketCaps,
+    client_of,
+    origin_allowed,
+)
+from nightsky.server.rooms import Manager, NewGame, Room, ServerError, Subscriber
+from nightsky.server.settings import Settings
 from nightsky.server.store import Store, default_url
 
 log = logging.getLogger("nightsky.server")
@@ -36,9 +44,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": m.ErrorBody, "description": "Missing or wrong seat token."},
     404: {"model": m.ErrorBody, "description": "No such game (`game_not_found`)."},
     409: {"model": m.ErrorBody, "description": "Stale version, game over, or undo refused."},
+    410: {"model": m.ErrorBody, "description": "Invite already used or renewed."},
     413: {"model": m.ErrorBody, "description": "Body larger than 64 KiB."},
     422: {"model": m.ErrorBody, "description": "Illegal/unknown action (with `rule`), bad field."},
+    429: {"model": m.ErrorBody, "description": "Too many requests or tables (`Retry-After`)."},
 }
+BODY_PARSE_FAILED = "There was an error parsing the body"  # FastAPI's words (deep nesting)
 
 
 class BodyLimit:
@@ -144,15 +155,23 @@ def create_app(
     bot_workers: int = 4,
     bot_delay: float = 0.0,
     keep_finished: int = 64,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """Build the application on a database URL (default: ``nightsky.sqlite3`` here).
 
     ``keep_finished``: how many finished games nobody is watching stay in memory (the rest
-    are reloaded from the database when asked for)."""
+    are reloaded from the database when asked for). ``settings``: limits and policies
+    (``nightsky.server.settings.Settings``; its defaults suit a public server)."""
+    settings = settings or Settings()
     store = Store(db_url or default_url())
     manager = Manager(
-        store, bot_workers=bot_workers, bot_delay=bot_delay, keep_finished=keep_finished
+        store,
+        bot_workers=bot_workers,
+        bot_delay=bot_delay,
+        keep_finished=keep_finished,
+        settings=settings,
     )
+    sockets = SocketCaps(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -170,17 +189,21 @@ def create_app(
             "Each human seat has a secret token (send `Authorization: Bearer <token>`); without "
             'a token you are a spectator. Every error body is `{"error": {"code", '
             '"message", ...}}` with a stable code. Push: `WS /api/games/{id}/ws?token=...` '
-            "sends the seat's whole view after every change."
+            "sends the seat's whole view after every change (send `{\"token\": ...}` first)."
         ),
         lifespan=lifespan,
     )
     app.state.manager = manager
+    app.state.settings = settings
     app.add_middleware(BodyLimit)
+    app.add_middleware(RateLimit, settings=settings)
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(ServerTiming)
 
     @app.exception_handler(ServerError)
     async def _server_error(_: Request, exc: ServerError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        headers = {"retry-after": str(exc.extra["retry_after"])} if exc.status == 429 else None
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -204,8 +227,19 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and exc.detail == BODY_PARSE_FAILED:
+            # json.loads gave up (30,000 nested brackets, a 5,000-digit number): not JSON
+            # this server reads.
+            msg = "the body is not JSON this server reads (too deeply nested or too large)"
+            return JSONResponse({"error": {"code": "malformed_json", "message": msg}}, 400)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _bug(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        body = {"error": {"code": "internal_error", "message": "the server failed; try again"}}
+        return JSONResponse(body, 500)
 
     def room_of(gid: str) -> Room:
         return manager.get(gid)
@@ -244,18 +278,27 @@ def create_app(
         responses=ERRORS,
     )
     def create(req: m.CreateGame, request: Request) -> dict[str, Any]:
-        """Create a game. Returns a token and an invite link for every human seat."""
-        room, tokens = manager.create(
-            req.game, req.players, req.options, req.seats, req.names, req.seed
+        """Create a game. Returns your token (the first human seat) and a one-time invite
+        code per other human seat."""
+        made = manager.create(
+            NewGame(req.game, req.seats, req.players, req.options, req.names, req.seed),
+            client=client_of(request.scope, settings, hashed=True),
         )
+        room = made.room
         base = str(request.base_url).rstrip("/")
+        you = room.creator()
         return {
             "id": room.id,
             "version": room.version,
-            "you": min(tokens) if tokens else None,
+            "you": you,
             "tokens": [
-                {"seat": s, "token": t, "invite": f"{base}/g/{room.id}#token={t}"}
-                for s, t in sorted(tokens.items())
+                {"seat": you, "token": t, "invite": f"{base}/g/{room.id}#token={t}"}
+                for t in [made.token]
+                if t
+            ],
+            "invites": [
+                {"seat": s, "code": c, "invite": f"{base}/g/{room.id}#invite={c}"}
+                for s, c in sorted(made.invites.items())
             ],
         }
 
@@ -271,16 +314,13 @@ def create_app(
     )
     def act(gid: str, req: m.ActionRequest, token: Token) -> Response:
         """Take an action chosen on view `version`. Returns your new view."""
-        t0, c0 = time.perf_counter(), time.thread_time()
-        room = room_of(gid)
-        seat = manager.seat_for(room, token, required=True)
-        assert seat is not None
-        manager.act(room, seat, req.action, req.version)
-        out = _json(manager.payload(room, seat))
         # The whole request in its worker thread: wall time, and CPU time of the work itself.
-        manager.timings["post"].append((time.perf_counter() - t0) * 1000)
-        manager.timings["post_cpu"].append((time.thread_time() - c0) * 1000)
-        return out
+        with manager.timings.measure("post"):
+            room = room_of(gid)
+            seat = manager.seat_for(room, token, required=True)
+            assert seat is not None
+            manager.act(room, seat, req.action, req.version)
+            return _json(manager.payload(room, seat))
 
     @app.post("/api/games/{gid}/undo", response_model=m.SeatView, tags=["play"], responses=ERRORS)
     def undo(gid: str, req: m.UndoRequest, token: Token) -> Response:
@@ -297,6 +337,35 @@ def create_app(
         room = room_of(gid)
         seat, token = manager.join(room, req.seat, req.name)
         return {"seat": seat, "token": token}
+
+    @app.post("/api/games/{gid}/claim", response_model=m.Joined, tags=["games"], responses=ERRORS)
+    def claim(gid: str, req: m.ClaimRequest) -> dict[str, Any]:
+        """Spend a one-time invite code: the seat and its token (410 once spent)."""
+        seat, token = manager.claim(room_of(gid), req.invite, req.name)
+        return {"seat": seat, "token": token}
+
+    @app.post(
+        "/api/games/{gid}/invites", response_model=m.Renewed, tags=["games"], responses=ERRORS
+    )
+    def renew(gid: str, req: m.RenewRequest, token: Token, request: Request) -> dict[str, Any]:
+        """The creator's new invite for a seat never claimed or whose player left (the old
+        code is spent; the table's log says so to everyone)."""
+        room = room_of(gid)
+        by = manager.seat_for(room, token, required=True)
+        assert by is not None
+        code = manager.renew(room, by, req.seat)
+        base = str(request.base_url).rstrip("/")
+        return {"seat": req.seat, "code": code, "invite": f"{base}/g/{gid}#invite={code}"}
+
+    @app.post("/api/games/{gid}/leave", response_model=m.SeatView, tags=["games"],
+              responses=ERRORS)
+    def leave(gid: str, token: Token) -> Response:
+        """Give up your seat: your token stops working and the creator may invite another."""
+        room = room_of(gid)
+        seat = manager.seat_for(room, token, required=True)
+        assert seat is not None
+        manager.leave(room, seat)
+        return _json(manager.payload(room, None))
 
     @app.get("/api/games/{gid}/record", tags=["games"], responses=ERRORS)
     def record(gid: str) -> JSONResponse:
@@ -331,15 +400,54 @@ def create_app(
 
     # ------------------------------------------------------------------ push
     @app.websocket("/api/games/{gid}/ws")
-    async def ws(websocket: WebSocket, gid: str, token: str | None = None) -> None:
-        """Sends the seat's (or spectator's) whole view now and after every change."""
+    async def ws(websocket: WebSocket, gid: str) -> None:
+        """Send `{"token": ...}` (or `{}` to watch) as the first message; then the seat's
+        (or spectator's) whole view comes now and after every change."""
+        scope = websocket.scope
+        refused = None
+        if "token" in websocket.query_params:
+            refused = (4400, "token_in_url")  # a URL ends up in logs: send it in a message
+        elif not origin_allowed(scope, settings):
+            refused = (4403, "bad_origin")
+        if refused:
+            await websocket.close(code=refused[0], reason=refused[1])
+            return
         try:
             room = await run_in_threadpool(room_of, gid)
-            seat = await run_in_threadpool(manager.seat_for, room, token, required=False)
         except ServerError as exc:
-            await websocket.close(code=4403 if exc.status == 403 else 4404, reason=exc.code)
+            await websocket.close(code=4404, reason=exc.code)
             return
-        await websocket.accept()
+        client = client_of(scope, settings)
+        if not sockets.take(gid, client):
+            await websocket.close(code=4429, reason="too_many_sockets")
+            return
+        try:
+            await websocket.accept()
+            seat = await _ws_seat(websocket, room)
+            if seat is not False:
+                await _ws_push(websocket, room, seat)
+        finally:
+            sockets.give_back(gid, client)
+
+    async def _ws_seat(websocket: WebSocket, room: Room) -> int | None | bool:
+        """The seat named by the first message's token (None: a spectator; False: refused)."""
+        try:
+            text = await asyncio.wait_for(websocket.receive_text(), settings.ws_auth_seconds)
+            hello = json.loads(text)
+            token = hello.get("token") if isinstance(hello, dict) else 0
+            if token is not None and not isinstance(token, str):
+                raise ValueError("token")
+        except (TimeoutError, ValueError, RecursionError, WebSocketDisconnect, KeyError):
+            with contextlib.suppress(RuntimeError):
+                await websocket.close(code=4400, reason="hello_expected")
+            return False
+        try:
+            return await run_in_threadpool(manager.seat_for, room, token, required=False)
+        except ServerError as exc:
+            await websocket.close(code=4403, reason=exc.code)
+            return False
+
+    async def _ws_push(websocket: WebSocket, room: Room, seat: int | None) -> None:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 

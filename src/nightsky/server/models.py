@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
+import unicodedata
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+NAME_MAX = 40
+
+
+def _plain_name(value: str) -> str:
+    """A display name: no control or format characters (bidi overrides, zero widths)."""
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp") for c in value):
+        raise ValueError("a name may not hold control characters")
+    return value.strip()
+
+
+Name = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(_plain_name)]
 
 
 class ErrorDetail(BaseModel):
     code: str = Field(description="Stable machine-readable code, e.g. `illegal_action`.")
     message: str
+    retry_after: int | None = Field(None, description="Seconds to wait, with 429.")
     rule: str | None = Field(None, description="Rule id that refuses an action (422).")
     current_version: int | None = Field(None, description="With `stale_version` (409).")
     field: str | None = None
@@ -26,9 +40,16 @@ class CreateGame(BaseModel):
     game: str = Field(max_length=64, examples=["shooting-star"])
     players: int | None = Field(None, ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[str] = Field(min_length=1, max_length=16, examples=[["human", "greedy"]])
-    names: list[str] | None = Field(None, max_length=16)
-    seed: int | None = Field(None, ge=0, lt=2**62, description="Seed of chance and bots.")
+    seats: list[Annotated[str, Field(max_length=200)]] = Field(
+        min_length=1, max_length=16, examples=[["human", "greedy"]]
+    )
+    names: list[Name] | None = Field(None, max_length=16)
+    seed: int | None = Field(
+        None,
+        ge=0,
+        lt=2**62,
+        description="Seed of chance and bots: only on a table with at most one human seat.",
+    )
 
 
 class SeatToken(BaseModel):
@@ -37,28 +58,54 @@ class SeatToken(BaseModel):
     invite: str = Field(description="Link that opens the game as this seat.")
 
 
+class Invite(BaseModel):
+    seat: int
+    code: str = Field(description="One-time code: `POST /api/games/{id}/claim` spends it.")
+    invite: str = Field(description="Link that claims this seat (`/g/{id}#invite=CODE`).")
+
+
 class CreatedGame(BaseModel):
     id: str
     version: int
-    tokens: list[SeatToken]
+    tokens: list[SeatToken] = Field(description="The creator's own seat only.")
+    invites: list[Invite] = Field(description="One per other human seat.")
     you: int | None = Field(description="The creator's seat (the first human seat).")
+
+
+class ClaimRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    invite: str = Field(max_length=100)
+    name: Name | None = None
+
+
+class RenewRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=64)
+
+
+class Renewed(BaseModel):
+    seat: int
+    code: str
+    invite: str
 
 
 class ActionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: str = Field(max_length=200, description="The action's notation, from `legal`.")
-    version: int = Field(description="The version of the view the action was chosen on.")
+    version: int = Field(
+        ge=-(2**62), lt=2**62, description="The version of the view the action was chosen on."
+    )
 
 
 class UndoRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: int
+    version: int = Field(ge=-(2**62), lt=2**62)
 
 
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: int | None = None
-    name: str | None = Field(None, max_length=40)
+    seat: int | None = Field(None, ge=0, le=64)
+    name: Name | None = None
 
 
 class Joined(BaseModel):
@@ -86,6 +133,11 @@ class PublicSeat(BaseModel):
     joined: bool
 
 
+class Notice(BaseModel):
+    version: int
+    text: str
+
+
 class SeatView(BaseModel):
     """Everything one seat (or a spectator) may see now."""
 
@@ -108,6 +160,7 @@ class SeatView(BaseModel):
     breakdown: list[dict[str, float]] | None
     winners: list[int]
     can_undo: bool
+    notices: list[Notice] = Field(description="What happened to the table besides moves.")
 
 
 class ReplayView(BaseModel):

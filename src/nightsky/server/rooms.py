@@ -1,17 +1,21 @@
 """Live games on the server: the rules engine, seats and tokens, chance, bots, undo, push.
 
-A ``Room`` is one game in memory: its ``State`` (rebuilt from the stored record), its seats and
-a version counter that grows with every change. Every mutation runs under the room's lock and
-is committed to the database before anyone hears of it. Chance is resolved here, from the game's
-secret seed and the history length, so a game replays from its record and never depends on
-timing. Bot seats play in a small thread pool, from a resampled state (their own view) unless
-their spec says ``cheat=true``.
+A ``Room`` is one game in memory: its ``State`` (rebuilt from the stored record), its ``Seat``s
+and a version counter that grows with every change. Every change (``Room.act``, ``Room.undo``,
+``Room.join``) runs under the room's lock and is committed to the database before anyone hears
+of it. Chance is resolved here, from the game's secret seed and the history length, so a game
+replays from its record and never depends on timing.
+
+The ``BotRunner`` plays bot seats in a small thread pool: a bot is handed a state it cannot
+tell from the true one (``resample``, drawn once by the room) unless its spec says
+``cheat=true``. The ``Manager`` owns the rooms (load, create, evict) and the runner.
 
 Nothing here is game-specific: everything goes through the game contract.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -20,17 +24,19 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from nightsky.agents.base import Agent, make_agent, parse_spec
 from nightsky.core.errors import GameError, GameOverError, OptionError, RecordError
 from nightsky.core.game import CHANCE, Action, State
 from nightsky.core.record import make_record, parse_record, replay
 from nightsky.core.registry import game_class, load_game
+from nightsky.server.bounds import BotPlan, plan_bot
+from nightsky.server.settings import Settings
 from nightsky.server.store import Store, StoredGame, now
+from nightsky.server.thinking import ThinkPool
 from nightsky.server.views import log_line, seat_payload
 
 log = logging.getLogger("nightsky.server")
@@ -53,6 +59,17 @@ class ServerError(Exception):
         return {"error": {"code": self.code, "message": self.message, **self.extra}}
 
 
+class Evicted(Exception):
+    """The room was dropped from memory while a request held it: ask the manager again."""
+
+
+class StorageFailure(ServerError):
+    """The database refused a commit: the room in memory no longer matches what is stored."""
+
+    def __init__(self) -> None:
+        super().__init__(503, "storage_error", "the move could not be saved; try again")
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
@@ -63,6 +80,120 @@ def game_error(exc: GameError) -> ServerError:
     return ServerError(status, exc.code, str(exc), rule=exc.rule)
 
 
+class Timings:
+    """Server-side work per move, milliseconds, kept apart from the game logic.
+
+    ``human``/``bot``/``post``: wall-clock time (waits for the CPU, the GIL and the database
+    included); ``*_cpu``: CPU time of the thread doing it (the work itself).
+    """
+
+    KINDS = ("human", "bot", "post")
+
+    def __init__(self, keep: int = 200_000) -> None:
+        self.samples: dict[str, deque[float]] = {}
+        for kind in self.KINDS:
+            self.samples[kind] = deque(maxlen=keep)
+            self.samples[f"{kind}_cpu"] = deque(maxlen=keep)
+
+    @contextlib.contextmanager
+    def measure(self, kind: str) -> Iterator[None]:
+        """Time the block as one ``kind`` sample (wall and CPU); a refused block is not one."""
+        t0, c0 = time.perf_counter(), time.thread_time()
+        yield
+        self.samples[kind].append((time.perf_counter() - t0) * 1000)
+        self.samples[f"{kind}_cpu"].append((time.thread_time() - c0) * 1000)
+
+    def items(self) -> Iterator[tuple[str, deque[float]]]:
+        return iter(self.samples.items())
+
+    def __getitem__(self, kind: str) -> deque[float]:
+        return self.samples[kind]
+
+
+@dataclass
+class Seat:
+    """One seat of a game: a human (with the hash of its secret token) or a bot (a spec)."""
+
+    kind: str  # "human" or "bot"
+    name: str
+    spec: str | None = None
+    token_hash: str | None = None
+    joined: bool = False
+    # One-time invite: the hash of the live code, and those of codes already spent or renewed.
+    invite_hash: str | None = None
+    spent: list[str] = field(default_factory=list)
+    left: bool = False  # its player gave the seat up (the creator may invite someone else)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Seat:
+        return cls(
+            kind=row["kind"],
+            name=row["name"],
+            spec=row.get("spec"),
+            token_hash=row.get("token_hash"),
+            joined=bool(row.get("joined")),
+            invite_hash=row.get("invite_hash"),
+            spent=list(row.get("spent") or []),
+            left=bool(row.get("left")),
+        )
+
+    def row(self) -> dict[str, Any]:
+        """The JSON stored in the ``games.seats`` column."""
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "spec": self.spec,
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "joined": self.joined,
+        }
+        if self.human:
+            out.update(invite_hash=self.invite_hash, spent=self.spent, left=self.left)
+        return out
+
+    @property
+    def human(self) -> bool:
+        return self.kind == "human"
+
+    def public(self, index: int) -> dict[str, Any]:
+        """What anyone may know of the seat."""
+        return {
+            "seat": index,
+            "kind": self.kind,
+            "name": self.name,
+            "spec": self.spec,
+            "joined": self.joined or not self.human,
+        }
+
+    def owns(self, token_hash: str) -> bool:
+        return bool(self.token_hash) and hmac.compare_digest(self.token_hash or "", token_hash)
+
+    def new_token(self) -> str:
+        """Give the seat a fresh secret (the old one stops working); returns it."""
+        token = secrets.token_urlsafe(18)
+        self.token_hash = hash_token(token)
+        return token
+
+    def new_invite(self) -> str:
+        """A fresh one-time invite code for the seat (a previous one is spent)."""
+        self.spend_invite()
+        code = secrets.token_urlsafe(12)
+        self.invite_hash = hash_token(code)
+        return code
+
+    def spend_invite(self) -> None:
+        if self.invite_hash:
+            self.spent = [*self.spent, self.invite_hash][-16:]
+        self.invite_hash = None
+
+    def invite_state(self, code_hash: str) -> str | None:
+        """"live" or "spent" when ``code_hash`` is this seat's invite, else None."""
+        if self.invite_hash and hmac.compare_digest(self.invite_hash, code_hash):
+            return "live"
+        if any(hmac.compare_digest(h, code_hash) for h in self.spent):
+            return "spent"
+        return None
+
+
 @dataclass
 class Subscriber:
     seat: int | None
@@ -71,29 +202,38 @@ class Subscriber:
 
 @dataclass
 class Room:
-    """One game in memory."""
+    """One game in memory: its state, seats and version; every change goes through here."""
 
     id: str
     game_id: str
     params: dict[str, Any]
     seed: int
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     state: State
     version: int
     created_at: Any
+    store: Store
+    timings: Timings = field(default_factory=Timings)
+    # "server": the seed is the server's secret and chance is keyed by ``secret`` too;
+    # "client": the creator chose it (a table with at most one human seat); None: legacy.
+    seed_source: str | None = None
+    secret: bytes = b""
+    notices: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: list[Subscriber] = field(default_factory=list)
     # (seat, history length after the action): a contiguous run of undoable human actions.
     undo_stack: list[tuple[int, int]] = field(default_factory=list)
     bot_busy: bool = False
-    agents: dict[int, Agent] = field(default_factory=dict)
+    agents: dict[int, BotPlan | None] = field(default_factory=dict)
     logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     cache: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     # Per human seat: (the version at which its legal-action list last changed, that list).
     # A seat's POST is stale only when its own choices changed since the version it saw.
     seat_marks: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # last fetched (for eviction)
+    gone: bool = False  # evicted: the store (and a rebuilt room) is the truth now
 
+    # ------------------------------------------------------------------ seats
     @property
     def status(self) -> str:
         return "over" if self.state.is_terminal() else "playing"
@@ -102,7 +242,7 @@ class Room:
         """Record, for each human seat whose legal actions changed, the current version."""
         current = self.state.current_players()
         for i, s in enumerate(self.seats):
-            if s["kind"] != "human":
+            if not s.human:
                 continue
             legal = tuple(str(a) for a in self.state.legal_actions(i)) if i in current else ()
             old = self.seat_marks.get(i)
@@ -115,36 +255,471 @@ class Room:
         return self.version if mark is None else mark[0]
 
     def open_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s["kind"] == "human" and not s.get("joined")]
+        return [i for i, s in enumerate(self.seats) if s.human and not s.joined]
+
+    def bot_seats(self) -> list[int]:
+        """The bot seats that are to act now."""
+        n = len(self.seats)
+        now = self.state.current_players()
+        return [p for p in now if 0 <= p < n and self.seats[p].kind == "bot"]
 
     def public_seats(self) -> list[dict[str, Any]]:
-        out = []
-        for i, s in enumerate(self.seats):
-            out.append(
-                {
-                    "seat": i,
-                    "kind": s["kind"],
-                    "name": s["name"],
-                    "spec": s.get("spec"),
-                    "joined": bool(s.get("joined")) or s["kind"] != "human",
-                }
-            )
+        out = [s.public(i) for i, s in enumerate(self.seats)]
         # Seats the game adds itself (Starlight's Starbots) are played by the rules.
         for i in range(len(self.seats), self.state.game.num_seats):
-            out.append(
+            name = self.state.game.seat_name(i)
+            out.append({"seat": i, "kind": "game", "name": name, "spec": None, "joined": True})
+        return out
+
+    def creator(self) -> int | None:
+        """The creator's seat: the first human seat."""
+        return next((i for i, s in enumerate(self.seats) if s.human), None)
+
+    def rng(self, stream: str) -> random.Random:
+        """The random generator of one ``stream`` (``chance:N``, ``botS:N``) of this game.
+
+        A shared table's streams are keyed by the server's secret as well as the seed, so
+        nobody without both can tell what chance will bring."""
+        key = f"{self.seed}:{stream}"
+        if self.seed_source == "server":
+            key = hmac.new(self.secret, key.encode(), hashlib.sha256).hexdigest()
+        return random.Random(key)
+
+    def notice(self, text: str) -> None:
+        """Write a line in the table's log for everyone (persisted with the next change)."""
+        self.notices.append({"version": self.version + 1, "text": text})
+        del self.notices[:-100]
+
+    def seat_of_token(self, token: str) -> int | None:
+        h = hash_token(token)
+        return next((i for i, s in enumerate(self.seats) if s.owns(h)), None)
+
+    def mark_joined(self, seat: int) -> None:
+        """A seat's token was used for the first time: the seat is taken."""
+        with self.lock:
+            if not self.seats[seat].joined:
+                self.seats[seat].joined = True
+                self.persist(seats_changed=True)
+                self.changed()
+
+    def join(self, seat: int | None, name: str | None) -> tuple[int, str]:
+        """Take a free human seat (the lobby's Join); returns the seat and its new token."""
+        with self.lock:
+            free = self.open_seats()
+            if self.state.is_terminal():
+                raise ServerError(409, "game_over", "the game is over")
+            if seat is None:
+                if not free:
+                    raise ServerError(409, "no_free_seat", "every seat is taken")
+                seat = free[0]
+            if seat not in free:
+                raise ServerError(409, "seat_taken", f"seat {seat} is not free")
+            return seat, self._take_seat(seat, name)
+
+    def _take_seat(self, seat: int, name: str | None) -> str:
+        """Give ``seat`` to a new player: a fresh token, its invite spent. Under the lock."""
+        row = self.seats[seat]
+        token = row.new_token()
+        row.spend_invite()
+        row.joined, row.left = True, False
+        if name:
+            row.name = name
+        self.persist(seats_changed=True, bump=True)
+        self.changed()
+        return token
+
+    def claim(self, code: str, name: str | None) -> tuple[int, str]:
+        """Spend a one-time invite: the seat and its new token (410 when already spent)."""
+        h = hash_token(code)
+        with self.lock:
+            found = [(i, s.invite_state(h)) for i, s in enumerate(self.seats) if s.human]
+            hits = [(i, st) for i, st in found if st is not None]
+            if not hits:
+                raise ServerError(404, "invite_not_found", "no such invite for this game")
+            seat, state = hits[0]
+            if state != "live":
+                raise ServerError(410, "invite_spent", "this invite was already used or renewed")
+            if self.state.is_terminal():
+                raise ServerError(409, "game_over", "the game is over")
+            return seat, self._take_seat(seat, name)
+
+    def renew(self, by: int, seat: int) -> str:
+        """The creator's new invite for ``seat`` (never claimed, or its player left)."""
+        with self.lock:
+            if by != self.creator():
+                raise ServerError(403, "not_creator", "only the table's creator renews invites")
+            if not (0 <= seat < len(self.seats)) or not self.seats[seat].human or seat == by:
+                raise ServerError(422, "bad_seat", f"seat {seat} takes no invite", field="seat")
+            row = self.seats[seat]
+            if row.joined and not row.left:
+                raise ServerError(409, "seat_taken", f"seat {seat} is played; it keeps its token")
+            if self.state.is_terminal():
+                raise ServerError(409, "game_over", "the game is over")
+            code = row.new_invite()
+            row.token_hash = None
+            self.notice(f"The creator renewed the invite of seat {seat + 1} ({row.name}).")
+            self.persist(seats_changed=True, bump=True)
+            self.changed()
+            return code
+
+    def leave(self, seat: int) -> None:
+        """A player gives up its seat: its token stops working, the seat is open again."""
+        with self.lock:
+            row = self.seats[seat]
+            if seat == self.creator():
+                raise ServerError(409, "creator_stays", "the creator's seat cannot be left")
+            row.token_hash, row.joined, row.left = None, False, True
+            row.spend_invite()
+            self.notice(f"{row.name} left seat {seat + 1}.")
+            self.persist(seats_changed=True, bump=True)
+            self.changed()
+
+    # ------------------------------------------------------------------ acting
+    def act(self, seat: int, notation: str, version: int) -> None:
+        """A human seat's action, chosen on ``version``: validated, applied, committed, pushed."""
+        with self.lock:
+            self.check_seat_version(seat, version)
+            if self.state.is_terminal():
+                raise ServerError(409, "game_over", "the game is over")
+            try:
+                action = self.state.game.parse_action(notation)
+            except GameError as exc:
+                raise game_error(exc) from None
+            # apply() validates first: a refused action changes nothing and names its rule.
+            with self.timings.measure("human"):
+                self.commit_action(seat, action, human=True)
+
+    def commit_action(self, seat: int, action: Action, *, human: bool) -> None:
+        """Apply (validated), resolve the chance it triggers, commit, push. Under the lock."""
+        state = self.state
+        start = len(state.history)
+        before = state.clone() if human else None
+        try:
+            state.apply(action, seat)
+        except GameError as exc:
+            raise game_error(exc) from None
+        self.resolve_chance()
+        new = state.history[start:]
+        if before is not None and len(new) == 1 and not _reveals(before, state, seat, action):
+            self.undo_stack.append((seat, len(state.history)))
+        else:
+            self.undo_stack.clear()
+        self.persist(start=start, moves=[(s, str(a)) for s, a in new], bump=True)
+        self.changed()
+
+    def resolve_chance(self) -> None:
+        state = self.state
+        for _ in range(MAX_CHANCE_CHAIN):
+            if state.current_players() != (CHANCE,):
+                return
+            rng = self.rng(f"chance:{len(state.history)}")
+            state.apply(state.sample_chance(rng), CHANCE)
+        raise ServerError(500, "chance_loop", "chance did not settle")
+
+    def check_version(self, version: int) -> None:
+        if version != self.version:
+            raise ServerError(
+                409,
+                "stale_version",
+                f"the game has moved on (you saw version {version}, it is now "
+                f"{self.version}); look again and choose",
+                current_version=self.version,
+            )
+
+    def check_seat_version(self, seat: int, version: int) -> None:
+        """Stale only if ``seat``'s own choices changed after ``version`` (simultaneous turns:
+        another seat's move that leaves them alone does not void this one)."""
+        if version > self.version or self.seat_version(seat) > version:
+            raise ServerError(
+                409,
+                "stale_version",
+                f"your choices changed since version {version} (the game is at "
+                f"{self.version}); look again and choose",
+                current_version=self.version,
+            )
+
+    # ------------------------------------------------------------------ undo
+    def undo(self, seat: int, version: int) -> None:
+        """Take back ``seat``'s last action when that reveals nothing (see ``undo_allowed``)."""
+        with self.lock:
+            self.check_version(version)
+            if not self.undo_allowed(seat):
+                raise ServerError(
+                    409,
+                    "undo_unsafe",
+                    "nothing to undo: your last action is not the last thing that "
+                    "happened, or it revealed something (chance, another seat)",
+                )
+            with self.timings.measure("human"):
+                n = len(self.state.history) - 1
+                self.undo_stack.pop()
+                rec = make_record(self.state)
+                rec["result"] = None
+                self.state = replay(rec, check_result=False, upto=n)
+                self.persist(start=n, truncate_to=n, bump=True)
+                self.changed()
+
+    def undo_allowed(self, seat: int | None) -> bool:
+        if seat is None or not self.undo_stack:
+            return False
+        top_seat, top_len = self.undo_stack[-1]
+        hist = self.state.history
+        return top_seat == seat and top_len == len(hist) and bool(hist) and hist[-1][0] == seat
+
+    # ------------------------------------------------------------------ storage and push
+    def persist(
+        self,
+        *,
+        start: int | None = None,
+        moves: list[tuple[int, str]] | None = None,
+        truncate_to: int | None = None,
+        seats_changed: bool = False,
+        bump: bool = False,
+    ) -> None:
+        """Commit one change (and then count it in the version); StorageFailure if refused."""
+        if self.gone:
+            raise Evicted(self.id)
+        version = self.version + 1 if bump else self.version
+        try:
+            self.store.commit_change(
+                self.id,
+                start=len(self.state.history) if start is None else start,
+                moves=moves or [],
+                truncate_to=truncate_to,
+                version=version,
+                status=self.status,
+                seats=[s.row() for s in self.seats] if seats_changed else None,
+                undo=self.undo_stack,
+                notices=self.notices if seats_changed else None,
+            )
+        except Exception as exc:
+            log.exception("commit failed for game %s; reloading it", self.id)
+            raise StorageFailure() from exc
+        self.version = version
+
+    def changed(self) -> None:
+        """Push every subscriber its new view. Under the lock."""
+        hist = self.state.history
+        for lines in self.logs.values():
+            del lines[len(hist) :]  # an undo rewrites history: drop the lines that changed
+        self.cache.clear()
+        self.mark_seats()
+        for sub in list(self.subscribers):
+            try:
+                sub.push(self.payload(sub.seat))
+            except Exception:  # a closed socket must not stop the game
+                log.debug("push failed", exc_info=True)
+
+    # ------------------------------------------------------------------ what is sent
+    def payload(self, seat: int | None) -> dict[str, Any]:
+        """The full view of ``seat`` (None: spectator) at the current version (cached)."""
+        with self.lock:
+            cached = self.cache.get(seat)
+            if cached is not None and cached["version"] == self.version:
+                return cached
+            body = seat_payload(self.state, seat)
+            body.update(
                 {
-                    "seat": i,
-                    "kind": "game",
-                    "name": self.state.game.seat_name(i),
-                    "spec": None,
-                    "joined": True,
+                    "id": self.id,
+                    "game": self.game_id,
+                    "title": self.state.game.info.title,
+                    "params": self.params,
+                    "version": self.version,
+                    "seat": seat,
+                    "seats": self.public_seats(),
+                    "status": self.status,
+                    "can_undo": self.undo_allowed(seat),
+                    "log": self.log_for(seat),
+                    "notices": list(self.notices),
                 }
             )
-        return out
+            self.cache[seat] = body
+            return body
+
+    def log_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """The history as ``seat`` may read it (lines cached per viewer)."""
+        lines = self.logs.setdefault(seat, [])
+        hist = self.state.history
+        del lines[len(hist) :]
+        for i in range(len(lines), len(hist)):
+            lines.append(log_line(self.state, i, hist[i][0], hist[i][1], seat))
+        return list(lines)
+
+    def record(self) -> dict[str, Any]:
+        with self.lock:
+            if not self.state.is_terminal():
+                raise ServerError(
+                    409, "game_not_over", "the record is available when the game is over"
+                )
+            return make_record(self.state)
+
+    def replay_view(self, step: int) -> dict[str, Any]:
+        """The spectator's view after ``step`` entries of the record (finished games only)."""
+        with self.lock:
+            if not self.state.is_terminal():
+                raise ServerError(409, "game_not_over", "replays open when the game is over")
+            rec = make_record(self.state)
+        n = len(rec["history"])
+        if not 0 <= step <= n:
+            raise ServerError(422, "bad_step", f"step must be within 0..{n}", field="step")
+        parse_record(rec)
+        state = replay(rec, check_result=False, upto=step)
+        body = seat_payload(state, None)
+        hist = state.history
+        body.update(
+            {
+                "id": self.id,
+                "game": self.game_id,
+                "title": state.game.info.title,
+                "step": step,
+                "steps": n,
+                "seats": self.public_seats(),
+                "log": [log_line(state, i, s, a, None) for i, (s, a) in enumerate(hist)],
+            }
+        )
+        return body
+
+
+@dataclass
+class BotTurn:
+    """What a bot needs to choose, taken under the room's lock."""
+
+    seat: int
+    version: int
+    plan: BotPlan | None  # None: the server's bounds refuse the seat's spec
+    base: State  # what the bot looks at: a resample of the true state (or the state itself)
+    rng: random.Random
+
+
+class BotRunner:
+    """Plays the bot seats of rooms: one loop per room at a time, in a thread pool; search
+    seats think in the ``ThinkPool``'s processes under the wall-clock guard."""
+
+    def __init__(
+        self, *, workers: int, delay: float, settings: Settings, forget: Callable[[Room], None]
+    ) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bots")
+        self.think = ThinkPool(settings.bot_processes, memory_mb=settings.bot_memory_mb)
+        self.settings = settings
+        self.delay = delay
+        self.forget = forget  # called when a bot's move could not be stored
+        self.closing = False
+
+    def close(self) -> None:
+        """Stop now: searches in progress are abandoned (their moves are never played)."""
+        self.closing = True
+        self.think.close()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def kick(self, room: Room) -> None:
+        """Start the room's bot loop if a bot is to act and none is running."""
+        with room.lock:
+            if self.closing or room.bot_busy or not room.bot_seats():
+                return
+            room.bot_busy = True
+        if self.delay > 0:
+            # Wait on a timer, not in a worker: a pause must not hold up other games' bots.
+            timer = threading.Timer(self.delay, self._submit, args=(room,))
+            timer.daemon = True
+            timer.start()
+        else:
+            self._submit(room)
+
+    def _submit(self, room: Room) -> None:
+        try:
+            self.pool.submit(self._run, room)
+        except RuntimeError:  # shutting down
+            room.bot_busy = False
+
+    def _run(self, room: Room) -> None:
+        ok = False
+        try:
+            self._play(room)
+            ok = True
+        except StorageFailure:
+            self.forget(room)
+        except Exception:
+            log.exception("bot loop of game %s stopped", room.id)
+        finally:
+            with room.lock:
+                room.bot_busy = False
+                # The delay between moves, or a human move that came in as this loop ended.
+                again = ok and not self.closing and bool(room.bot_seats())
+        if again:
+            self.kick(room)
+
+    def _play(self, room: Room) -> None:
+        """Play bot moves until none is due (or, with a delay, after one move)."""
+        while not self.closing:
+            turn = self._turn(room)
+            if turn is None:
+                return
+            action = self._choose(room, turn)
+            with room.lock:
+                if room.version != turn.version or self.closing:
+                    continue
+                if action is None or not room.state.is_legal(action, turn.seat):
+                    if action is not None:
+                        log.warning("bot chose an illegal %s in game %s", action, room.id)
+                    action = turn.rng.choice(room.state.legal_actions(turn.seat))
+                with room.timings.measure("bot"):
+                    room.commit_action(turn.seat, action, human=False)
+            if self.delay > 0:  # the next bot move waits its turn on a timer
+                return
+
+    def _turn(self, room: Room) -> BotTurn | None:
+        with room.lock:
+            bots = room.bot_seats()
+            if not bots:
+                return None
+            seat = bots[0]
+            plan = self._plan(room, seat)
+            state = room.state
+            rng = room.rng(f"bot{seat}:{len(state.history)}")
+            # A bot sees only its own view: a state it cannot tell from the true one,
+            # drawn once here (no copy of the true state is made for it).
+            hidden = state.game.info.hidden_information and not (plan and plan.cheat)
+            base = state.resample(seat, rng) if hidden else state.clone()
+            return BotTurn(seat, room.version, plan, base, rng)
+
+    def _plan(self, room: Room, seat: int) -> BotPlan | None:
+        """The seat's checked spec (cached), or None when the bounds refuse it: then the seat
+        plays random legal moves, and the refused spec never runs (after a restart too)."""
+        if seat not in room.agents:
+            spec = room.seats[seat].spec or ""
+            try:
+                room.agents[seat] = plan_bot(spec, self.settings)
+            except GameError as exc:
+                log.warning("game %s seat %d: spec %r refused (%s)", room.id, seat, spec, exc)
+                room.agents[seat] = None
+        return room.agents[seat]
+
+    def _choose(self, room: Room, turn: BotTurn) -> Action | None:
+        """The bot's choice; None when it failed (a random legal action is played instead)."""
+        plan = turn.plan
+        if plan is None:
+            return None
+        if plan.pooled:
+            deadline = self.settings.think_seconds + self.settings.think_grace
+            return self.think.choose(plan.spec, turn.base, turn.seat, turn.rng, deadline)
+        try:
+            return plan.agent.choose(turn.base, turn.seat, turn.rng)
+        except Exception:
+            log.exception("bot %s failed in game %s; playing at random", plan.spec, room.id)
+            return None
+
+
+@dataclass
+class Created:
+    """A new game: the room, the creator's token and one invite code per other human seat."""
+
+    room: Room
+    token: str | None
+    invites: dict[int, str]
 
 
 class Manager:
-    """Owns the rooms, the store and the bot threads."""
+    """Owns the rooms (in memory, loaded from and created in the store) and the bot runner."""
 
     def __init__(
         self,
@@ -153,36 +728,33 @@ class Manager:
         bot_workers: int = 4,
         bot_delay: float = 0.0,
         keep_finished: int = 64,
+        settings: Settings | None = None,
     ) -> None:
         self.store = store
+        self.settings = settings or Settings()
+        self.secret = (self.settings.secret or secrets.token_hex(32)).encode()
         # Finished games nobody watches are dropped from memory beyond this many (least
         # recently fetched first); the store still has them and ``get`` reloads on demand.
         self.keep_finished = keep_finished
         self.rooms: dict[str, Room] = {}
         self._rooms_lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bots")
-        self._closing = False
-        self.bot_delay = bot_delay
-        # Server-side work per move (apply + chance + commit + push), milliseconds.
-        # "human"/"bot": wall-clock time (waits for the CPU, the GIL and the database
-        # included); "*_cpu": CPU time of the thread doing it (the work itself).
-        self.timings: dict[str, deque[float]] = {
-            k: deque(maxlen=200_000)
-            for k in ("human", "bot", "human_cpu", "bot_cpu", "post", "post_cpu")
-        }
+        self.bots = BotRunner(
+            workers=bot_workers, delay=bot_delay, settings=self.settings, forget=self._forget
+        )
+        self.timings = Timings()
+
+    @property
+    def bot_delay(self) -> float:
+        return self.bots.delay
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> int:
-        """Load every unfinished game and let its bots resume; returns how many."""
-        ids = self.store.ids(status="playing")
-        for gid in ids:
-            room = self.get(gid)
-            self._kick_bots(room)
-        return len(ids)
+        """How many unfinished games the store holds. They are loaded lazily, on their next
+        request (their bots resume then), so a restart costs nothing per game."""
+        return self.store.count_playing()
 
     def close(self) -> None:
-        self._closing = True
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        self.bots.close()
 
     # ------------------------------------------------------------------ rooms
     def get(self, gid: str) -> Room:
@@ -199,41 +771,42 @@ class Manager:
                 raise ServerError(404, "game_not_found", f"no game {gid!r}")
             room = self._rebuild(stored)
             self.rooms[gid] = room
-        self.trim()
+        self.trim(keep=room)
+        self.bots.kick(room)  # a game loaded again: its bots resume
         return room
 
-    def trim(self) -> int:
-        """Drop finished, unwatched games from memory beyond ``keep_finished``; how many went.
+    def trim(self, keep: Room | None = None) -> int:
+        """Drop idle games from memory; how many went. The store keeps them and ``get``
+        rebuilds them on their next request.
 
-        Only a game that is over, has no open socket and no bot at work goes, and only if its
-        lock is free: nothing can change it any more (a move or a join is refused as game
-        over, and its undo history is cleared), so a request still holding the old room and
-        the room ``get`` rebuilds from the store agree.
+        Unfinished games go once nobody touched them for ``idle_seconds``; finished ones
+        beyond ``keep_finished``, least recently fetched first. Only a game with no open
+        socket, no bot at work or due, and a free lock goes; a request still holding the old
+        room is refused by it (``Evicted``) and tried again on the rebuilt one.
         """
+        cutoff = time.monotonic() - self.settings.idle_seconds
         with self._rooms_lock:
-            idle = [
-                r for r in self.rooms.values()
-                if not r.subscribers and not r.bot_busy and r.state.is_terminal()
-            ]
-            extra = len(idle) - self.keep_finished
-            if extra <= 0:
-                return 0
-            idle.sort(key=lambda r: r.touched)
-            gone = 0
-            for room in idle:
-                if gone >= extra:
-                    break
-                if not room.lock.acquire(blocking=False):
-                    continue
-                try:
-                    if room.subscribers or room.bot_busy:
-                        continue
-                    room.undo_stack.clear()
-                    del self.rooms[room.id]
-                    gone += 1
-                finally:
-                    room.lock.release()
+            rooms = [r for r in self.rooms.values() if r is not keep]
+            stale = [r for r in rooms if not _finished(r) and r.touched < cutoff]
+            gone = sum(self._evict(r) for r in stale)
+            done = sorted((r for r in rooms if _finished(r)), key=lambda r: r.touched)
+            for room in done[: max(0, len(done) - self.keep_finished)]:
+                gone += self._evict(room)
             return gone
+
+    def _evict(self, room: Room) -> bool:
+        """Drop ``room`` from memory if it is still idle and its lock is free. Rooms lock held."""
+        if not room.lock.acquire(blocking=False):
+            return False
+        try:
+            if room.subscribers or room.bot_busy or room.bot_seats():
+                return False
+            room.gone = True
+            room.undo_stack = list(room.undo_stack)  # the stored chain is the truth now
+            del self.rooms[room.id]
+            return True
+        finally:
+            room.lock.release()
 
     def _rebuild(self, g: StoredGame) -> Room:
         rec = {
@@ -249,337 +822,162 @@ class Manager:
             raise ServerError(
                 500, "corrupt_game", f"game {g.id} cannot be replayed: {exc}"
             ) from None
-        room = Room(
+        room = self._room(g, state)
+        room.undo_stack = list(g.undo)  # stored with every change: undo survives a restart
+        room.mark_seats()  # after a restart: what a seat saw before it is stale
+        return room
+
+    def _room(self, g: StoredGame, state: State) -> Room:
+        return Room(
             id=g.id,
             game_id=g.game,
             params=g.params,
             seed=g.seed,
-            seats=g.seats,
+            seats=[Seat.from_row(r) for r in g.seats],
             state=state,
             version=g.version,
             created_at=g.created_at,
-            undo_stack=list(g.undo),  # stored with every change: undo survives a restart
+            store=self.store,
+            timings=self.timings,
+            seed_source=g.seed_source,
+            secret=self.secret,
+            notices=list(g.notices),
         )
-        room.mark_seats()  # after a restart: what a seat saw before it is stale
-        return room
 
-    def create(
-        self,
-        game_id: str,
-        players: int | None,
-        options: dict[str, Any],
-        seats: list[str],
-        names: list[str] | None = None,
-        seed: int | None = None,
-    ) -> tuple[Room, dict[int, str]]:
-        """Create a game; returns the room and a fresh token for every human seat."""
-        try:
-            game_class(game_id)
-            if "players" in options:
-                raise OptionError("give the player count as 'players', not as an option")
-            game = load_game(game_id, players=players, **options)
-        except GameError as exc:
-            raise ServerError(422, exc.code, str(exc), field="options") from None
-        if len(seats) != game.num_players:
+    def create(self, req: NewGame, client: str = "") -> Created:
+        """Create a game: the creator gets the first human seat's token, every other human
+        seat a one-time invite code."""
+        game = _new_game(req.game, req.players, req.options)
+        n = game.num_players
+        if len(req.seats) != n:
             raise ServerError(
                 422,
                 "bad_seats",
-                f"{game.info.title} with {game.num_players} players needs {game.num_players} "
-                f"seats, got {len(seats)}",
+                f"{game.info.title} with {n} players needs {n} seats, got {len(req.seats)}",
                 field="seats",
             )
-        seat_rows: list[dict[str, Any]] = []
-        tokens: dict[int, str] = {}
-        first_human = True
-        for i, spec in enumerate(seats):
-            name = (names[i] if names and i < len(names) else "") or ""
-            spec = spec.strip()
-            if spec == "human":
-                token = secrets.token_urlsafe(18)
-                tokens[i] = token
-                seat_rows.append(
-                    {
-                        "kind": "human",
-                        "spec": None,
-                        "name": name or f"Player {i + 1}",
-                        "token_hash": hash_token(token),
-                        "joined": first_human,
-                    }
-                )
-                first_human = False
-            else:
-                try:
-                    make_agent(spec)
-                except GameError as exc:
-                    raise ServerError(422, exc.code, f"seat {i}: {exc}", field="seats") from None
-                seat_rows.append(
-                    {
-                        "kind": "bot",
-                        "spec": spec,
-                        "name": name or f"{spec.split(':')[0]} bot",
-                        "token_hash": None,
-                        "joined": True,
-                    }
-                )
-        gid = secrets.token_hex(6)
-        seed = seed if seed is not None else secrets.randbits(62)
-        room = Room(
-            id=gid,
-            game_id=game_id,
+        rows, token, invites = _new_seats(req.seats, req.names, self.settings)
+        self._check_seed(req.seed, rows)
+        self._check_caps(client)
+        stored = StoredGame(
+            id=secrets.token_hex(6),
+            game=req.game,
             params=game.params,
-            seed=int(seed),
-            seats=seat_rows,
-            state=game.new_initial_state(),
+            seed=int(req.seed if req.seed is not None else secrets.randbits(62)),
+            seats=[s.row() for s in rows],
             version=0,
+            status="playing",
             created_at=now(),
+            seed_source="server" if req.seed is None else "client",
+            client=client or None,
         )
+        room = self._room(stored, game.new_initial_state())
         with room.lock:
-            self._resolve_chance(room)
+            room.resolve_chance()
             room.mark_seats()
-            self.store.create(
-                StoredGame(
-                    id=gid,
-                    game=game_id,
-                    params=room.params,
-                    seed=room.seed,
-                    seats=seat_rows,
-                    version=room.version,
-                    status=room.status,
-                    created_at=room.created_at,
-                    history=[(s, str(a)) for s, a in room.state.history],
-                )
-            )
+            stored.status = room.status
+            stored.history = [(s, str(a)) for s, a in room.state.history]
+            self.store.create(stored)
         with self._rooms_lock:
-            self.rooms[gid] = room
-        self.trim()
-        self._kick_bots(room)
-        return room, tokens
+            self.rooms[room.id] = room
+        self.trim(keep=room)
+        self.bots.kick(room)
+        return Created(room, token, invites)
 
-    # ------------------------------------------------------------------ seats and tokens
+    def _check_seed(self, seed: int | None, rows: list[Seat]) -> None:
+        humans = sum(s.human for s in rows)
+        if seed is not None and humans >= 2 and not self.settings.allow_client_seed:
+            raise ServerError(
+                422,
+                "seed_not_allowed",
+                "a seed is accepted only on a table with at most one human seat: with it the "
+                "creator could foresee every card the other players are dealt",
+                field="seed",
+            )
+
+    def _check_caps(self, client: str) -> None:
+        s = self.settings
+        if client and self.store.count_playing(client=client) >= s.max_open_tables_per_client:
+            raise ServerError(
+                429,
+                "too_many_tables",
+                f"you have {s.max_open_tables_per_client} unfinished tables; finish one first",
+                retry_after=60,
+            )
+        if self.store.count_playing() >= s.max_open_tables:
+            raise ServerError(
+                429, "server_full", "this server holds all the tables it can", retry_after=60
+            )
+
+    # ------------------------------------------------------------------ requests
     def seat_for(self, room: Room, token: str | None, *, required: bool) -> int | None:
         """The seat a token belongs to (None: a spectator). A wrong token is refused (403)."""
         if not token:
             if required:
                 raise ServerError(403, "token_required", "this needs your seat's token")
             return None
-        h = hash_token(token)
-        for i, s in enumerate(room.seats):
-            th = s.get("token_hash")
-            if th and hmac.compare_digest(th, h):
-                if not s.get("joined"):
-                    with room.lock:
-                        s["joined"] = True
-                        self._persist(
-                            room, start=len(room.state.history), moves=[], seats_changed=True
-                        )
-                        self._changed(room)
-                return i
-        raise ServerError(403, "bad_token", "this token belongs to no seat of this game")
+        seat = room.seat_of_token(token)
+        if seat is None:
+            raise ServerError(403, "bad_token", "this token belongs to no seat of this game")
+        self._change(room, lambda r: r.mark_joined(seat))
+        return seat
 
-    def join(self, room: Room, seat: int | None, name: str | None) -> tuple[int, str]:
-        """Take a free human seat (the lobby's Join); returns the seat and its new token."""
-        with room.lock:
-            free = room.open_seats()
-            if room.state.is_terminal():
-                raise ServerError(409, "game_over", "the game is over")
-            if seat is None:
-                if not free:
-                    raise ServerError(409, "no_free_seat", "every seat is taken")
-                seat = free[0]
-            if seat not in free:
-                raise ServerError(409, "seat_taken", f"seat {seat} is not free")
-            token = secrets.token_urlsafe(18)
-            row = room.seats[seat]
-            row["token_hash"] = hash_token(token)
-            row["joined"] = True
-            if name:
-                row["name"] = name[:40]
-            self._persist(
-                room, start=len(room.state.history), moves=[], seats_changed=True, bump=True
-            )
-            self._changed(room)
-            return seat, token
-
-    # ------------------------------------------------------------------ acting
     def act(self, room: Room, seat: int, notation: str, version: int) -> None:
-        with room.lock:
-            self._check_seat_version(room, seat, version)
-            state = room.state
-            if state.is_terminal():
-                raise ServerError(409, "game_over", "the game is over")
-            try:
-                action = state.game.parse_action(notation)
-            except GameError as exc:
-                raise game_error(exc) from None
-            # apply() validates first: a refused action changes nothing and names its rule.
-            self._commit_action(room, seat, action, human=True)
-        self._kick_bots(room)
+        room = self._change(room, lambda r: r.act(seat, notation, version))
+        self.bots.kick(room)
 
     def undo(self, room: Room, seat: int, version: int) -> None:
-        """Take back ``seat``'s last action when that reveals nothing (see ``undo_allowed``)."""
-        with room.lock:
-            self._check_version(room, version)
-            if not self.undo_allowed(room, seat):
-                raise ServerError(
-                    409,
-                    "undo_unsafe",
-                    "nothing to undo: your last action is not the last thing that "
-                    "happened, or it revealed something (chance, another seat)",
-                )
-            t0 = time.perf_counter()
-            n = len(room.state.history) - 1
-            room.undo_stack.pop()
-            rec = make_record(room.state)
-            rec["result"] = None
-            room.state = replay(rec, check_result=False, upto=n)
-            self._persist(room, start=n, moves=[], truncate_to=n, bump=True)
-            self._changed(room)
-            self.timings["human"].append((time.perf_counter() - t0) * 1000)
+        self._change(room, lambda r: r.undo(seat, version))
+
+    def join(self, room: Room, seat: int | None, name: str | None) -> tuple[int, str]:
+        out: list[tuple[int, str]] = []
+        self._change(room, lambda r: out.append(r.join(seat, name)))
+        return out[0]
+
+    def claim(self, room: Room, code: str, name: str | None) -> tuple[int, str]:
+        out: list[tuple[int, str]] = []
+        self._change(room, lambda r: out.append(r.claim(code, name)))
+        return out[0]
+
+    def renew(self, room: Room, by: int, seat: int) -> str:
+        out: list[str] = []
+        self._change(room, lambda r: out.append(r.renew(by, seat)))
+        return out[0]
+
+    def leave(self, room: Room, seat: int) -> None:
+        self._change(room, lambda r: r.leave(seat))
+
+    def _change(self, room: Room, change: Callable[[Room], Any]) -> Room:
+        """Run ``change`` on the room; on one just evicted, again on the rebuilt one. A refused
+        commit leaves memory ahead of the store: the room is dropped (``get`` reloads)."""
+        try:
+            for _ in range(3):
+                try:
+                    change(room)
+                    return room
+                except Evicted:
+                    room = self.get(room.id)
+            raise ServerError(503, "busy", "the table is being reloaded; try again")
+        except StorageFailure:
+            self._forget(room)
+            raise
+
+    def _forget(self, room: Room) -> None:
+        with self._rooms_lock:
+            if self.rooms.get(room.id) is room:
+                del self.rooms[room.id]
+
+    def payload(self, room: Room, seat: int | None) -> dict[str, Any]:
+        return room.payload(seat)
 
     def undo_allowed(self, room: Room, seat: int | None) -> bool:
-        if seat is None or not room.undo_stack:
-            return False
-        top_seat, top_len = room.undo_stack[-1]
-        hist = room.state.history
-        return top_seat == seat and top_len == len(hist) and bool(hist) and hist[-1][0] == seat
+        return room.undo_allowed(seat)
 
-    def _check_version(self, room: Room, version: int) -> None:
-        if version != room.version:
-            raise ServerError(
-                409,
-                "stale_version",
-                f"the game has moved on (you saw version {version}, it is now "
-                f"{room.version}); look again and choose",
-                current_version=room.version,
-            )
+    def record(self, room: Room) -> dict[str, Any]:
+        return room.record()
 
-    def _check_seat_version(self, room: Room, seat: int, version: int) -> None:
-        """Stale only if ``seat``'s own choices changed after ``version`` (simultaneous turns:
-        another seat's move that leaves them alone does not void this one)."""
-        if version > room.version or room.seat_version(seat) > version:
-            raise ServerError(
-                409,
-                "stale_version",
-                f"your choices changed since version {version} (the game is at "
-                f"{room.version}); look again and choose",
-                current_version=room.version,
-            )
-
-    def _commit_action(self, room: Room, seat: int, action: Action, *, human: bool) -> None:
-        """Apply (validated), resolve the chance it triggers, commit, push. Under the lock."""
-        t0 = time.perf_counter()
-        c0 = time.thread_time()
-        state = room.state
-        start = len(state.history)
-        before = state.clone() if human else None
-        try:
-            state.apply(action, seat)
-        except GameError as exc:
-            raise game_error(exc) from None
-        self._resolve_chance(room)
-        new = state.history[start:]
-        if (
-            human
-            and len(new) == 1
-            and before is not None
-            and not _reveals(before, state, seat, action)
-        ):
-            room.undo_stack.append((seat, len(state.history)))
-        else:
-            room.undo_stack.clear()
-        try:
-            self._persist(room, start=start, moves=[(s, str(a)) for s, a in new], bump=True)
-        except Exception as exc:
-            # The database refused: forget the move so memory matches what is stored.
-            log.exception("commit failed for game %s; reloading it", room.id)
-            with self._rooms_lock:
-                self.rooms.pop(room.id, None)
-            raise ServerError(
-                503, "storage_error", "the move could not be saved; try again"
-            ) from exc
-        self._changed(room)
-        kind = "human" if human else "bot"
-        self.timings[kind].append((time.perf_counter() - t0) * 1000)
-        self.timings[f"{kind}_cpu"].append((time.thread_time() - c0) * 1000)
-
-    def _resolve_chance(self, room: Room) -> None:
-        state = room.state
-        for _ in range(MAX_CHANCE_CHAIN):
-            if state.current_players() != (CHANCE,):
-                return
-            rng = random.Random(f"{room.seed}:chance:{len(state.history)}")
-            state.apply(state.sample_chance(rng), CHANCE)
-        raise ServerError(500, "chance_loop", "chance did not settle")
-
-    def _persist(
-        self,
-        room: Room,
-        *,
-        start: int,
-        moves: list[tuple[int, str]],
-        truncate_to: int | None = None,
-        seats_changed: bool = False,
-        bump: bool = False,
-    ) -> None:
-        version = room.version + 1 if bump else room.version
-        self.store.commit_change(
-            room.id,
-            start=start,
-            moves=moves,
-            truncate_to=truncate_to,
-            version=version,
-            status=room.status,
-            seats=room.seats if seats_changed else None,
-            undo=room.undo_stack,
-        )
-        room.version = version
-
-    # ------------------------------------------------------------------ what is sent
-    def payload(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """The full view of ``seat`` (None: spectator) at the current version (cached)."""
-        with room.lock:
-            cached = room.cache.get(seat)
-            if cached is not None and cached["version"] == room.version:
-                return cached
-            state = room.state
-            body = seat_payload(state, seat)
-            lines = room.logs.setdefault(seat, [])
-            hist = state.history
-            del lines[len(hist) :]
-            for i in range(len(lines), len(hist)):
-                lines.append(log_line(state, i, hist[i][0], hist[i][1], seat))
-            body.update(
-                {
-                    "id": room.id,
-                    "game": room.game_id,
-                    "title": state.game.info.title,
-                    "params": room.params,
-                    "version": room.version,
-                    "seat": seat,
-                    "seats": room.public_seats(),
-                    "status": room.status,
-                    "can_undo": self.undo_allowed(room, seat),
-                    "log": list(lines),
-                }
-            )
-            room.cache[seat] = body
-            return body
-
-    def _changed(self, room: Room) -> None:
-        """Push every subscriber its new view. Under the room lock."""
-        for seat in list(room.logs):
-            # An undo rewrites history: drop the cached log lines that changed.
-            lines = room.logs[seat]
-            hist = room.state.history
-            if len(lines) > len(hist):
-                del lines[len(hist) :]
-        room.cache.clear()
-        room.mark_seats()
-        for sub in list(room.subscribers):
-            try:
-                sub.push(self.payload(room, sub.seat))
-            except Exception:  # a closed socket must not stop the game
-                log.debug("push failed", exc_info=True)
+    def replay_view(self, room: Room, step: int) -> dict[str, Any]:
+        return room.replay_view(step)
 
     def subscribe(self, room: Room, sub: Subscriber) -> None:
         with room.lock:
@@ -592,162 +990,115 @@ class Manager:
         if not room.subscribers and room.state.is_terminal():
             self.trim()
 
-    def record(self, room: Room) -> dict[str, Any]:
-        with room.lock:
-            if not room.state.is_terminal():
-                raise ServerError(
-                    409, "game_not_over", "the record is available when the game is over"
-                )
-            return make_record(room.state)
-
-    def replay_view(self, room: Room, step: int) -> dict[str, Any]:
-        """The spectator's view after ``step`` entries of the record (finished games only)."""
-        with room.lock:
-            if not room.state.is_terminal():
-                raise ServerError(409, "game_not_over", "replays open when the game is over")
-            rec = make_record(room.state)
-        n = len(rec["history"])
-        if not 0 <= step <= n:
-            raise ServerError(422, "bad_step", f"step must be within 0..{n}", field="step")
-        parse_record(rec)
-        state = replay(rec, check_result=False, upto=step)
-        body = seat_payload(state, None)
-        hist = state.history
-        body.update(
-            {
-                "id": room.id,
-                "game": room.game_id,
-                "title": state.game.info.title,
-                "step": step,
-                "steps": n,
-                "seats": room.public_seats(),
-                "log": [log_line(state, i, s, a, None) for i, (s, a) in enumerate(hist)],
-            }
-        )
-        return body
-
     def lobby(self, limit: int = 50) -> list[dict[str, Any]]:
         out = []
         for g in self.store.recent(limit):
-            free = [
-                i for i, s in enumerate(g.seats) if s["kind"] == "human" and not s.get("joined")
-            ]
-            try:
-                title = game_class(g.game).info.title
-            except GameError:
-                continue
-            out.append(
-                {
-                    "id": g.id,
-                    "game": g.game,
-                    "title": title,
-                    "players": g.params.get("players"),
-                    "status": g.status,
-                    "open_seats": free,
-                    "version": g.version,
-                    "seats": [
-                        {
-                            "seat": i,
-                            "kind": s["kind"],
-                            "name": s["name"],
-                            "joined": bool(s.get("joined")),
-                        }
-                        for i, s in enumerate(g.seats)
-                    ],
-                    "created_at": g.created_at.isoformat(),
-                }
-            )
+            with contextlib.suppress(GameError):
+                out.append(_lobby_entry(g))
         return out
-
-    # ------------------------------------------------------------------ bots
-    def _bot_seats(self, room: Room) -> list[int]:
-        return [
-            p
-            for p in room.state.current_players()
-            if 0 <= p < len(room.seats) and room.seats[p]["kind"] == "bot"
-        ]
-
-    def _kick_bots(self, room: Room) -> None:
-        with room.lock:
-            if self._closing or room.bot_busy or not self._bot_seats(room):
-                return
-            room.bot_busy = True
-        if self.bot_delay > 0:
-            # Wait on a timer, not in a worker: a pause must not hold up other games' bots.
-            timer = threading.Timer(self.bot_delay, self._submit_bots, args=(room,))
-            timer.daemon = True
-            timer.start()
-        else:
-            self._submit_bots(room)
-
-    def _submit_bots(self, room: Room) -> None:
-        try:
-            self._pool.submit(self._bot_loop, room)
-        except RuntimeError:  # shutting down
-            room.bot_busy = False
-
-    def _bot_loop(self, room: Room) -> None:
-        try:
-            while not self._closing:
-                with room.lock:
-                    bots = self._bot_seats(room)
-                    if not bots:
-                        room.bot_busy = False
-                        return
-                    seat = bots[0]
-                    snap = room.state.clone()
-                    version = room.version
-                    agent = room.agents.get(seat)
-                    if agent is None:
-                        agent = room.agents[seat] = make_agent(room.seats[seat]["spec"])
-                    cheat = bool(parse_spec(room.seats[seat]["spec"])[1].get("cheat"))
-                rng = random.Random(f"{room.seed}:bot{seat}:{len(snap.history)}")
-                # A bot sees only its own view: a state it cannot tell from the true one.
-                base = (
-                    snap
-                    if cheat or not snap.game.info.hidden_information
-                    else snap.resample(seat, rng)
-                )
-                try:
-                    action = agent.choose(base, seat, rng)
-                except Exception:
-                    log.exception(
-                        "bot %s failed in game %s; playing at random",
-                        room.seats[seat]["spec"],
-                        room.id,
-                    )
-                    action = rng.choice(snap.legal_actions(seat))
-                with room.lock:
-                    if room.version != version or self._closing:
-                        continue
-                    if not room.state.is_legal(action, seat):
-                        log.warning("bot chose an illegal %s in game %s", action, room.id)
-                        action = rng.choice(room.state.legal_actions(seat))
-                    self._commit_action(room, seat, action, human=False)
-                    if self.bot_delay > 0:  # the next bot move waits its turn on a timer
-                        room.bot_busy = False
-                        break
-            else:
-                return
-            self._kick_bots(room)
-            return
-        except Exception:
-            log.exception("bot loop of game %s stopped", room.id)
-            with room.lock:
-                room.bot_busy = False
-        finally:
-            if self._closing:
-                room.bot_busy = False
 
     def wait_idle(self, room: Room, timeout: float = 10.0) -> bool:
         """Wait until no bot of ``room`` is to act (tests and scripts)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             with room.lock:
-                if not room.bot_busy and not self._bot_seats(room):
+                if not room.bot_busy and not room.bot_seats():
                     return True
             time.sleep(0.005)
         return False
+
+
+@dataclass
+class NewGame:
+    """What a creator asks for (the API's ``CreateGame``)."""
+
+    game: str
+    seats: list[str]
+    players: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    names: list[str] | None = None
+    seed: int | None = None
+
+
+SHIPPED_COMPONENTS = {"": "", "default": ""}
+"""``options.components`` from the web: names of the component sets the package ships (each
+game's own data files). A path is never read for a web request."""
+
+
+def _new_game(game_id: str, players: int | None, options: dict[str, Any]) -> Any:
+    options = dict(options)
+    if "components" in options:
+        chosen = options.pop("components")
+        if chosen is not None and (not isinstance(chosen, str) or chosen not in SHIPPED_COMPONENTS):
+            raise ServerError(
+                422,
+                "bad_option",
+                "options.components: this server plays only the component sets it ships "
+                f"({', '.join(repr(k) for k in SHIPPED_COMPONENTS if k)}); your own files "
+                "work with the command line",
+                field="options.components",
+            )
+    try:
+        game_class(game_id)
+        if "players" in options:
+            raise OptionError("give the player count as 'players', not as an option")
+        return load_game(game_id, players=players, **options)
+    except GameError as exc:
+        raise ServerError(422, exc.code, str(exc), field="options") from None
+    except (TypeError, ValueError, OverflowError, ArithmeticError, RecursionError) as exc:
+        raise ServerError(
+            422, "bad_option", f"options: not accepted ({type(exc).__name__})", field="options"
+        ) from None
+
+
+def _new_seats(
+    specs: list[str], names: list[str] | None, settings: Settings
+) -> tuple[list[Seat], str | None, dict[int, str]]:
+    """The seats of a new game: the creator's token (first human seat, joined) and an invite
+    code for every other human seat. A bot's spec is checked against the server's bounds."""
+    rows: list[Seat] = []
+    token: str | None = None
+    invites: dict[int, str] = {}
+    for i, raw in enumerate(specs):
+        name = (names[i] if names and i < len(names) else "") or ""
+        spec = raw.strip()
+        if spec == "human":
+            seat = Seat(kind="human", name=name or f"Player {i + 1}")
+            if token is None:
+                token, seat.joined = seat.new_token(), True
+            else:
+                invites[i] = seat.new_invite()
+        else:
+            try:
+                plan_bot(spec, settings)
+            except GameError as exc:
+                raise ServerError(422, exc.code, f"seat {i}: {exc}", field="seats") from None
+            seat = Seat(kind="bot", name=name or f"{spec.split(':')[0]} bot", spec=spec)
+            seat.joined = True
+        rows.append(seat)
+    return rows, token, invites
+
+
+def _lobby_entry(g: StoredGame) -> dict[str, Any]:
+    seats = [Seat.from_row(r) for r in g.seats]
+    return {
+        "id": g.id,
+        "game": g.game,
+        "title": game_class(g.game).info.title,
+        "players": g.params.get("players"),
+        "status": g.status,
+        "open_seats": [i for i, s in enumerate(seats) if s.human and not s.joined],
+        "version": g.version,
+        "seats": [
+            {"seat": i, "kind": s.kind, "name": s.name, "joined": s.joined}
+            for i, s in enumerate(seats)
+        ],
+        "created_at": g.created_at.isoformat(),
+    }
+
+
+def _finished(room: Room) -> bool:
+    return room.state.is_terminal()
 
 
 def _reveals(before: State, after: State, seat: int, action: Action) -> bool:

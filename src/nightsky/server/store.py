@@ -26,6 +26,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     inspect,
     select,
     text,
@@ -53,6 +54,14 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # The undo chain: [[seat, history length after the action], ...] (null: empty).
     undo: Mapped[list[list[int]] | None] = mapped_column(JSON, nullable=True)
+    # "client": the creator chose the seed (allowed where at most one seat is human);
+    # "server": a secret seed, its chance keyed by the server secret; null: before 0.2.
+    seed_source: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # Who created the game (a hash of the client's address), for the per-client table cap.
+    client: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # What happened to the table besides moves (an invite renewed, a player left): a list of
+    # {"version", "text"} shown to everyone.
+    notices: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
 
 
 class MoveRow(Base):
@@ -80,6 +89,9 @@ class StoredGame:
     created_at: datetime
     history: list[tuple[int, str]] = field(default_factory=list)
     undo: list[tuple[int, int]] = field(default_factory=list)
+    seed_source: str | None = None
+    client: str | None = None
+    notices: list[dict[str, Any]] = field(default_factory=list)
 
 
 def now() -> datetime:
@@ -131,6 +143,9 @@ class Store:
                     status=g.status,
                     created_at=g.created_at,
                     updated_at=g.created_at,
+                    seed_source=g.seed_source,
+                    client=g.client,
+                    notices=g.notices,
                 )
             )
             for i, (seat, text) in enumerate(g.history):
@@ -147,6 +162,7 @@ class Store:
         status: str,
         seats: list[dict[str, Any]] | None = None,
         undo: list[tuple[int, int]] | None = None,
+        notices: list[dict[str, Any]] | None = None,
     ) -> None:
         """One atomic change: drop moves from ``truncate_to`` on (undo), append ``moves`` at
         index ``start``, and set the version and status (and the seats and the undo chain
@@ -156,6 +172,8 @@ class Store:
             values["seats"] = seats
         if undo is not None:
             values["undo"] = [list(x) for x in undo]
+        if notices is not None:
+            values["notices"] = list(notices)
         with self._lock, Session(self.engine) as s, s.begin():
             if truncate_to is not None:
                 s.execute(
@@ -188,6 +206,14 @@ class Store:
                 q = q.where(GameRow.status == status)
             return [r for (r,) in s.execute(q).all()]
 
+    def count_playing(self, *, client: str | None = None) -> int:
+        """How many unfinished games there are (of one ``client`` when given)."""
+        with Session(self.engine) as s:
+            q = select(func.count()).select_from(GameRow).where(GameRow.status == "playing")
+            if client is not None:
+                q = q.where(GameRow.client == client)
+            return int(s.execute(q).scalar_one())
+
     def recent(self, limit: int = 50) -> list[StoredGame]:
         """The most recently active games, without their moves (for the lobby)."""
         with Session(self.engine) as s:
@@ -207,6 +233,9 @@ def _stored(row: GameRow, history: list[tuple[int, str]]) -> StoredGame:
         created_at=row.created_at,
         history=history,
         undo=[(int(a), int(b)) for a, b in row.undo or []],
+        seed_source=row.seed_source,
+        client=row.client,
+        notices=[dict(x) for x in row.notices or []],
     )
 
 

@@ -154,6 +154,10 @@ def load(path: str | Path | None = None) -> Components:
     if not path:
         return _load(str(data_path("nightsky.games.shooting_star", "components.toml")))
     p = Path(path)
-    if not p.is_file():
-        raise ComponentError(f"{p}: no such component file")
+    try:
+        found = p.is_file()
+    except (OSError, ValueError):  # a name too long for the file system
+        found = False
+    if not found:
+        raise ComponentError("components: no such component file")
     return _load(str(p.resolve()))

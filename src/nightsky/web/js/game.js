@@ -16,14 +16,49 @@ let socket = null;
 let pollTimer = null;
 
 // ------------------------------------------------------------------ tokens
-function takeTokenFromLink() {
-  const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
-  if (m) {
-    rememberSeat(gid, { token: m[1] });
-    history.replaceState(null, "", location.pathname);  // keep the secret out of the address bar
-  }
+// A link holds either the creator's own token (#token=...) or a one-time invite
+// (#invite=...), which this page claims: the server answers the seat's own new token, and the
+// invite is spent. Each seat token this browser holds is kept, so the creator can claim
+// several seats and play them in turn here (hot seat).
+async function takeTokenFromLink() {
+  const t = location.hash.match(/token=([A-Za-z0-9_-]+)/);
+  const inv = location.hash.match(/invite=([A-Za-z0-9_-]+)/);
+  if (t || inv) history.replaceState(null, "", location.pathname);  // keep secrets out of the bar
+  if (t) rememberSeat(gid, { token: t[1] });
+  if (inv) await claim(inv[1], true);
   const mine = myGames()[gid];
   token = mine ? mine.token : null;
+}
+
+async function claim(code, play) {
+  try {
+    const j = await api(`/api/games/${gid}/claim`, { method: "POST", body: { invite: code } });
+    const mine = myGames()[gid] || {};
+    const tokens = { ...(mine.tokens || {}), [j.seat]: j.token };
+    rememberSeat(gid, play ? { token: j.token, seat: j.seat, tokens } : { tokens });
+    return j;
+  } catch (e) {
+    toast(e.status === 410 ? "This invite was already used." : e.message);
+    return null;
+  }
+}
+
+function switchSeat(tok) {
+  token = tok;
+  rememberSeat(gid, { token: tok });
+  const old = socket;
+  socket = null;  // the old socket's late pushes (the other seat's views) are ignored
+  if (old) old.close();
+  connect();
+  refresh();
+}
+
+function keepSeatToken(v) {
+  if (v.seat === null || !token) return;
+  const mine = myGames()[gid] || {};
+  if ((mine.tokens || {})[v.seat] !== token) {
+    rememberSeat(gid, { seat: v.seat, tokens: { ...(mine.tokens || {}), [v.seat]: token } });
+  }
 }
 
 // ------------------------------------------------------------------ names
@@ -39,11 +74,13 @@ function render(v) {
   document.title = `nightsky · ${v.title}`;
   $("crumb").replaceChildren(h("b", {}, v.title), ` · table ${v.id} · `,
     v.seat === null ? "spectator" : `you are ${seatName(v, v.seat)}`);
+  keepSeatToken(v);
   if (replaying) return;
   drawBanner(v);
   drawSeats(v);
   drawBoardAndActions(v);
   drawLog(v.log, v);
+  $("notices").replaceChildren(...(v.notices || []).map((n) => h("div", { class: "notice" }, "⚑ ", n.text)));
   if ($("more").open) drawDetails(v);
   drawInvites(v);
   if (v.terminal && !endDismissed) showEnd(v);
@@ -223,17 +260,49 @@ function valueNode(value, depth) {
 }
 
 function drawInvites(v) {
-  const mine = myGames()[gid];
-  const invites = (mine && mine.invites) || [];
-  const free = new Set(v.seats.filter((s) => s.kind === "human" && !s.joined).map((s) => s.seat));
-  const show = invites.filter((i) => free.has(i.seat));
-  $("invite-panel").hidden = !show.length || v.terminal;
-  $("invites").replaceChildren(...show.map((i) => {
+  const mine = myGames()[gid] || {};
+  const invites = mine.invites || [];
+  const tokens = mine.tokens || {};
+  const free = v.seats.filter((s) => s.kind === "human" && !s.joined).map((s) => s.seat);
+  const live = invites.filter((i) => free.includes(i.seat));
+  const rows = live.map((i) => {
     const input = h("input", { readonly: true, value: i.invite, onfocus: (e) => e.target.select() });
-    return h("div", {}, h("div", { class: "muted" }, `Link for ${seatName(v, i.seat)}:`),
+    return h("div", {}, h("div", { class: "muted" }, `One-time link for ${seatName(v, i.seat)}:`),
       h("div", { class: "row" }, input,
-        h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(i.invite).then(() => toast("Copied", "info")) }, "Copy")));
-  }));
+        h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(i.invite).then(() => toast("Copied", "info")) }, "Copy"),
+        h("button", { type: "button", class: "ghost", "data-claim": i.seat, onclick: () => claimHere(i) }, "Play it here")));
+  });
+  // The creator may renew the invite of a free seat whose link was used up (its player left).
+  if (mine.creator && !v.terminal) {
+    for (const seat of free.filter((s) => !live.some((i) => i.seat === s))) {
+      rows.push(h("div", { class: "row" }, h("span", { class: "muted" }, `${seatName(v, seat)} is free`),
+        h("button", { type: "button", onclick: () => renew(seat) }, "New invite")));
+    }
+  }
+  const others = Object.entries(tokens).filter(([seat]) => Number(seat) !== v.seat);
+  if (others.length) {
+    rows.push(h("div", { class: "row" }, h("span", { class: "muted" }, "Hot seat:"),
+      others.map(([seat, tok]) => h("button", { type: "button", "data-seat": seat, onclick: () => switchSeat(tok) }, `Play as ${seatName(v, Number(seat))}`))));
+  }
+  $("invite-panel").hidden = !rows.length || v.terminal;
+  $("invites").replaceChildren(...rows);
+}
+
+async function claimHere(invite) {
+  const mine = myGames()[gid] || {};
+  await claim(invite.code, false);  // stay on your seat; "Play as" switches
+  rememberSeat(gid, { invites: (mine.invites || []).filter((i) => i.seat !== invite.seat) });
+  if (current) drawInvites(current);
+}
+
+async function renew(seat) {
+  const mine = myGames()[gid] || {};
+  const own = (mine.tokens || {})[mine.creatorSeat] || token;
+  try {
+    const r = await api(`/api/games/${gid}/invites`, { method: "POST", token: own, body: { seat } });
+    rememberSeat(gid, { invites: [...(mine.invites || []).filter((i) => i.seat !== seat), r] });
+    drawInvites(current);
+  } catch (e) { toast(e.message); }
 }
 
 // ------------------------------------------------------------------ end screen and replay
@@ -312,7 +381,7 @@ function accept(v) {
   // The POST reply and the push bring the same version: draw it once. Equal versions differ
   // only when a seat was taken (joins do not move the game). Views arriving faster than the
   // screen refreshes are drawn once per frame, the newest only.
-  if (!current || v.version > current.version
+  if (!current || v.version > current.version || v.seat !== current.seat
       || (v.version === current.version && JSON.stringify(v.seats) !== JSON.stringify(current.seats))) {
     current = v;
     if (frame === null) frame = requestAnimationFrame(() => { frame = null; render(current); });
@@ -378,18 +447,22 @@ async function refresh() {
 
 function connect(delay = 500) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const url = `${proto}://${location.host}/api/games/${gid}/ws` + (token ? `?token=${encodeURIComponent(token)}` : "");
-  socket = new WebSocket(url);
-  socket.onopen = () => {
+  // The token travels in the first message, never in the URL (URLs end up in logs).
+  const ws = new WebSocket(`${proto}://${location.host}/api/games/${gid}/ws`);
+  socket = ws;
+  ws.onopen = () => {
+    ws.send(JSON.stringify(token ? { token } : {}));
     $("conn").classList.add("live"); $("conn").textContent = "live";
     clearInterval(pollTimer);
     delay = 500;
   };
-  socket.onmessage = (ev) => {
+  ws.onmessage = (ev) => {
+    if (socket !== ws) return;
     const msg = JSON.parse(ev.data);
     if (msg.type === "view") accept(msg.data);
   };
-  socket.onclose = () => {
+  ws.onclose = () => {
+    if (socket !== ws) return;
     $("conn").classList.remove("live"); $("conn").textContent = "reconnecting";
     clearInterval(pollTimer);
     pollTimer = setInterval(refresh, 2000);
@@ -398,7 +471,7 @@ function connect(delay = 500) {
 }
 
 async function main() {
-  takeTokenFromLink();
+  await takeTokenFromLink();
   $("undo").addEventListener("click", undo);
   $("autoplay").addEventListener("change", maybeAutoplay);
   $("filter").addEventListener("input", () => current && drawActions(current));

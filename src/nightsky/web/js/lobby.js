@@ -91,7 +91,8 @@ async function create(ev) {
     const mine = made.tokens.find((t) => t.seat === made.you);
     rememberSeat(made.id, {
       token: mine ? mine.token : null, seat: made.you, game: chosen.id, title: chosen.title,
-      invites: made.tokens.filter((t) => t.seat !== made.you),
+      invites: made.invites, creator: true, creatorSeat: made.you,
+      tokens: mine ? { [made.you]: mine.token } : {},
     });
     location.href = `/g/${made.id}`;
   } catch (e) {

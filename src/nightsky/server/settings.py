@@ -1,0 +1,58 @@
+"""The server's limits and policies, each with a default a public server can run on.
+
+``create_app(db, settings=Settings(...))`` and ``nightsky serve --...`` set them; the threat
+model in ``docs/server.md`` says what each one protects.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Settings:
+    # ---- bots
+    think_seconds: float = 5.0
+    """Per-move thinking cap of a bot. A spec asking for more (``seconds=``) is refused (422);
+    a search agent without a time budget gets this one, so it plays its best move so far."""
+    think_grace: float = 2.0
+    """Wall-clock guard: a worker still thinking this long after the cap is killed and the
+    seat plays a random legal move (logged)."""
+    bot_processes: int = 2
+    """Worker processes for search seats (every agent not in ``inline_agents``); 0 runs them
+    in the server's threads (no hard guard: for tests and tiny deployments)."""
+    inline_agents: tuple[str, ...] = ("random", "greedy")
+    """Cheap one-ply agents played in the server's threads."""
+    bot_memory_mb: int = 2048
+    """Address-space limit of a search worker process (a runaway tree fails, not the host)."""
+    spec_max_chars: int = 200
+
+    # ---- fair play
+    allow_client_seed: bool = False
+    """Accept a client's ``seed`` on tables with two or more human seats too (tests only:
+    the creator could then replay every chance stream offline)."""
+    secret: str = field(default_factory=lambda: os.environ.get("NIGHTSKY_SECRET", ""))
+    """Server secret keying the chance of shared tables (env ``NIGHTSKY_SECRET``; empty: a
+    fresh random secret per process, which is enough since every draw is stored)."""
+
+    # ---- limits per client (by IP address) and in all
+    rate_requests: str = "3000/minute;100/second"
+    """Every API request and WebSocket connection of one client."""
+    rate_create: str = "20/minute;200/day"
+    """``POST /api/games`` of one client."""
+    rate_claim: str = "30/minute"
+    """``claim``/``join`` of one client (guessing invite codes is pointless; this keeps it so)."""
+    max_open_tables_per_client: int = 20
+    max_open_tables: int = 5000
+    idle_seconds: float = 600.0
+    """Unfinished tables nobody touched this long leave memory (reloaded on the next request)."""
+    max_sockets_per_table: int = 64
+    max_sockets_per_client: int = 32
+    ws_auth_seconds: float = 10.0
+    """A WebSocket must send its ``{"token": ...}`` (or ``{}``) this soon after opening."""
+    allowed_origins: tuple[str, ...] = ()
+    """Browser origins allowed on the WebSocket besides the server's own."""
+    trust_proxy: bool = False
+    """Take the client's address from ``X-Forwarded-For`` (only behind your own proxy)."""
+    name_max_chars: int = 40

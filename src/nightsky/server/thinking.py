@@ -1,0 +1,152 @@
+"""Search bots think in worker processes, off the event loop and off the server's GIL.
+
+``ThinkPool.choose`` hands one worker a spec, the state the bot may see (already a resample:
+the true state never leaves the server process), the seat and the bot's random generator, and
+waits at most ``deadline`` seconds. A worker that overruns is killed (and replaced on the next
+need): the caller plays a random legal move instead. Workers start lazily, from a fork server
+that has the agents and games imported, and each lives under an address-space limit.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing as mp
+import queue
+import threading
+import time
+from collections import OrderedDict
+from multiprocessing.connection import Connection
+from typing import Any
+
+log = logging.getLogger("nightsky.server")
+
+_PRELOAD = ["nightsky.agents.base", "nightsky.agents.search", "nightsky.core.registry"]
+
+
+def _worker(conn: Connection, memory_mb: int) -> None:  # pragma: no cover - child process
+    import contextlib
+    import resource
+    import signal
+
+    from nightsky.agents.base import make_agent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a worker ends
+    if memory_mb > 0:
+        limit = memory_mb * 1024 * 1024
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    agents: OrderedDict[str, Any] = OrderedDict()
+    while True:
+        try:
+            spec, state, seat, rng = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            agent = agents.pop(spec, None) or make_agent(spec)
+            agents[spec] = agent
+            while len(agents) > 16:
+                agents.popitem(last=False)
+            conn.send(("ok", agent.choose(state, seat, rng)))
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which falls back
+            agents.pop(spec, None)
+            conn.send(("error", f"{type(exc).__name__}: {exc}"[:500]))
+
+
+class _Worker:
+    def __init__(self, ctx: Any, memory_mb: int) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker, args=(child, memory_mb), daemon=True)
+        self.proc.start()
+        child.close()
+
+    def kill(self) -> None:
+        try:
+            self.proc.kill()
+            self.proc.join(1)
+        finally:
+            self.conn.close()
+
+
+class ThinkPool:
+    """A fixed number of worker processes; one choice at a time each."""
+
+    def __init__(self, processes: int, *, memory_mb: int = 2048) -> None:
+        self.size = processes
+        self.memory_mb = memory_mb
+        self._free: queue.Queue[_Worker | None] = queue.Queue()
+        self._started = 0
+        self._lock = threading.Lock()
+        self._all: set[_Worker] = set()
+        self.closing = False
+        self._ctx: Any = None
+
+    def _context(self) -> Any:
+        if self._ctx is None:
+            ctx = mp.get_context("forkserver")
+            ctx.set_forkserver_preload(_PRELOAD)
+            self._ctx = ctx
+        return self._ctx
+
+    def _take(self, timeout: float) -> _Worker | None:
+        with self._lock:
+            if self.closing:
+                return None
+            if self._free.empty() and self._started < self.size:
+                self._started += 1
+                worker = _Worker(self._context(), self.memory_mb)
+                self._all.add(worker)
+                return worker
+        try:
+            return self._free.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def _give_back(self, worker: _Worker) -> None:
+        if self.closing:
+            self._drop(worker)
+        else:
+            self._free.put(worker)
+
+    def _drop(self, worker: _Worker) -> None:
+        with self._lock:
+            if worker in self._all:
+                self._all.discard(worker)
+                self._started -= 1
+        worker.kill()
+        self._free.put(None)  # wakes a waiter, who then starts a fresh worker
+
+    def choose(self, spec: str, state: Any, seat: int, rng: Any, deadline: float) -> Any:
+        """The agent's action, or None when it failed, overran ``deadline`` or no worker came
+        free in time (the caller then plays a random legal move)."""
+        end = time.monotonic() + deadline
+        worker = None
+        while worker is None:
+            left = end - time.monotonic()
+            if left <= 0 or self.closing:
+                return None
+            worker = self._take(left)
+        try:
+            worker.conn.send((spec, state, seat, rng))
+            if not worker.conn.poll(max(0.0, end - time.monotonic())):
+                log.warning("bot %s overran its %.1f s; its worker is stopped", spec, deadline)
+                self._drop(worker)
+                return None
+            status, value = worker.conn.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            self._drop(worker)
+            return None
+        self._give_back(worker)
+        if status != "ok":
+            log.warning("bot %s failed in its worker: %s", spec, value)
+            return None
+        return value
+
+    def close(self) -> None:
+        """Kill every worker now (a search in progress is abandoned)."""
+        self.closing = True
+        with self._lock:
+            workers, self._all = list(self._all), set()
+        for w in workers:
+            w.kill()
+        for _ in range(self.size + 8):
+            self._free.put(None)
