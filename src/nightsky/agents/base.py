@@ -26,6 +26,15 @@ class Agent(Protocol):
 _FACTORIES: dict[str, Callable[..., Agent]] = {}
 
 
+def determinize(state: State, player: int, rng: random.Random) -> State:
+    """A state ``player`` cannot tell from ``state``: ``state`` itself where nothing is hidden or
+    where it already is such a redraw for ``player`` (``State.redrawn_for``), else a new
+    ``resample``. So a bot's hidden state is drawn once, by whoever hands it the state."""
+    if not state.game.info.hidden_information or state.redrawn_for == player:
+        return state
+    return state.resample(player, rng)
+
+
 def register_agent(name: str) -> Callable[[Callable[..., Agent]], Callable[..., Agent]]:
     """Decorator: make ``name`` usable in spec strings."""
 

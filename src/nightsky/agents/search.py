@@ -62,6 +62,7 @@ from nightsky.agents.base import (
     Agent,
     Bounds,
     check_flag,
+    determinize,
     make_agent,
     parse_spec,
     register_agent,
@@ -364,7 +365,7 @@ class _Search:
         # new determinization every iteration (None).
         self.fixed: State | None = state
         if hidden:
-            self.fixed = None if each_iteration else state.resample(me, rng)
+            self.fixed = None if each_iteration else determinize(state, me, rng)
         self.prior: dict[Action, float] = {}
         self.done = 0
         self.start = self.deadline = 0.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from nightsky.agents.base import Bounds, check_flag, register_agent
+from nightsky.agents.base import Bounds, check_flag, determinize, register_agent
 from nightsky.core.game import CHANCE, Action, State
 
 
@@ -39,11 +39,7 @@ class GreedyAgent:
         actions = state.legal_actions(player)
         if len(actions) == 1:
             return actions[0]
-        base = (
-            state
-            if self.cheat or not state.game.info.hidden_information
-            else state.resample(player, rng)
-        )
+        base = state if self.cheat else determinize(state, player, rng)
         best: list[Action] = []
         best_value = float("-inf")
         for action in actions:

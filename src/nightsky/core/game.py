@@ -276,6 +276,10 @@ class State(ABC):
     history: list[tuple[int, Action]]
     _secrets: dict[int, LogSecret]
     """History index -> how that move reads to those who may not see it (public moves absent)."""
+    redrawn_for: int | None = None
+    """The seat this state was drawn for by ``resample`` when whoever drew it says so (the
+    server marks the one redraw it hands a bot): agents then use it as it is instead of
+    drawing again (``nightsky.agents.base.determinize``)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game

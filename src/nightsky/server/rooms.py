@@ -680,6 +680,8 @@ class BotRunner:
             # drawn once here (no copy of the true state is made for it).
             hidden = state.game.info.hidden_information and not (plan and plan.cheat)
             base = state.resample(seat, rng) if hidden else state.clone()
+            if hidden:
+                base.redrawn_for = seat  # the agent uses this draw as it is
             return BotTurn(seat, room.version, plan, base, rng)
 
     def _plan(self, room: Room, seat: int) -> BotPlan | None:
