@@ -1,13 +1,19 @@
-"""The rules of The Stars Are Right (rule ids TSAR-x.y refer to ``rules.md``)."""
+"""The rules of The Stars Are Right (rule ids TSAR-x.y refer to ``rules.md``).
+
+The state holds the rules and what each seat may know, nothing else: the text, SVG board and
+choice labels are the game's ``GameUI`` (``ui.py``), the observation tensor its ``Observer``
+(``observer.py``), and the ``evaluate`` heuristic lives in ``heuristic.py``.
+"""
 
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import CHANCE, Action, State
 
-from . import matcher
+from . import heuristic, matcher
 from .actions import (
     END,
     Discard,
@@ -25,70 +31,108 @@ from .actions import (
     Take,
     cell_name,
 )
-from .components import FACES, GOO, GREATER, LESSER, MINION, SYMBOLS
+from .constants import (
+    DEAL,
+    DISCARD,
+    DRAW,
+    FACES,
+    GOAL,
+    GOO,
+    GREATER,
+    HAND_SIZE,
+    INVOKE,
+    LESSER,
+    MAX_BONUS,
+    MAX_CREATURES,
+    MINION,
+    MINION_PHASES,
+    MOVE,
+    OVER,
+    OVERFLOW,
+    PHASE_NAMES,
+    POWERS,
+    SETUP,
+    SUMMON,
+    SYMBOLS,
+    TAKE,
+)
 
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
-
-SETUP, DEAL, INVOKE, POWERS, MOVE, SUMMON, DISCARD, OVERFLOW, DRAW, TAKE, OVER = range(11)
-PHASE_NAMES = (
-    "setup", "deal", "invoke", "powers", "move", "summon", "discard", "overflow", "draw",
-    "take", "over",
-)
-# Phases in which a discard-Minion may be used (TSAR-9.7).
-MINION_PHASES = (INVOKE, POWERS, MOVE, SUMMON, DISCARD)
-HAND_SIZE = 5
-MAX_CREATURES = 6
-GOAL = 10
-MAX_BONUS = 3
 
 
 class StarsAreRightState(State):
     """One position. Lists of ints only, so ``clone`` is a handful of list copies."""
 
-    game: StarsAreRightGame
+    g: StarsAreRightGame
+    """The game, typed (``State.game`` stays a ``Game``): the rules read ``self.g``."""
+    pos_tile: list[int]  # tile id at each sky position (-1: not laid yet)
+    pos_side: list[int]  # 0 front, 1 back, of the tile at each position
+    kinds_left: list[int]  # per tile kind, tiles not yet laid (set-up)
+    placed: int
+    hands: list[list[int]]  # kept sorted
+    known: list[list[int]]  # hand cards everyone has seen
+    creatures: list[list[int]]
+    deck: list[int]  # kept sorted: its order is hidden
+    discard: list[int]  # bottom .. top
+    current: int
+    phase: int
+    symbols: list[int]  # P, S, F left to spend
+    invoked: int
+    resolving: int  # a Dhole waiting for its card
+    return_phase: int
+    used: list[int]  # creatures whose power was used this turn
+    discards_done: int
+    summoned: bool
+    reshuffles: int
+    turn: int
+    end_reason: str
+    last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
+    """(seat, card, bonus servitors, tiles per constellation) of the last summoning."""
+    _masks: list[int] | None  # per face, the positions showing it (None: to recompute)
 
     def __init__(self, game: StarsAreRightGame) -> None:
+        """The state before set-up (its first chance events lay the sky and deal)."""
         super().__init__(game)
+        self.g = game
         n = game.num_players
-        self.pos_tile = [-1] * 25  # tile id at each sky position
-        self.pos_side = [0] * 25  # 0 front, 1 back, of the tile at each position
-        self.kinds_left = [k[2] for k in game.comps.tiles]  # tiles not yet laid (set-up)
+        self.pos_tile = [-1] * 25
+        self.pos_side = [0] * 25
+        self.kinds_left = [k[2] for k in game.comps.tiles]
         self.placed = 0
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.known: list[list[int]] = [[] for _ in range(n)]  # hand cards everyone has seen
-        self.creatures: list[list[int]] = [[] for _ in range(n)]
-        self.deck: list[int] = list(range(len(game.comps.cards)))  # kept sorted: order is hidden
-        self.discard: list[int] = []  # bottom .. top
+        self.hands = [[] for _ in range(n)]
+        self.known = [[] for _ in range(n)]
+        self.creatures = [[] for _ in range(n)]
+        self.deck = list(range(len(game.comps.cards)))
+        self.discard = []
         self.current = 0
         self.phase = SETUP
         self.symbols = [0, 0, 0]
         self.invoked = -1
-        self.resolving = -1  # a Dhole waiting for its card
+        self.resolving = -1
         self.return_phase = INVOKE
-        self.used: list[int] = []  # creatures whose power was used this turn
+        self.used = []
         self.discards_done = 0
         self.summoned = False
         self.reshuffles = 0
         self.turn = 0
         self.end_reason = ""
-        # (seat, card, bonus servitors, tiles per constellation) of the last summoning
-        self.last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
         self.last_summon = None
-        self._masks: list[int] | None = None
+        self._masks = None
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> StarsAreRightState:
-        s = object.__new__(StarsAreRightState)
-        s.game = self.game
-        s.history = list(self.history)
+    def _copy(self) -> StarsAreRightState:
+        # The hot path of tree search: a bare instance (no set-up) and the fields copied
+        # directly; ``clone`` adds ``game``, ``history`` and the log's secrets.
+        s = StarsAreRightState.__new__(StarsAreRightState)
+        s.g = self.g
         s.pos_tile = self.pos_tile[:]
         s.pos_side = self.pos_side[:]
         s.kinds_left = self.kinds_left[:]
         s.placed = self.placed
-        s.hands = [h[:] for h in self.hands]
-        s.known = [h[:] for h in self.known]
-        s.creatures = [h[:] for h in self.creatures]
+        s.hands = list(map(list.copy, self.hands))
+        s.known = list(map(list.copy, self.known))
+        s.creatures = list(map(list.copy, self.creatures))
         s.deck = self.deck[:]
         s.discard = self.discard[:]
         s.current = self.current
@@ -110,7 +154,7 @@ class StarsAreRightState(State):
     # ------------------------------------------------------------------ sky helpers
     def faces(self) -> list[int]:
         """Face shown at each of the 25 positions (-1 before set-up lays it)."""
-        tf = self.game.tile_faces
+        tf = self.g.tile_faces
         return [
             tf[t][s] if t >= 0 else -1 for t, s in zip(self.pos_tile, self.pos_side, strict=True)
         ]
@@ -120,7 +164,7 @@ class StarsAreRightState(State):
         m = self._masks
         if m is None:
             m = [0] * len(FACES)
-            tf = self.game.tile_faces
+            tf = self.g.tile_faces
             for pos in range(25):
                 t = self.pos_tile[pos]
                 if t >= 0:
@@ -139,19 +183,19 @@ class StarsAreRightState(State):
 
     def vp(self, p: int) -> int:
         """Victory points of seat ``p``: the VP of the creatures it controls (TSAR-10.1)."""
-        cards = self.game.cards
+        cards = self.g.cards
         return sum(cards[c].vp for c in self.creatures[p])
 
     def hand_limit(self, p: int) -> int:
         """Five cards, six while controlling a Ghast (TSAR-8.2, TSAR-9.5)."""
-        cards = self.game.cards
+        cards = self.g.cards
         if any(cards[c].minion == "hand-six" for c in self.creatures[p]):
             return HAND_SIZE + 1
         return HAND_SIZE
 
     def discard_limit(self, p: int) -> int:
         """One discard in step 5, two while controlling a Ghoul (TSAR-8.1, TSAR-9.6)."""
-        cards = self.game.cards
+        cards = self.g.cards
         if any(cards[c].minion == "discard-two" for c in self.creatures[p]):
             return 2
         return 1
@@ -163,7 +207,7 @@ class StarsAreRightState(State):
         Only for a Great Old One, only its own Servitors, at most three, each ignoring a star
         the card still shows (TSAR-7.1, TSAR-7.2, TSAR-7.4). The empty set comes first.
         """
-        g = self.game
+        g = self.g
         c = g.cards[card]
         if c.kind != GOO:
             return [()]
@@ -172,8 +216,6 @@ class StarsAreRightState(State):
         if not mine:
             return [()]
         out: list[tuple[int, ...]] = [()]
-        from itertools import combinations
-
         for k in range(1, min(MAX_BONUS, len(mine)) + 1):
             for combo in combinations(mine, k):
                 if g.ignorable(card, tuple(g.cards[s].bonus for s in combo)):
@@ -182,7 +224,7 @@ class StarsAreRightState(State):
 
     def summon_placement(self, card: int, bonus: tuple[int, ...]) -> list[int] | None:
         """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored)."""
-        g = self.game
+        g = self.g
         faces = tuple(g.cards[s].bonus for s in bonus)
         shapes, need = g.shapes_for(card, faces)
         m = self.masks()
@@ -193,7 +235,7 @@ class StarsAreRightState(State):
 
     def summons(self, p: int) -> list[Summon]:
         """Every legal summoning of ``p`` now, each with the first placement found."""
-        g = self.game
+        g = self.g
         out = []
         for card in self.hands[p]:
             for bonus in self.bonus_options(p, card):
@@ -205,7 +247,7 @@ class StarsAreRightState(State):
         return out
 
     def _tiles_ok(self, a: Summon) -> bool:
-        g = self.game
+        g = self.g
         faces = tuple(g.cards[s].bonus for s in a.bonus)
         shapes, _ = g.shapes_for(a.card, faces)
         if len(a.tiles) != len(shapes):
@@ -224,13 +266,12 @@ class StarsAreRightState(State):
         return True
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        p = self._seat(player)
+    def _legal_actions(self, p: int) -> list[Action]:
         if p == CHANCE:
             return [o for o, _ in self.chance_outcomes() or []]
         if p != self.current or self.phase in (SETUP, DEAL, DRAW, TAKE, OVER):
             return []
-        g = self.game
+        g = self.g
         ph = self.phase
         out: list[Action] = []
         if ph == OVERFLOW:
@@ -261,7 +302,7 @@ class StarsAreRightState(State):
         return out
 
     def _minion_actions(self, p: int) -> list[Action]:
-        g = self.game
+        g = self.g
         cards = g.cards
         out: list[Action] = []
         for m in sorted(self.creatures[p]):
@@ -286,7 +327,7 @@ class StarsAreRightState(State):
 
     def _deck_available(self) -> bool:
         return bool(self.deck) or (
-            bool(self.discard) and self.reshuffles < self.game.options["reshuffles"]
+            bool(self.discard) and self.reshuffles < self.g.options["reshuffles"]
         )
 
     def is_legal(self, action: Action, player: int) -> bool:
@@ -300,7 +341,7 @@ class StarsAreRightState(State):
 
     def _why_illegal(self, a: Action, p: int) -> tuple[str, str | None] | None:  # noqa: C901
         """None when legal, else (reason, rule id). The fast path of ``is_legal``."""
-        g = self.game
+        g = self.g
         ph = self.phase
         if p != self.current or ph in (SETUP, DEAL, DRAW, TAKE, OVER):
             return "it is not this seat's turn to act", "TSAR-2.2"
@@ -427,7 +468,7 @@ class StarsAreRightState(State):
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self) -> list[tuple[Action, float]] | None:
-        g = self.game
+        g = self.g
         if self.phase == SETUP:
             left = 25 - self.placed
             out: list[tuple[Action, float]] = []
@@ -443,7 +484,7 @@ class StarsAreRightState(State):
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase in (DEAL, DRAW, TAKE):
-            return self.game.draw_action[self.deck[rng.randrange(len(self.deck))]]
+            return self.g.draw_action[self.deck[rng.randrange(len(self.deck))]]
         return super().sample_chance(rng)
 
     def is_legal_chance(self, outcome: Action) -> bool:
@@ -456,7 +497,7 @@ class StarsAreRightState(State):
 
     # ------------------------------------------------------------------ applying
     def _apply(self, a: Action, p: int) -> None:  # noqa: C901
-        g = self.game
+        g = self.g
         if p == CHANCE:
             if isinstance(a, PlaceTile):
                 tid = g.tile_first[a.kind] + g.comps.tiles[a.kind][2] - self.kinds_left[a.kind]
@@ -581,7 +622,7 @@ class StarsAreRightState(State):
             self.known[p].remove(card)
 
     def _summon(self, p: int, a: Summon) -> None:
-        g = self.game
+        g = self.g
         tiles = a.tiles
         if not tiles:
             pl = self.summon_placement(a.card, a.bonus)
@@ -630,7 +671,7 @@ class StarsAreRightState(State):
             if self.deck:
                 return
             if self.discard:
-                if self.reshuffles < self.game.options["reshuffles"]:
+                if self.reshuffles < self.g.options["reshuffles"]:
                     self._reshuffle()
                     return
                 self.phase = OVER  # TSAR-8.4: the deck ran out once too often
@@ -642,7 +683,7 @@ class StarsAreRightState(State):
     def _next_turn(self) -> None:
         n = len(self.hands)
         self.turn += 1
-        if self.turn >= self.game.options["max_rounds"] * n:
+        if self.turn >= self.g.options["max_rounds"] * n:
             self.phase = OVER  # TSAR-10.3
             self.end_reason = "rounds"
             return
@@ -655,7 +696,7 @@ class StarsAreRightState(State):
 
     # ------------------------------------------------------------------ results
     def score_breakdown(self) -> list[dict[str, float]]:
-        cards = self.game.cards
+        cards = self.g.cards
         out = []
         for p in range(len(self.hands)):
             d: dict[str, float] = {"creatures": float(len(self.creatures[p]))}
@@ -668,28 +709,24 @@ class StarsAreRightState(State):
         return out
 
     def evaluate(self, player: int) -> float:
-        from .planner import evaluate
-
-        return evaluate(self, player)
+        return heuristic.evaluate(self, player)
 
     # ------------------------------------------------------------------ views
     def _codes(self, cs: list[int]) -> list[str]:
-        cards = self.game.cards
+        cards = self.g.cards
         return [cards[c].id for c in cs]
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        g = self.game
+    def _view_scores(self) -> list[int]:
+        """The VP each seat has now (``scores()`` gives the same as floats)."""
+        return [self.vp(q) for q in range(len(self.hands))]
+
+    def _view(self, player: int | None) -> dict[str, Any]:
+        g = self.g
         faces = self.faces()
         tf = g.tile_faces
         backs = [tf[t][1 - s] if t >= 0 else -1
                  for t, s in zip(self.pos_tile, self.pos_side, strict=True)]
-        n = len(self.hands)
         v: dict[str, Any] = {
-            "game": g.info.id,
-            "viewer": player,
-            "current_players": list(self.current_players()),
-            "terminal": self.phase == OVER,
-            "scores": [self.vp(q) for q in range(n)],
             "phase": PHASE_NAMES[self.phase],
             "current": self.current,
             "turn": self.turn,
@@ -741,7 +778,7 @@ class StarsAreRightState(State):
         return s
 
     def census(self) -> dict[str, list[str]]:
-        cards = self.game.cards
+        cards = self.g.cards
         out: dict[str, list[str]] = {
             "deck": [cards[c].id for c in self.deck],
             "discard": [cards[c].id for c in self.discard],
@@ -755,32 +792,6 @@ class StarsAreRightState(State):
         laid = set(self.pos_tile)
         out["tile-bag"] = [f"tile-{t}" for t in range(25) if t not in laid]
         return out
-
-    # ------------------------------------------------------------------ presentation
-    def render(self, viewer: int | None = None) -> str:
-        from .render import render
-
-        return render(self, viewer)
-
-    def describe_action(self, action: Action, player: int) -> str:
-        from .render import describe
-
-        return describe(self, action, player)
-
-    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
-        from .render import action_ui
-
-        return action_ui(self, action, player)
-
-    def board_svg(self, viewer: int | None = None) -> str | None:
-        from .svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def observation(self, player: int) -> list[float]:
-        from .render import observation
-
-        return observation(self, player)
 
 
 def _insort(hand: list[int], card: int) -> None:

@@ -8,11 +8,11 @@ from nightsky.core.errors import ComponentError
 from nightsky.core.game import Tutorial
 
 from .actions import cell_pos
-from .components import FACE_INDEX
-from .state import INVOKE, StarsAreRightState
+from .constants import FACE_INDEX, INVOKE
 
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
+    from .state import StarsAreRightState
 
 
 def build_position(
@@ -28,7 +28,7 @@ def build_position(
     ``cells`` maps cell names (``"c2"``) to face codes; the other cells get the remaining tiles
     front side up in tile order. Cards are named by id; the rest form the deck.
     """
-    s = StarsAreRightState(game)
+    s = game.new_initial_state()
     left = [k[2] for k in game.comps.tiles]
     kind_of = {}
     for k, (front, back, _) in enumerate(game.comps.tiles):
