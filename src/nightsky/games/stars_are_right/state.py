@@ -60,6 +60,9 @@ from .constants import (
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
 
+Why = tuple[str, str | None] | None
+"""Why an action is illegal: None when it is legal, else (reason, rule id)."""
+
 
 class StarsAreRightState(State):
     """One position. Lists of ints only, so ``clone`` is a handful of list copies."""
@@ -339,13 +342,11 @@ class StarsAreRightState(State):
             return f"{action!s} is legal", None
         return why
 
-    def _why_illegal(self, a: Action, p: int) -> tuple[str, str | None] | None:  # noqa: C901
+    def _why_illegal(self, a: Action, p: int) -> Why:
         """None when legal, else (reason, rule id). The fast path of ``is_legal``."""
-        g = self.g
         ph = self.phase
         if p != self.current or ph in (SETUP, DEAL, DRAW, TAKE, OVER):
             return "it is not this seat's turn to act", "TSAR-2.2"
-        cards = g.cards
         if ph == OVERFLOW and not isinstance(a, Release):
             return ("with a seventh creature you must first discard one of them", "TSAR-6.8")
         if ph == MOVE and not isinstance(a, Push | Swap | Flip | Exchange | Take):
@@ -357,61 +358,11 @@ class StarsAreRightState(State):
                 return (f"{a.text[7:]} is not in your hand to invoke", "TSAR-3.1")
             return None
         if isinstance(a, Power):
-            if ph not in (POWERS,):
-                if ph == INVOKE:
-                    return ("powers change the symbols of an invocation: invoke first", "TSAR-3.3")
-                return ("powers come after the invocation and before moving stars", "TSAR-4.3")
-            if a.card not in self.creatures[p] or cards[a.card].kind == MINION:
-                return ("only a summoned creature's symbol power can be used", "TSAR-4.1")
-            if a.card in self.used:
-                return ("each creature's power works once a turn", "TSAR-4.2")
-            if not self.symbols[cards[a.card].power_from]:
-                sym = SYMBOLS[cards[a.card].power_from]
-                return (f"that power needs a {sym} symbol to change", "TSAR-4.1")
-            return None
+            return self._why_not_power(a, p)
         if isinstance(a, Push | Swap | Flip):
-            if ph == INVOKE:
-                return ("stars move only with symbols gained by an invocation", "TSAR-3.3")
-            rule = "TSAR-5.2" if isinstance(a, Push) else (
-                "TSAR-5.3" if isinstance(a, Swap) else "TSAR-5.4")
-            if ph not in (POWERS, MOVE):
-                return ("no symbol left to move the stars with", rule)
-            if isinstance(a, Push):
-                if not self.symbols[0]:
-                    return ("no Push symbol left", "TSAR-5.2")
-                if g.push_index.get((a.column, a.index, a.delta)) is None:
-                    return ("a push moves a whole row or column by one", "TSAR-5.2")
-            elif isinstance(a, Swap):
-                if not self.symbols[1]:
-                    return ("no Swap symbol left", "TSAR-5.3")
-                if (a.a, a.b) not in g.swap_index:
-                    return ("only orthogonally adjacent tiles swap, never across edges",
-                            "TSAR-5.3")
-            else:
-                if not self.symbols[2]:
-                    return ("no Flip symbol left", "TSAR-5.4")
-                if not 0 <= a.pos < 25:
-                    return ("flip a tile of the sky", "TSAR-5.4")
-            return None
+            return self._why_not_move(a)
         if isinstance(a, Summon):
-            if ph not in (INVOKE, SUMMON):
-                if self.summoned:
-                    return ("only one creature may be summoned a turn", "TSAR-6.1")
-                return ("summoning comes before the discard step", "TSAR-2.1")
-            if a.card not in self.hands[p]:
-                return ("you summon creatures from your own hand", "TSAR-6.1")
-            if a.bonus not in self.bonus_options(p, a.card):
-                return ("bonus stars come from your own Servitors of this Great Old One, at most "
-                        "three, each on a star the card shows", "TSAR-7.2")
-            if a.tiles:
-                if not self._tiles_ok(a):
-                    return ("those tiles do not show the creature's constellations on separate "
-                            "tiles", "TSAR-6.2")
-                return None
-            if self.summon_placement(a.card, a.bonus) is None:
-                return ("the stars are not right: the constellations are not all in the sky",
-                        "TSAR-6.2")
-            return None
+            return self._why_not_summon(a, p)
         if isinstance(a, Discard):
             if ph not in (INVOKE, SUMMON, DISCARD):
                 return ("discarding is step 5", "TSAR-2.1")
@@ -427,37 +378,108 @@ class StarsAreRightState(State):
                 return ("discard one of your own creatures", "TSAR-6.8")
             return None
         if isinstance(a, Exchange | Take):
-            if ph not in MINION_PHASES:
-                return ("Minion powers are used during your own turn", "TSAR-9.7")
-            if a.minion not in self.creatures[p]:
-                return ("a Minion's power needs the Minion summoned in front of you", "TSAR-9.1")
-            power = cards[a.minion].minion
-            if isinstance(a, Take):
-                if power != "take-card":
-                    return ("only a Dhole takes a card", "TSAR-9.4")
-                if a.from_deck and not self._deck_available():
-                    return ("the draw deck is empty", "TSAR-9.4")
-                if not a.from_deck and not self.discard:
-                    return ("the discard pile is empty", "TSAR-9.4")
-                return None
-            rule = "TSAR-9.2" if power == "exchange-lesser" else "TSAR-9.3"
-            if power not in ("exchange-lesser", "exchange-greater"):
-                return ("only a Gug or a Tindaloo exchanges creatures", "TSAR-9.2")
-            kind = LESSER if power == "exchange-lesser" else GREATER
-            if a.give not in self.creatures[p] or cards[a.give].kind != kind:
-                return ("give one of your own Servitors of the Minion's kind", rule)
-            if a.give in self.used:
-                return ("a creature whose power you used this turn cannot be given away",
-                        "TSAR-4.4")
-            owner = self.owner(a.take)
-            if owner is None or owner == p or cards[a.take].kind != kind:
-                return ("take an opponent's Servitor of the Minion's kind", rule)
-            return None
+            return self._why_not_minion(a, p)
         if isinstance(a, End):
             if ph not in (INVOKE, SUMMON, DISCARD):
                 return ("every gained symbol must be spent on the sky first", "TSAR-5.1")
             return None
         return (f"{a!s} is not an action of this game", None)
+
+    def _why_not_power(self, a: Power, p: int) -> Why:
+        """TSAR-4: a summoned creature's power, once a turn, on a symbol the player holds."""
+        cards = self.g.cards
+        ph = self.phase
+        if ph not in (POWERS,):
+            if ph == INVOKE:
+                return ("powers change the symbols of an invocation: invoke first", "TSAR-3.3")
+            return ("powers come after the invocation and before moving stars", "TSAR-4.3")
+        if a.card not in self.creatures[p] or cards[a.card].kind == MINION:
+            return ("only a summoned creature's symbol power can be used", "TSAR-4.1")
+        if a.card in self.used:
+            return ("each creature's power works once a turn", "TSAR-4.2")
+        if not self.symbols[cards[a.card].power_from]:
+            sym = SYMBOLS[cards[a.card].power_from]
+            return (f"that power needs a {sym} symbol to change", "TSAR-4.1")
+        return None
+
+    def _why_not_move(self, a: Push | Swap | Flip) -> Why:
+        """TSAR-5: each push, swap or flip spends a symbol of its kind."""
+        g = self.g
+        ph = self.phase
+        if ph == INVOKE:
+            return ("stars move only with symbols gained by an invocation", "TSAR-3.3")
+        rule = "TSAR-5.2" if isinstance(a, Push) else (
+            "TSAR-5.3" if isinstance(a, Swap) else "TSAR-5.4")
+        if ph not in (POWERS, MOVE):
+            return ("no symbol left to move the stars with", rule)
+        if isinstance(a, Push):
+            if not self.symbols[0]:
+                return ("no Push symbol left", "TSAR-5.2")
+            if g.push_index.get((a.column, a.index, a.delta)) is None:
+                return ("a push moves a whole row or column by one", "TSAR-5.2")
+        elif isinstance(a, Swap):
+            if not self.symbols[1]:
+                return ("no Swap symbol left", "TSAR-5.3")
+            if (a.a, a.b) not in g.swap_index:
+                return ("only orthogonally adjacent tiles swap, never across edges",
+                        "TSAR-5.3")
+        else:
+            if not self.symbols[2]:
+                return ("no Flip symbol left", "TSAR-5.4")
+            if not 0 <= a.pos < 25:
+                return ("flip a tile of the sky", "TSAR-5.4")
+        return None
+
+    def _why_not_summon(self, a: Summon, p: int) -> Why:
+        """TSAR-6 and TSAR-7: a card of the hand whose constellations all show in the sky."""
+        if self.phase not in (INVOKE, SUMMON):
+            if self.summoned:
+                return ("only one creature may be summoned a turn", "TSAR-6.1")
+            return ("summoning comes before the discard step", "TSAR-2.1")
+        if a.card not in self.hands[p]:
+            return ("you summon creatures from your own hand", "TSAR-6.1")
+        if a.bonus not in self.bonus_options(p, a.card):
+            return ("bonus stars come from your own Servitors of this Great Old One, at most "
+                    "three, each on a star the card shows", "TSAR-7.2")
+        if a.tiles:
+            if not self._tiles_ok(a):
+                return ("those tiles do not show the creature's constellations on separate "
+                        "tiles", "TSAR-6.2")
+            return None
+        if self.summon_placement(a.card, a.bonus) is None:
+            return ("the stars are not right: the constellations are not all in the sky",
+                    "TSAR-6.2")
+        return None
+
+    def _why_not_minion(self, a: Exchange | Take, p: int) -> Why:
+        """TSAR-9: a Minion in front of the player, discarded for its power."""
+        cards = self.g.cards
+        if self.phase not in MINION_PHASES:
+            return ("Minion powers are used during your own turn", "TSAR-9.7")
+        if a.minion not in self.creatures[p]:
+            return ("a Minion's power needs the Minion summoned in front of you", "TSAR-9.1")
+        power = cards[a.minion].minion
+        if isinstance(a, Take):
+            if power != "take-card":
+                return ("only a Dhole takes a card", "TSAR-9.4")
+            if a.from_deck and not self._deck_available():
+                return ("the draw deck is empty", "TSAR-9.4")
+            if not a.from_deck and not self.discard:
+                return ("the discard pile is empty", "TSAR-9.4")
+            return None
+        rule = "TSAR-9.2" if power == "exchange-lesser" else "TSAR-9.3"
+        if power not in ("exchange-lesser", "exchange-greater"):
+            return ("only a Gug or a Tindaloo exchanges creatures", "TSAR-9.2")
+        kind = LESSER if power == "exchange-lesser" else GREATER
+        if a.give not in self.creatures[p] or cards[a.give].kind != kind:
+            return ("give one of your own Servitors of the Minion's kind", rule)
+        if a.give in self.used:
+            return ("a creature whose power you used this turn cannot be given away",
+                    "TSAR-4.4")
+        owner = self.owner(a.take)
+        if owner is None or owner == p or cards[a.take].kind != kind:
+            return ("take an opponent's Servitor of the Minion's kind", rule)
+        return None
 
     def owner(self, card: int) -> int | None:
         """The seat controlling a summoned ``card``, or None."""
@@ -496,65 +518,14 @@ class StarsAreRightState(State):
         return False
 
     # ------------------------------------------------------------------ applying
-    def _apply(self, a: Action, p: int) -> None:  # noqa: C901
-        g = self.g
+    def _apply(self, a: Action, p: int) -> None:
         if p == CHANCE:
-            if isinstance(a, PlaceTile):
-                tid = g.tile_first[a.kind] + g.comps.tiles[a.kind][2] - self.kinds_left[a.kind]
-                self.kinds_left[a.kind] -= 1
-                self.pos_tile[self.placed] = tid
-                self.pos_side[self.placed] = a.side
-                self.placed += 1
-                self._masks = None
-                if self.placed == 25:
-                    self.phase = DEAL
-                return
-            assert isinstance(a, Draw)
-            self.deck.remove(a.card)
-            if self.phase == DEAL:
-                dealt = sum(len(h) for h in self.hands)
-                seat = dealt % len(self.hands)
-                _insort(self.hands[seat], a.card)
-                if dealt + 1 == HAND_SIZE * len(self.hands):
-                    self.phase = INVOKE
-            elif self.phase == TAKE:
-                _insort(self.hands[self.current], a.card)
-                self.discard.append(self.resolving)
-                self.resolving = -1
-                self.phase = self.return_phase
-            else:
-                _insort(self.hands[self.current], a.card)
-                self._continue_draw()
+            self._apply_chance(a)
             return
-        cards = g.cards
         if isinstance(a, Push | Swap | Flip):
-            if isinstance(a, Push):
-                line = a.path()
-                t = self.pos_tile
-                s = self.pos_side
-                vt = [t[i] for i in line]
-                vs = [s[i] for i in line]
-                d = a.delta
-                for k, pos in enumerate(line):
-                    t[pos] = vt[(k - d) % 5]
-                    s[pos] = vs[(k - d) % 5]
-                self.symbols[0] -= 1
-            elif isinstance(a, Swap):
-                t, s = self.pos_tile, self.pos_side
-                t[a.a], t[a.b] = t[a.b], t[a.a]
-                s[a.a], s[a.b] = s[a.b], s[a.a]
-                self.symbols[1] -= 1
-            else:
-                self.pos_side[a.pos] ^= 1
-                self.symbols[2] -= 1
-            self._masks = None
-            if self.symbols[0] or self.symbols[1] or self.symbols[2]:
-                self.phase = MOVE
-            else:
-                self.discard.append(self.invoked)
-                self.invoked = -1
-                self.phase = SUMMON
+            self._move_stars(a)
             return
+        cards = self.g.cards
         if isinstance(a, Invoke):
             self._from_hand(p, a.card)
             self.invoked = a.card
@@ -572,14 +543,7 @@ class StarsAreRightState(State):
             self._summon(p, a)
             return
         if isinstance(a, Discard):
-            self._from_hand(p, a.card)
-            self.discard.append(a.card)
-            self.discards_done += 1
-            done = self.discards_done >= self.discard_limit(p) or not self.hands[p]
-            if done and not self._minion_actions(p):
-                self._begin_draw()  # "end" would be the only choice left: take it
-            else:
-                self.phase = DISCARD
+            self._discard(p, a.card)
             return
         if isinstance(a, Release):
             self.creatures[p].remove(a.card)
@@ -587,34 +551,112 @@ class StarsAreRightState(State):
             self._after_summon()
             return
         if isinstance(a, Exchange):
-            q = self.owner(a.take)
-            assert q is not None
-            self.creatures[p].remove(a.minion)
-            self.discard.append(a.minion)
-            self.creatures[p].remove(a.give)
-            self.creatures[q].remove(a.take)
-            self.creatures[p].append(a.take)
-            self.creatures[q].append(a.give)
-            self._check_goal()
+            self._exchange(p, a)
             return
         if isinstance(a, Take):
-            self.creatures[p].remove(a.minion)
-            if a.from_deck:
-                if not self.deck:
-                    self._reshuffle()
-                self.resolving = a.minion
-                self.return_phase = self.phase
-                self.phase = TAKE
-            else:
-                card = self.discard.pop()
-                _insort(self.hands[p], card)
-                self.known[p].append(card)
-                self.discard.append(a.minion)
+            self._take(p, a)
             return
         if isinstance(a, End):
             self._begin_draw()
             return
         raise AssertionError(f"unhandled action {a!r}")  # pragma: no cover
+
+    def _apply_chance(self, a: Action) -> None:
+        """A tile laid in set-up (TSAR-1.3), or a card drawn: dealt (TSAR-1.5), drawn or taken."""
+        if isinstance(a, PlaceTile):
+            g = self.g
+            tid = g.tile_first[a.kind] + g.comps.tiles[a.kind][2] - self.kinds_left[a.kind]
+            self.kinds_left[a.kind] -= 1
+            self.pos_tile[self.placed] = tid
+            self.pos_side[self.placed] = a.side
+            self.placed += 1
+            self._masks = None
+            if self.placed == 25:
+                self.phase = DEAL
+            return
+        assert isinstance(a, Draw)
+        self.deck.remove(a.card)
+        if self.phase == DEAL:
+            dealt = sum(len(h) for h in self.hands)
+            seat = dealt % len(self.hands)
+            _insort(self.hands[seat], a.card)
+            if dealt + 1 == HAND_SIZE * len(self.hands):
+                self.phase = INVOKE
+        elif self.phase == TAKE:
+            _insort(self.hands[self.current], a.card)
+            self.discard.append(self.resolving)
+            self.resolving = -1
+            self.phase = self.return_phase
+        else:
+            _insort(self.hands[self.current], a.card)
+            self._continue_draw()
+
+    def _move_stars(self, a: Push | Swap | Flip) -> None:
+        """Spend a symbol on the sky; with none left the invoked card goes to the discards."""
+        if isinstance(a, Push):
+            line = a.path()
+            t = self.pos_tile
+            s = self.pos_side
+            vt = [t[i] for i in line]
+            vs = [s[i] for i in line]
+            d = a.delta
+            for k, pos in enumerate(line):
+                t[pos] = vt[(k - d) % 5]
+                s[pos] = vs[(k - d) % 5]
+            self.symbols[0] -= 1
+        elif isinstance(a, Swap):
+            t, s = self.pos_tile, self.pos_side
+            t[a.a], t[a.b] = t[a.b], t[a.a]
+            s[a.a], s[a.b] = s[a.b], s[a.a]
+            self.symbols[1] -= 1
+        else:
+            self.pos_side[a.pos] ^= 1
+            self.symbols[2] -= 1
+        self._masks = None
+        if self.symbols[0] or self.symbols[1] or self.symbols[2]:
+            self.phase = MOVE
+        else:
+            self.discard.append(self.invoked)
+            self.invoked = -1
+            self.phase = SUMMON
+
+    def _discard(self, p: int, card: int) -> None:
+        """Step 5 (TSAR-8.1); the draw follows at once when nothing else is left to do."""
+        self._from_hand(p, card)
+        self.discard.append(card)
+        self.discards_done += 1
+        done = self.discards_done >= self.discard_limit(p) or not self.hands[p]
+        if done and not self._minion_actions(p):
+            self._begin_draw()  # "end" would be the only choice left: take it
+        else:
+            self.phase = DISCARD
+
+    def _exchange(self, p: int, a: Exchange) -> None:
+        """Gug / Tindaloo (TSAR-9.2, TSAR-9.3): the Minion is discarded, two Servitors trade."""
+        q = self.owner(a.take)
+        assert q is not None
+        self.creatures[p].remove(a.minion)
+        self.discard.append(a.minion)
+        self.creatures[p].remove(a.give)
+        self.creatures[q].remove(a.take)
+        self.creatures[p].append(a.take)
+        self.creatures[q].append(a.give)
+        self._check_goal()
+
+    def _take(self, p: int, a: Take) -> None:
+        """Dhole (TSAR-9.4): the top of the deck (a chance draw follows) or of the discards."""
+        self.creatures[p].remove(a.minion)
+        if a.from_deck:
+            if not self.deck:
+                self._reshuffle()
+            self.resolving = a.minion
+            self.return_phase = self.phase
+            self.phase = TAKE
+        else:
+            card = self.discard.pop()
+            _insort(self.hands[p], card)
+            self.known[p].append(card)
+            self.discard.append(a.minion)
 
     def _from_hand(self, p: int, card: int) -> None:
         self.hands[p].remove(card)
