@@ -8,6 +8,7 @@ choice labels are the game's ``GameUI`` (``ui.py``), the observation tensor its 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -65,17 +66,19 @@ Why = tuple[str, str | None] | None
 
 
 class StarsAreRightState(State):
-    """One position. Lists of ints only, so ``clone`` is a handful of list copies."""
+    """One position, in lists and tuples of ints, so that ``clone`` is a handful of list copies:
+    the parts that change rarely (tiles left to lay, powers used, creatures in play, cards seen
+    entering a hand) are tuples, shared by clones and replaced when they change."""
 
     g: StarsAreRightGame
     """The game, typed (``State.game`` stays a ``Game``): the rules read ``self.g``."""
     pos_tile: list[int]  # tile id at each sky position (-1: not laid yet)
     pos_side: list[int]  # 0 front, 1 back, of the tile at each position
-    kinds_left: list[int]  # per tile kind, tiles not yet laid (set-up)
+    kinds_left: tuple[int, ...]  # per tile kind, tiles not yet laid (set-up)
     placed: int
     hands: list[list[int]]  # kept sorted
-    known: list[list[int]]  # hand cards everyone has seen
-    creatures: list[list[int]]
+    known: list[tuple[int, ...]]  # hand cards everyone has seen
+    creatures: list[tuple[int, ...]]
     deck: list[int]  # kept sorted: its order is hidden
     discard: list[int]  # bottom .. top
     current: int
@@ -84,7 +87,7 @@ class StarsAreRightState(State):
     invoked: int
     resolving: int  # a Dhole waiting for its card
     return_phase: int
-    used: list[int]  # creatures whose power was used this turn
+    used: tuple[int, ...]  # creatures whose power was used this turn
     discards_done: int
     summoned: bool
     reshuffles: int
@@ -101,11 +104,11 @@ class StarsAreRightState(State):
         n = game.num_players
         self.pos_tile = [-1] * 25
         self.pos_side = [0] * 25
-        self.kinds_left = [k[2] for k in game.comps.tiles]
+        self.kinds_left = tuple(k[2] for k in game.comps.tiles)
         self.placed = 0
         self.hands = [[] for _ in range(n)]
-        self.known = [[] for _ in range(n)]
-        self.creatures = [[] for _ in range(n)]
+        self.known = [()] * n
+        self.creatures = [()] * n
         self.deck = list(range(len(game.comps.cards)))
         self.discard = []
         self.current = 0
@@ -114,7 +117,7 @@ class StarsAreRightState(State):
         self.invoked = -1
         self.resolving = -1
         self.return_phase = INVOKE
-        self.used = []
+        self.used = ()
         self.discards_done = 0
         self.summoned = False
         self.reshuffles = 0
@@ -131,11 +134,11 @@ class StarsAreRightState(State):
         s.g = self.g
         s.pos_tile = self.pos_tile[:]
         s.pos_side = self.pos_side[:]
-        s.kinds_left = self.kinds_left[:]
+        s.kinds_left = self.kinds_left
         s.placed = self.placed
         s.hands = list(map(list.copy, self.hands))
-        s.known = list(map(list.copy, self.known))
-        s.creatures = list(map(list.copy, self.creatures))
+        s.known = self.known[:]
+        s.creatures = self.creatures[:]
         s.deck = self.deck[:]
         s.discard = self.discard[:]
         s.current = self.current
@@ -144,7 +147,7 @@ class StarsAreRightState(State):
         s.invoked = self.invoked
         s.resolving = self.resolving
         s.return_phase = self.return_phase
-        s.used = self.used[:]
+        s.used = self.used
         s.discards_done = self.discards_done
         s.summoned = self.summoned
         s.reshuffles = self.reshuffles
@@ -537,7 +540,7 @@ class StarsAreRightState(State):
             self.symbols[c.power_from] -= 1
             for i in range(3):
                 self.symbols[i] += c.power_to[i]
-            self.used.append(a.card)
+            self.used = (*self.used, a.card)
             return
         if isinstance(a, Summon):
             self._summon(p, a)
@@ -546,7 +549,7 @@ class StarsAreRightState(State):
             self._discard(p, a.card)
             return
         if isinstance(a, Release):
-            self.creatures[p].remove(a.card)
+            self.creatures[p] = _without(self.creatures[p], a.card)
             self.discard.append(a.card)
             self._after_summon()
             return
@@ -565,8 +568,10 @@ class StarsAreRightState(State):
         """A tile laid in set-up (TSAR-1.3), or a card drawn: dealt (TSAR-1.5), drawn or taken."""
         if isinstance(a, PlaceTile):
             g = self.g
-            tid = g.tile_first[a.kind] + g.comps.tiles[a.kind][2] - self.kinds_left[a.kind]
-            self.kinds_left[a.kind] -= 1
+            left = list(self.kinds_left)
+            tid = g.tile_first[a.kind] + g.comps.tiles[a.kind][2] - left[a.kind]
+            left[a.kind] -= 1
+            self.kinds_left = tuple(left)
             self.pos_tile[self.placed] = tid
             self.pos_side[self.placed] = a.side
             self.placed += 1
@@ -635,17 +640,15 @@ class StarsAreRightState(State):
         """Gug / Tindaloo (TSAR-9.2, TSAR-9.3): the Minion is discarded, two Servitors trade."""
         q = self.owner(a.take)
         assert q is not None
-        self.creatures[p].remove(a.minion)
         self.discard.append(a.minion)
-        self.creatures[p].remove(a.give)
-        self.creatures[q].remove(a.take)
-        self.creatures[p].append(a.take)
-        self.creatures[q].append(a.give)
+        mine = _without(_without(self.creatures[p], a.minion), a.give)
+        self.creatures[p] = (*mine, a.take)
+        self.creatures[q] = (*_without(self.creatures[q], a.take), a.give)
         self._check_goal()
 
     def _take(self, p: int, a: Take) -> None:
         """Dhole (TSAR-9.4): the top of the deck (a chance draw follows) or of the discards."""
-        self.creatures[p].remove(a.minion)
+        self.creatures[p] = _without(self.creatures[p], a.minion)
         if a.from_deck:
             if not self.deck:
                 self._reshuffle()
@@ -655,13 +658,13 @@ class StarsAreRightState(State):
         else:
             card = self.discard.pop()
             _insort(self.hands[p], card)
-            self.known[p].append(card)
+            self.known[p] = (*self.known[p], card)
             self.discard.append(a.minion)
 
     def _from_hand(self, p: int, card: int) -> None:
         self.hands[p].remove(card)
         if card in self.known[p]:
-            self.known[p].remove(card)
+            self.known[p] = _without(self.known[p], card)
 
     def _summon(self, p: int, a: Summon) -> None:
         g = self.g
@@ -671,11 +674,12 @@ class StarsAreRightState(State):
             assert pl is not None
             tiles = tuple(tuple(matcher.cells_of(t)) for t in pl)
         self._from_hand(p, a.card)
+        mine = self.creatures[p]
         for s in a.bonus:
             if g.cards[s].kind == LESSER:  # TSAR-7.3: Lesser Servitors pay with their life
-                self.creatures[p].remove(s)
+                mine = _without(mine, s)
                 self.discard.append(s)
-        self.creatures[p].append(a.card)
+        self.creatures[p] = (*mine, a.card)
         self.summoned = True
         self.last_summon = (p, a.card, a.bonus, tiles)
         if len(self.creatures[p]) > MAX_CREATURES:
@@ -732,7 +736,7 @@ class StarsAreRightState(State):
         self.current = (self.current + 1) % n
         self.phase = INVOKE
         self.symbols = [0, 0, 0]
-        self.used = []
+        self.used = ()
         self.discards_done = 0
         self.summoned = False
 
@@ -754,7 +758,7 @@ class StarsAreRightState(State):
         return heuristic.evaluate(self, player)
 
     # ------------------------------------------------------------------ views
-    def _codes(self, cs: list[int]) -> list[str]:
+    def _codes(self, cs: Iterable[int]) -> list[str]:
         cards = self.g.cards
         return [cards[c].id for c in cs]
 
@@ -814,7 +818,7 @@ class StarsAreRightState(State):
         for q in range(len(s.hands)):
             if q != player:
                 m = len(s.hands[q]) - len(s.known[q])
-                s.hands[q] = sorted(s.known[q] + pool[k:k + m])
+                s.hands[q] = sorted([*s.known[q], *pool[k:k + m]])
                 k += m
         s.deck = sorted(pool[k:])
         return s
@@ -834,6 +838,12 @@ class StarsAreRightState(State):
         laid = set(self.pos_tile)
         out["tile-bag"] = [f"tile-{t}" for t in range(25) if t not in laid]
         return out
+
+
+def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``cards`` less ``card`` (which must be there: ValueError otherwise, as list.remove)."""
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1:]
 
 
 def _insort(hand: list[int], card: int) -> None:

@@ -47,7 +47,7 @@ def build_position(
             k = next(i for i, n in enumerate(left) if n)
             s.pos_tile[pos] = game.tile_first[k] + game.comps.tiles[k][2] - left[k]
             left[k] -= 1
-    s.kinds_left = left
+    s.kinds_left = tuple(left)
     s.placed = 25
     s._masks = None
 
@@ -61,7 +61,7 @@ def build_position(
     for q, h in enumerate(hands):
         s.hands[q] = sorted(idx(c) for c in h)
     for q, cs in enumerate(creatures or []):
-        s.creatures[q] = [idx(c) for c in cs]
+        s.creatures[q] = tuple(idx(c) for c in cs)
     s.discard = [idx(c) for c in discard or []]
     s.current = current
     s.phase = INVOKE
