@@ -97,8 +97,38 @@ class StarsAreRightState(State):
     """(seat, card, bonus servitors, tiles per constellation) of the last summoning."""
     _masks: list[int] | None  # per face, the positions showing it (None: to recompute)
 
-    def __init__(self, game: StarsAreRightGame) -> None:
-        """The state before set-up (its first chance events lay the sky and deal)."""
+    def __init__(self, game: StarsAreRightGame, copy_of: StarsAreRightState | None = None
+                 ) -> None:
+        """The state before set-up (its first chance events lay the sky and deal); with
+        ``copy_of``, a copy of that state's own fields and no set-up: the path of ``clone``,
+        which sets the shared fields (``game``, ``history``, the log's secrets) itself."""
+        if copy_of is not None:
+            o = copy_of
+            self.g = game
+            self.pos_tile = o.pos_tile[:]
+            self.pos_side = o.pos_side[:]
+            self.kinds_left = o.kinds_left
+            self.placed = o.placed
+            self.hands = list(map(list.copy, o.hands))
+            self.known = o.known[:]
+            self.creatures = o.creatures[:]
+            self.deck = o.deck[:]
+            self.discard = o.discard[:]
+            self.current = o.current
+            self.phase = o.phase
+            self.symbols = o.symbols[:]
+            self.invoked = o.invoked
+            self.resolving = o.resolving
+            self.return_phase = o.return_phase
+            self.used = o.used
+            self.discards_done = o.discards_done
+            self.summoned = o.summoned
+            self.reshuffles = o.reshuffles
+            self.turn = o.turn
+            self.end_reason = o.end_reason
+            self.last_summon = o.last_summon
+            self._masks = o._masks
+            return
         super().__init__(game)
         self.g = game
         n = game.num_players
@@ -128,34 +158,7 @@ class StarsAreRightState(State):
 
     # ------------------------------------------------------------------ copying
     def _copy(self) -> StarsAreRightState:
-        # The hot path of tree search: a bare instance (no set-up) and the fields copied
-        # directly; ``clone`` adds ``game``, ``history`` and the log's secrets.
-        s = StarsAreRightState.__new__(StarsAreRightState)
-        s.g = self.g
-        s.pos_tile = self.pos_tile[:]
-        s.pos_side = self.pos_side[:]
-        s.kinds_left = self.kinds_left
-        s.placed = self.placed
-        s.hands = list(map(list.copy, self.hands))
-        s.known = self.known[:]
-        s.creatures = self.creatures[:]
-        s.deck = self.deck[:]
-        s.discard = self.discard[:]
-        s.current = self.current
-        s.phase = self.phase
-        s.symbols = self.symbols[:]
-        s.invoked = self.invoked
-        s.resolving = self.resolving
-        s.return_phase = self.return_phase
-        s.used = self.used
-        s.discards_done = self.discards_done
-        s.summoned = self.summoned
-        s.reshuffles = self.reshuffles
-        s.turn = self.turn
-        s.end_reason = self.end_reason
-        s.last_summon = self.last_summon
-        s._masks = self._masks
-        return s
+        return StarsAreRightState(self.g, self)
 
     # ------------------------------------------------------------------ sky helpers
     def faces(self) -> list[int]:
