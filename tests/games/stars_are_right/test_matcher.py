@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nightsky.games.stars_are_right import matcher
-from nightsky.games.stars_are_right.components import FACE_INDEX, FACES
+from nightsky.games.stars_are_right.constants import FACE_INDEX, FACES
 
 from .util import game
 

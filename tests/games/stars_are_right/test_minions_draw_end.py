@@ -32,7 +32,7 @@ def test_TSAR_8_1_one_discard_or_two_with_a_ghoul() -> None:
     assert s.is_chance_node()
     s = pos(g, {}, [list(HAND), ["gug-F"]], [["ghouls-P"], []])
     play(s, "discard byakhee-P-Mo")
-    s.creatures[0] = []  # lose the Ghoul: the limit is one again
+    s.creatures[0] = ()  # lose the Ghoul: the limit is one again
     with pytest.raises(IllegalActionError, match="TSAR-8.1"):
         play(s, "discard tcho-tcho-F-Mo")
 
@@ -145,7 +145,7 @@ def test_TSAR_9_4_dhole_takes_the_top_card_of_deck_or_discards() -> None:
     _draw_all(s)
     assert len(s.hands[0]) == 4 and names(s, s.discard) == ["dhole-P"] and s.phase == 2
     s.deck = []
-    s.creatures[0] = [cid(g, "dhole-F")]
+    s.creatures[0] = (cid(g, "dhole-F"),)
     s.discard.remove(cid(g, "dhole-P"))
     with pytest.raises(IllegalActionError, match="TSAR-9.4"):
         play(s, "take discard dhole-F")
@@ -248,7 +248,7 @@ def test_TSAR_11_1_views_hide_hands_and_deck_resample_redraws_them() -> None:
     assert r.hands[1] != s.hands[1] or r.hands[2] != s.hands[2]
     assert sorted(r.deck + r.hands[1] + r.hands[2]) == sorted(s.deck + s.hands[1] + s.hands[2])
     # A card seen entering a hand stays there in every resample.
-    s.known[1] = [s.hands[1][0]]
+    s.known[1] = (s.hands[1][0],)
     for seed in range(5):
         assert s.hands[1][0] in s.resample(0, random.Random(seed)).hands[1]
 

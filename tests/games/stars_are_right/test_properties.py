@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nightsky.core.game import CHANCE
-from nightsky.games.stars_are_right.state import GOAL, MAX_CREATURES, OVERFLOW
+from nightsky.games.stars_are_right.constants import GOAL, MAX_CREATURES, OVERFLOW
 
 from .util import game
 

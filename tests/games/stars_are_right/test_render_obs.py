@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from nightsky.games.stars_are_right.render import observation_size
+from nightsky.games.stars_are_right.observer import observation_size
 
 from .util import game, play, pos, setup
 
@@ -13,13 +13,13 @@ from .util import game, play, pos, setup
 def test_render_shows_sky_and_only_own_hand() -> None:
     g = game()
     s = setup(g, 1)
-    text = s.render(0)
+    text = g.ui.render(s, 0)
     lines = text.splitlines()
     assert any(line.strip().startswith("a") and "e" in line for line in lines)
     assert sum(1 for line in lines if re.match(r"^\s+[1-5]\s", line)) == 5
     for c in s.hands[0]:
         assert g.cards[c].id in text
-    other = s.render(1)
+    other = g.ui.render(s, 1)
     hidden = [g.cards[c].id for c in s.hands[0] if c not in s.hands[1]]
     assert not any(f"hand {h}" in other for h in hidden)
     assert max(len(line) for line in lines) <= 80
@@ -30,21 +30,22 @@ def test_action_ui_targets_tiles() -> None:
     g = game()
     s = pos(g, {"a1": "Mo", "b1": "Wx", "a2": "1"}, [["miri-nigri-P", "miri-nigri-S"], ["gug-F"]])
     play(s, "invoke miri-nigri-S")
-    ui = s.action_ui(g.parse_action("swap b2 c2"), 0)
+    ui = g.ui.action_ui(s, g.parse_action("swap b2 c2"), 0)
     assert ui["targets"] == ["tile-1-1", "tile-1-2"] and "swap" in ui["label"].lower()
-    ui = s.action_ui(g.parse_action("push col a down"), 0)
+    ui = g.ui.action_ui(s, g.parse_action("push col a down"), 0)
     assert ui["targets"] == ["push-col-0-down"] + [f"tile-{r}-0" for r in range(5)]
 
 
 def test_observation_fixed_size_and_private() -> None:
     g = game(3)
     s = setup(g, 2)
-    assert g.observation_size == observation_size(g) == 25 * 14 + 75 * 7 + 3 + 11 + 8 + 2
+    observer = g.make_observer()
+    assert observer.size == observation_size(g) == 25 * 14 + 75 * 7 + 3 + 11 + 8 + 2
     for p in range(3):
-        obs = s.observation(p)
-        assert len(obs) == g.observation_size and all(0.0 <= x <= 1.0 for x in obs)
+        obs = observer.observation(s, p)
+        assert len(obs) == observer.size and all(0.0 <= x <= 1.0 for x in obs)
     r = s.resample(0, __import__("random").Random(3))
-    assert r.observation(0) == s.observation(0)
+    assert observer.observation(r, 0) == observer.observation(s, 0)
 
 
 def test_every_rule_id_is_named_by_a_test() -> None:

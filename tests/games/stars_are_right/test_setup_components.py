@@ -9,7 +9,7 @@ import pytest
 
 from nightsky.core.errors import ComponentError, OptionError
 from nightsky.core.game import CHANCE
-from nightsky.games.stars_are_right.components import FACE_INDEX, GOO, GREATER, LESSER, MINION
+from nightsky.games.stars_are_right.constants import FACE_INDEX, GOO, GREATER, LESSER, MINION
 
 from .util import game, setup, sky_faces
 

@@ -105,7 +105,7 @@ def test_TSAR_6_7_summon_names_its_tiles() -> None:
     (act,) = [a for a in s.legal_actions(0) if str(a).startswith("summon")]
     assert str(act) == "summon miri-nigri-P @ a1,b1,a2"
     assert g.parse_action(str(act)) == act and g.parse_action(str(act)).tiles == act.tiles
-    ui = s.action_ui(act, 0)
+    ui = g.ui.action_ui(s, act, 0)
     assert {"tile-0-0", "tile-0-1", "tile-1-0"} <= set(ui["targets"])
     with pytest.raises(IllegalActionError, match="TSAR-6.2"):
         play(s, "summon miri-nigri-P @ a1,b1,b2")

@@ -30,13 +30,13 @@ def test_svg_targets_drawn_and_nothing_hidden_over_playouts(players: int) -> Non
                 checked += check_targets(st, lambda a: isinstance(a, End))
                 check_resample(st, random.Random(checked))
             else:
-                parse(st.board_svg(0))
+                parse(st.game.ui.board_svg(st, 0))
     assert checked > 100
 
 
 def test_svg_push_arrows_and_cards_have_ids() -> None:
     s = setup(game(2), 4)
-    ids = ids_of(parse(s.board_svg(0)))
+    ids = ids_of(parse(s.game.ui.board_svg(s, 0)))
     assert {"push-row-0-left", "push-row-4-right", "push-col-2-up", "push-col-2-down",
             "deck", "discard", "tile-0-0", "tile-4-4"} <= ids
     assert {f"card-{s.game.cards[c].id}" for c in s.hands[0]} <= ids
@@ -49,16 +49,16 @@ def test_svg_hides_other_hands_and_resample_is_invisible() -> None:
     for _ in playout(s, rng, max_steps=100):  # some turns in: discards, creatures
         pass
     assert not s.is_terminal()
-    mine = s.board_svg(0)
+    mine = s.game.ui.board_svg(s, 0)
     theirs = [g.cards[c].id for q in (1, 2) for c in s.hands[q] if c not in s.known[q]]
     assert theirs and not any(f"card-{c}\"" in mine for c in theirs)
     differ = 0
     for k in range(5):
         r = s.resample(0, random.Random(k))
-        assert r.board_svg(0) == mine
+        assert r.game.ui.board_svg(r, 0) == mine
         differ += r.hands[1] != s.hands[1] or r.hands[2] != s.hands[2]
     assert differ
-    spectator = s.board_svg(None)
+    spectator = s.game.ui.board_svg(s, None)
     hands = [g.cards[c].id for q in range(3) for c in s.hands[q] if c not in s.known[q]]
     assert not any(f"card-{c}\"" in spectator for c in hands)
     assert "Your hand" not in spectator and "Your hand" in mine

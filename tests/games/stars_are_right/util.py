@@ -50,6 +50,6 @@ def setup(g: StarsAreRightGame, seed: int = 0) -> StarsAreRightState:
 
 
 def sky_faces(s: StarsAreRightState) -> list[str]:
-    from nightsky.games.stars_are_right.components import FACES
+    from nightsky.games.stars_are_right.constants import FACES
 
     return [FACES[f] for f in s.faces()]

@@ -3,14 +3,22 @@
 A turn is a sequence of these small actions in the rulebook's order (TSAR-2.1). Cells are named
 like a chess board: columns ``a``..``e`` left to right, rows ``1``..``5`` top to bottom, so
 ``c2`` is row 2, column 3 (position ``(2-1)*5 + 2 = 7``). Every action carries its notation as
-``text`` (built once per game), and compares by its meaningful fields only.
+``text`` (built once per game), and compares by its meaningful fields only (and its class:
+every action is a frozen dataclass subclassing ``ActionBase``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-COLS = "abcde"
+from nightsky.core.game import ActionBase
+
+from .constants import COLS
+
+__all__ = [
+    "COLS", "END", "Discard", "Draw", "End", "Exchange", "Flip", "Invoke", "PlaceTile", "Power",
+    "Push", "Release", "Summon", "Swap", "Take", "cell_name", "cell_pos", "tile_target",
+]
 
 
 def cell_name(pos: int) -> str:
@@ -32,7 +40,7 @@ def tile_target(pos: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Invoke:
+class Invoke(ActionBase):
     """Step 1: discard a hand card to gain its invocation symbols."""
 
     card: int
@@ -43,7 +51,7 @@ class Invoke:
 
 
 @dataclass(frozen=True, slots=True)
-class Power:
+class Power(ActionBase):
     """Step 2: use the power of a summoned creature on one of the gained symbols."""
 
     card: int
@@ -54,7 +62,7 @@ class Power:
 
 
 @dataclass(frozen=True, slots=True)
-class Push:
+class Push(ActionBase):
     """Push symbol: move row/column ``index`` by one step ``delta`` (+1 right/down, -1 left/up)."""
 
     column: bool
@@ -75,7 +83,7 @@ class Push:
 
 
 @dataclass(frozen=True, slots=True)
-class Swap:
+class Swap(ActionBase):
     """Swap symbol: exchange two orthogonally adjacent tiles (a < b)."""
 
     a: int
@@ -87,7 +95,7 @@ class Swap:
 
 
 @dataclass(frozen=True, slots=True)
-class Flip:
+class Flip(ActionBase):
     """Flip symbol: turn the tile at ``pos`` over."""
 
     pos: int
@@ -98,7 +106,7 @@ class Flip:
 
 
 @dataclass(frozen=True, slots=True)
-class Summon:
+class Summon(ActionBase):
     """Step 4: summon ``card`` from the hand, ignoring the bonus stars of ``bonus`` servitors.
 
     ``tiles`` (one tuple of positions per constellation) says where the constellations are. It
@@ -119,7 +127,7 @@ class Summon:
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(ActionBase):
     """Step 5: discard a card from the hand."""
 
     card: int
@@ -130,7 +138,7 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
-class Release:
+class Release(ActionBase):
     """Discard one of your creatures after gaining a seventh (TSAR-6.8)."""
 
     card: int
@@ -141,7 +149,7 @@ class Release:
 
 
 @dataclass(frozen=True, slots=True)
-class Exchange:
+class Exchange(ActionBase):
     """Gug/Tindaloo: discard ``minion`` to trade your ``give`` for an opponent's ``take``."""
 
     minion: int
@@ -154,7 +162,7 @@ class Exchange:
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
+class Take(ActionBase):
     """Dhole: discard ``minion`` to take the top card of the deck (``from_deck``) or discards."""
 
     minion: int
@@ -166,7 +174,7 @@ class Take:
 
 
 @dataclass(frozen=True, slots=True)
-class End:
+class End(ActionBase):
     """Stop acting: go on to the draw (step 6) that ends the turn."""
 
     def __str__(self) -> str:
@@ -175,7 +183,7 @@ class End:
 
 # ---------------------------------------------------------------- chance outcomes
 @dataclass(frozen=True, slots=True)
-class PlaceTile:
+class PlaceTile(ActionBase):
     """Set-up chance: the next sky position gets a tile of kind ``kind`` showing ``side``."""
 
     kind: int
@@ -187,7 +195,7 @@ class PlaceTile:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(ActionBase):
     """Chance: the card drawn from the (shuffled) deck."""
 
     card: int

@@ -19,22 +19,7 @@ from pydantic import field_validator, model_validator
 from nightsky.core.components import Component, data_path, load_components
 from nightsky.core.errors import ComponentError
 
-FACES: tuple[str, ...] = (
-    "1", "2", "3", "4", "5", "V", "Su", "So", "Mo", "L", "Wn", "Wx", "Sh", "Me",
-)
-"""Face codes of the star tiles (index = face number used everywhere in the rules)."""
-FACE_INDEX = {f: i for i, f in enumerate(FACES)}
-FACE_NAMES: tuple[str, ...] = (
-    "one star", "two stars", "three stars", "four stars", "five stars", "void", "sun",
-    "solar eclipse", "full moon", "lunar eclipse", "waning moon", "waxing moon",
-    "shooting star", "meteors",
-)
-SYMBOLS = "PSF"
-"""Invocation symbols: push, swap, flip (index 0, 1, 2)."""
-
-KINDS = ("great-old-one", "greater-servitor", "lesser-servitor", "minion")
-GOO, GREATER, LESSER, MINION = range(4)
-MINION_POWERS = ("exchange-lesser", "exchange-greater", "take-card", "hand-six", "discard-two")
+from .constants import FACE_INDEX, FACES, KINDS, MINION, MINION_POWERS, SYMBOLS
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(-[A-Za-z0-9]+)*$")
 _POWER_RE = re.compile(r"^[PSF]>[PSF]+$")

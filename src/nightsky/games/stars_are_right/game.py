@@ -1,9 +1,12 @@
-"""The Stars Are Right: game metadata, options, the action tables and the tutorials."""
+"""The Stars Are Right: game metadata, options, the action tables and the tutorials.
+
+The game names its rules (``state.StarsAreRightState``), its presentation (``ui_class``) and
+its observation tensor (``observer_class``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 from itertools import combinations
 
 from nightsky.core.errors import InvalidActionError
@@ -28,8 +31,12 @@ from .actions import (
     cell_name,
     cell_pos,
 )
-from .components import FACES, GOO, GREATER, LESSER, Card, load
+from .components import Card, load
+from .constants import FACES, GOO, GREATER, LESSER
+from .observer import StarsAreRightObserver
 from .state import StarsAreRightState
+from .tutorials import tutorials as rulebook_tutorials
+from .ui import StarsAreRightUI
 
 
 class StarsAreRightGame(Game):
@@ -63,6 +70,8 @@ class StarsAreRightGame(Game):
         ),
         default_players=3,
     )
+    ui_class = StarsAreRightUI
+    observer_class = StarsAreRightObserver
 
     def __init__(self, players: int | str | None = None, **params: object) -> None:
         super().__init__(players, **params)
@@ -181,10 +190,7 @@ class StarsAreRightGame(Game):
         self.draw_action = {c.idx: Draw(c.idx, f"draw {c.id}") for c in cards}
         self._chance_index = {str(a): a for a in [*self.place_action.values(),
                                                   *self.draw_action.values()]}
-
-    @cached_property
-    def _all(self) -> list[Action]:
-        return [
+        self._all: list[Action] = [
             *self.invoke_action.values(), *self.power_action.values(), *self.push_actions,
             *self.swap_actions, *self.flip_actions, *self.summon_action.values(),
             *self.discard_action.values(), *self.release_action.values(),
@@ -230,13 +236,5 @@ class StarsAreRightGame(Game):
     def new_initial_state(self) -> StarsAreRightState:
         return StarsAreRightState(self)
 
-    @property
-    def observation_size(self) -> int:
-        from .render import observation_size
-
-        return observation_size(self)
-
     def tutorials(self) -> list[Tutorial]:
-        from .tutorials import tutorials
-
-        return tutorials(self)
+        return rulebook_tutorials(self)

@@ -1,6 +1,6 @@
-"""Bots for The Stars Are Right: the heuristic ``evaluate`` (used by ``greedy``) and the
-``tsar-planner`` agent, which searches the invocations, powers and symbol moves of its turn for
-the best summoning.
+"""Bots for The Stars Are Right: the heuristic ``evaluate`` (used by ``greedy``; it lives in
+``heuristic.py`` and is re-exported here) and the ``tsar-planner`` agent, which searches the
+invocations, powers and symbol moves of its turn for the best summoning.
 
 Both only look at a determinization of their own seat (``state.resample(player, rng)``): the sky,
 the creatures in play, the discard pile and their own hand are public to them, nothing else.
@@ -14,7 +14,7 @@ undoes itself; a single push/swap/flip goes on a line/pair/tile away from the co
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
 
 from nightsky.agents.base import Bounds, check_flag, register_agent
 from nightsky.agents.simple import GreedyAgent
@@ -22,122 +22,12 @@ from nightsky.core.game import Action, State
 
 from . import matcher
 from .actions import Flip, Push, Summon, Swap
-from .components import LESSER, MINION
-from .state import INVOKE, MOVE, OVER, POWERS, SUMMON, StarsAreRightState
+from .constants import INVOKE, MINION, MOVE, POWERS, SUMMON
+from .game import StarsAreRightGame
+from .heuristic import evaluate, option_value, summon_options, waste_plan
 
-ROW_MASKS = [0b11111 << (5 * r) for r in range(5)]
-COL_MASKS = [sum(1 << (r * 5 + c) for r in range(5)) for c in range(5)]
-
-
-def waste_plan(
-    state: StarsAreRightState, counts: Iterable[int], used: int
-) -> list[Action] | None:
-    """Moves that spend ``counts`` (P, S, F) without touching the tiles in ``used``, or None."""
-    g = state.game
-    p, s, f = counts
-    out: list[Action] = []
-    if p:
-        line = None
-        for i in range(5):
-            if not ROW_MASKS[i] & used:
-                line = (False, i)
-                break
-            if not COL_MASKS[i] & used:
-                line = (True, i)
-                break
-        if p % 2:
-            if line is None:
-                return None
-            out.append(g.push_index[(line[0], line[1], 1)])
-            p -= 1
-        col, i = line if line is not None else (False, 0)
-        for _ in range(p // 2):
-            out.append(g.push_index[(col, i, 1)])
-            out.append(g.push_index[(col, i, -1)])
-    if s:
-        pair = None
-        for a in g.swap_actions:
-            if not (used >> a.a) & 1 and not (used >> a.b) & 1:
-                pair = a
-                break
-        if s % 2:
-            if pair is None:
-                return None
-            out.append(pair)
-            s -= 1
-        out.extend([pair or g.swap_actions[0]] * s)
-    if f:
-        free = next((pos for pos in range(25) if not (used >> pos) & 1), None)
-        if f % 2:
-            if free is None:
-                return None
-            out.append(g.flip_actions[free])
-            f -= 1
-        out.extend([g.flip_actions[free if free is not None else 0]] * f)
-    return out
-
-
-def summon_options(
-    state: StarsAreRightState, p: int, exclude: int = -1
-) -> list[tuple[int, int, tuple[int, ...], list[int]]]:
-    """(vp, card, bonus, placement masks) of every summoning ``p`` could make in this sky."""
-    g = state.game
-    out = []
-    for card in state.hands[p]:
-        if card == exclude:
-            continue
-        for bonus in state.bonus_options(p, card):
-            pl = state.summon_placement(card, bonus)
-            if pl is not None:
-                out.append((g.cards[card].vp, card, bonus, pl))
-    return out
-
-
-def _option_value(state: StarsAreRightState, opt: tuple[int, int, tuple[int, ...], list[int]]
-                  ) -> float:
-    vp, card, bonus, _ = opt
-    cards = state.game.cards
-    lost = sum(cards[s].vp for s in bonus if cards[s].kind == LESSER)
-    return vp - lost - 0.01 * len(bonus)
-
-
-def evaluate(state: StarsAreRightState, p: int) -> float:
-    """Heuristic value of ``state`` for seat ``p`` (what ``greedy`` maximises one ply ahead)."""
-    n = len(state.hands)
-    if state.phase == OVER:
-        top = max(state.vp(q) for q in range(n))
-        mine = state.vp(p)
-        return 1000.0 if mine == top else -1000.0 + mine
-    cards = state.game.cards
-    vp = state.vp(p)
-    opp = max((state.vp(q) for q in range(n) if q != p), default=0)
-    v = 10.0 * vp - 5.0 * opp
-    # Powers and minions in play are worth something beyond their VP.
-    v += 0.4 * sum(1 for c in state.creatures[p] if cards[c].kind != MINION)
-    v += 0.2 * sum(1 for c in state.creatures[p] if cards[c].kind == MINION)
-    if state.current == p and not state.summoned and state.phase in (INVOKE, POWERS, MOVE,
-                                                                      SUMMON):
-        best = 0.0
-        for opt in summon_options(state, p):
-            val = _option_value(state, opt)
-            if val > best:
-                used = 0
-                for m in opt[3]:
-                    used |= m
-                if waste_plan(state, state.symbols, used) is not None:
-                    best = val
-        v += 8.0 * best
-    # How close each hand card is: the share of its stars the sky shows at all.
-    masks = state.masks()
-    close = 0.0
-    for card in state.hands[p]:
-        _, need = state.game.shapes_for(card)
-        total = sum(k for _, k in need)
-        have = sum(min(k, masks[f].bit_count()) for f, k in need)
-        close = max(close, cards[card].vp * have / total if total else 0.0)
-    v += 0.3 * close + 0.05 * len(state.hands[p])
-    return v
-
+if TYPE_CHECKING:
+    from .state import StarsAreRightState
 
 # ---------------------------------------------------------------------- the planner
 class Plan:
@@ -153,7 +43,7 @@ class Plan:
 def _power_sets(state: StarsAreRightState, p: int, symbols: tuple[int, int, int]
                 ) -> dict[tuple[int, int, int], list[int]]:
     """Each reachable symbol multiset -> one order of powers reaching it."""
-    cards = state.game.cards
+    cards = state.g.cards
     powers = [c for c in sorted(state.creatures[p])
               if cards[c].kind != MINION and c not in state.used]
     found: dict[tuple[int, int, int], list[int]] = {symbols: []}
@@ -188,7 +78,7 @@ def plan_turn(state: StarsAreRightState, p: int, depth: int = 2,
     it. A sky's summonings are computed once; a summoning counts for a budget when the moves
     fit in it and the rest can be spent without spoiling the constellations.
     """
-    g = state.game
+    g = state.g
     if state.phase not in (INVOKE, POWERS, MOVE, SUMMON) or state.summoned:
         return None
     # --- budgets: (prefix actions, excluded card, symbols)
@@ -229,7 +119,7 @@ def plan_turn(state: StarsAreRightState, p: int, depth: int = 2,
             for opt in opts:
                 if opt[1] == exclude:
                     continue
-                val = _option_value(scratch, opt)
+                val = option_value(scratch, opt)
                 if best is not None and val <= best.value:
                     continue
                 used = 0
@@ -314,8 +204,11 @@ class PlannerAgent:
         self._fallback = GreedyAgent(cheat=cheat)
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
-        if not isinstance(state, StarsAreRightState):
+        if not isinstance(state.game, StarsAreRightGame):
             return self._fallback.choose(state, player, rng)
+        return self._choose(cast("StarsAreRightState", state), player, rng)
+
+    def _choose(self, state: StarsAreRightState, player: int, rng: random.Random) -> Action:
         key = (state.turn, player)
         legal = state.legal_actions(player)
         if self._key == key and self._plan:

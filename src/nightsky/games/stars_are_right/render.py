@@ -1,4 +1,4 @@
-"""Plain-text drawing, action labels and targets, and the observation vector.
+"""Plain-text drawing of The Stars Are Right, and the label and click targets of each action.
 
 The sky is drawn as a 5x5 grid with columns ``a``..``e`` and rows ``1``..``5``; each cell shows
 the visible face and, after a slash in lower case, the face on the back (the tile's corner shows
@@ -6,27 +6,12 @@ it, so it is public). Face codes: ``1``..``5`` stars, ``V`` void, ``Su`` sun, ``
 eclipse, ``Mo`` full moon, ``L`` lunar eclipse, ``Wn`` waning moon, ``Wx`` waxing moon, ``Sh``
 shooting star, ``Me`` meteors.
 
-Observation vector (``observation(p)``, length ``observation_size``), all in [0, 1], seats
-counted from ``p`` (0 = p, 1 = next seat, ...):
-
-| part | size |
-|---|---|
-| face shown at each sky position, one-hot | 25 x 14 |
-| the cards in p's hand | N (number of cards, 75) |
-| the creatures each seat controls | 4 x N |
-| creatures whose power was used this turn | N |
-| the discard pile | N |
-| symbols left to spend P, S, F (count / 4, capped at 1) | 3 |
-| phase one-hot (setup .. over) | 11 |
-| VP of each seat / 10 | 4 |
-| hand size of each seat / 6 | 4 |
-| deck size / N | 1 |
-| 1 if p is to act | 1 |
+Presentation only: the game's ``GameUI`` (``ui.py``) calls these; the rules never do.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from nightsky.core.game import Action
 
@@ -44,10 +29,11 @@ from .actions import (
     cell_name,
     tile_target,
 )
-from .components import FACE_NAMES, FACES, SYMBOLS
+from .constants import FACE_NAMES, FACES, OVER, PHASE_NAMES, SYMBOLS
+from .matcher import cells_of
+from .svg import push_target
 
 if TYPE_CHECKING:
-    from .game import StarsAreRightGame
     from .state import StarsAreRightState
 
 KIND_SHORT = ("GOO", "Great", "Lesser", "Minion")
@@ -55,20 +41,19 @@ KIND_SHORT = ("GOO", "Great", "Lesser", "Minion")
 
 def card_line(state: StarsAreRightState, card: int) -> str:
     """One card in at most 76 columns: id, type, VP, invocation, constellations, bonus, power."""
-    c = state.game.cards[card]
+    c = state.g.cards[card]
     bonus = f"*{FACES[c.bonus]}" if c.bonus >= 0 else ""
     return (f"{c.id:<15} {KIND_SHORT[c.kind]:<6} {c.vp}VP {c.invocation_text():<3} "
             f"{c.code_text.replace(' ', ''):<19} {bonus:<3} {c.power_text()}").rstrip()
 
 
 def render(state: StarsAreRightState, viewer: int | None) -> str:
-    from .state import PHASE_NAMES
-
-    g = state.game
+    """The text board: sky, symbols to spend, the seats' creatures, the viewer's own hand."""
+    g = state.g
     v = state.view(viewer)
     lines = []
     head = f"The Stars Are Right - turn {state.turn + 1}"
-    if state.phase == 10:
+    if state.phase == OVER:
         head += f", game over ({state.end_reason})"
     else:
         head += f", seat {state.current} acts, step: {PHASE_NAMES[state.phase]}"
@@ -115,7 +100,8 @@ def render(state: StarsAreRightState, viewer: int | None) -> str:
 
 
 def describe(state: StarsAreRightState, a: Action, player: int) -> str:
-    g = state.game
+    """A sentence for ``a`` (menus and the label of a choice)."""
+    g = state.g
     cards = g.cards
     if isinstance(a, Invoke):
         return f"invoke {cards[a.card].name} for {cards[a.card].invocation_text()}"
@@ -143,12 +129,10 @@ def describe(state: StarsAreRightState, a: Action, player: int) -> str:
     return str(a)
 
 
-def action_ui(state: StarsAreRightState, a: Action, player: int) -> dict[str, Any]:
-    """Label plus the element ids a click on which takes ``a``."""
+def action_targets(state: StarsAreRightState, a: Action, player: int) -> list[str]:
+    """The board element ids (``svg.board_svg``) a click on which takes ``a``."""
     targets: list[str] = []
     if isinstance(a, Push):
-        from .svg import push_target
-
         # the arrow names the direction; the line's tiles follow
         targets = [push_target(a.column, a.index, a.delta)] + [tile_target(p) for p in a.path()]
     elif isinstance(a, Swap):
@@ -156,66 +140,19 @@ def action_ui(state: StarsAreRightState, a: Action, player: int) -> dict[str, An
     elif isinstance(a, Flip):
         targets = [tile_target(a.pos)]
     elif isinstance(a, Summon):
-        targets = [f"card-{state.game.cards[a.card].id}"]
+        targets = [f"card-{state.g.cards[a.card].id}"]
         tiles = a.tiles
         if not tiles:
             pl = state.summon_placement(a.card, a.bonus) or []
-            from .matcher import cells_of
-
             tiles = tuple(tuple(cells_of(t)) for t in pl)
         targets += [tile_target(p) for cons in tiles for p in cons]
     elif isinstance(a, Invoke | Discard | Power | Release):
-        targets = [f"card-{state.game.cards[a.card].id}"]
+        targets = [f"card-{state.g.cards[a.card].id}"]
     elif isinstance(a, Exchange):
-        cards = state.game.cards
+        cards = state.g.cards
         targets = [f"card-{cards[a.minion].id}", f"card-{cards[a.give].id}",
                    f"card-{cards[a.take].id}"]
     elif isinstance(a, Take):
-        targets = [f"card-{state.game.cards[a.minion].id}",
+        targets = [f"card-{state.g.cards[a.minion].id}",
                    "deck" if a.from_deck else "discard"]
-    return {"label": describe(state, a, player), "targets": targets}
-
-
-def observation_size(game: StarsAreRightGame) -> int:
-    n = len(game.cards)
-    return 25 * len(FACES) + n + 4 * n + n + n + 3 + 11 + 4 + 4 + 1 + 1
-
-
-def observation(state: StarsAreRightState, p: int) -> list[float]:
-    g = state.game
-    n = len(g.cards)
-    nf = len(FACES)
-    seats = len(state.hands)
-    out = [0.0] * observation_size(g)
-    for pos, f in enumerate(state.faces()):
-        if f >= 0:
-            out[pos * nf + f] = 1.0
-    o = 25 * nf
-    for c in state.hands[p]:
-        out[o + c] = 1.0
-    o += n
-    for k in range(seats):
-        q = (p + k) % seats
-        for c in state.creatures[q]:
-            out[o + k * n + c] = 1.0
-    o += 4 * n
-    for c in state.used:
-        out[o + c] = 1.0
-    o += n
-    for c in state.discard:
-        out[o + c] = 1.0
-    o += n
-    for i in range(3):
-        out[o + i] = min(1.0, state.symbols[i] / 4)
-    o += 3
-    out[o + state.phase] = 1.0
-    o += 11
-    for k in range(seats):
-        q = (p + k) % seats
-        out[o + k] = min(1.0, state.vp(q) / 10)
-        out[o + 4 + k] = min(1.0, len(state.hands[q]) / 6)
-    o += 8
-    out[o] = len(state.deck) / n
-    out[o + 1] = 1.0 if state.current_players() == (p,) else 0.0
-    return out
-
+    return targets

@@ -1,13 +1,20 @@
-"""The rules of The Stars Are Right (rule ids TSAR-x.y refer to ``rules.md``)."""
+"""The rules of The Stars Are Right (rule ids TSAR-x.y refer to ``rules.md``).
+
+The state holds the rules and what each seat may know, nothing else: the text, SVG board and
+choice labels are the game's ``GameUI`` (``ui.py``), the observation tensor its ``Observer``
+(``observer.py``), and the ``evaluate`` heuristic lives in ``heuristic.py``.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import CHANCE, Action, State
 
-from . import matcher
+from . import heuristic, matcher
 from .actions import (
     END,
     Discard,
@@ -25,92 +32,138 @@ from .actions import (
     Take,
     cell_name,
 )
-from .components import FACES, GOO, GREATER, LESSER, MINION, SYMBOLS
+from .constants import (
+    DEAL,
+    DISCARD,
+    DRAW,
+    FACES,
+    GOAL,
+    GOO,
+    GREATER,
+    HAND_SIZE,
+    INVOKE,
+    LESSER,
+    MAX_BONUS,
+    MAX_CREATURES,
+    MINION,
+    MINION_PHASES,
+    MOVE,
+    OVER,
+    OVERFLOW,
+    PHASE_NAMES,
+    POWERS,
+    SETUP,
+    SUMMON,
+    SYMBOLS,
+    TAKE,
+)
 
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
 
-SETUP, DEAL, INVOKE, POWERS, MOVE, SUMMON, DISCARD, OVERFLOW, DRAW, TAKE, OVER = range(11)
-PHASE_NAMES = (
-    "setup", "deal", "invoke", "powers", "move", "summon", "discard", "overflow", "draw",
-    "take", "over",
-)
-# Phases in which a discard-Minion may be used (TSAR-9.7).
-MINION_PHASES = (INVOKE, POWERS, MOVE, SUMMON, DISCARD)
-HAND_SIZE = 5
-MAX_CREATURES = 6
-GOAL = 10
-MAX_BONUS = 3
+Why = tuple[str, str | None] | None
+"""Why an action is illegal: None when it is legal, else (reason, rule id)."""
 
 
 class StarsAreRightState(State):
-    """One position. Lists of ints only, so ``clone`` is a handful of list copies."""
+    """One position, in lists and tuples of ints, so that ``clone`` is a handful of list copies:
+    the parts that change rarely (tiles left to lay, powers used, creatures in play, cards seen
+    entering a hand) are tuples, shared by clones and replaced when they change."""
 
-    game: StarsAreRightGame
+    g: StarsAreRightGame
+    """The game, typed (``State.game`` stays a ``Game``): the rules read ``self.g``."""
+    pos_tile: list[int]  # tile id at each sky position (-1: not laid yet)
+    pos_side: list[int]  # 0 front, 1 back, of the tile at each position
+    kinds_left: tuple[int, ...]  # per tile kind, tiles not yet laid (set-up)
+    placed: int
+    hands: list[list[int]]  # kept sorted
+    known: list[tuple[int, ...]]  # hand cards everyone has seen
+    creatures: list[tuple[int, ...]]
+    deck: list[int]  # kept sorted: its order is hidden
+    discard: list[int]  # bottom .. top
+    current: int
+    phase: int
+    symbols: list[int]  # P, S, F left to spend
+    invoked: int
+    resolving: int  # a Dhole waiting for its card
+    return_phase: int
+    used: tuple[int, ...]  # creatures whose power was used this turn
+    discards_done: int
+    summoned: bool
+    reshuffles: int
+    turn: int
+    end_reason: str
+    last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
+    """(seat, card, bonus servitors, tiles per constellation) of the last summoning."""
+    _masks: list[int] | None  # per face, the positions showing it (None: to recompute)
 
-    def __init__(self, game: StarsAreRightGame) -> None:
+    def __init__(self, game: StarsAreRightGame, copy_of: StarsAreRightState | None = None
+                 ) -> None:
+        """The state before set-up (its first chance events lay the sky and deal); with
+        ``copy_of``, a copy of that state's own fields and no set-up: the path of ``clone``,
+        which sets the shared fields (``game``, ``history``, the log's secrets) itself."""
+        if copy_of is not None:
+            o = copy_of
+            self.g = game
+            self.pos_tile = o.pos_tile[:]
+            self.pos_side = o.pos_side[:]
+            self.kinds_left = o.kinds_left
+            self.placed = o.placed
+            self.hands = list(map(list.copy, o.hands))
+            self.known = o.known[:]
+            self.creatures = o.creatures[:]
+            self.deck = o.deck[:]
+            self.discard = o.discard[:]
+            self.current = o.current
+            self.phase = o.phase
+            self.symbols = o.symbols[:]
+            self.invoked = o.invoked
+            self.resolving = o.resolving
+            self.return_phase = o.return_phase
+            self.used = o.used
+            self.discards_done = o.discards_done
+            self.summoned = o.summoned
+            self.reshuffles = o.reshuffles
+            self.turn = o.turn
+            self.end_reason = o.end_reason
+            self.last_summon = o.last_summon
+            self._masks = o._masks
+            return
         super().__init__(game)
+        self.g = game
         n = game.num_players
-        self.pos_tile = [-1] * 25  # tile id at each sky position
-        self.pos_side = [0] * 25  # 0 front, 1 back, of the tile at each position
-        self.kinds_left = [k[2] for k in game.comps.tiles]  # tiles not yet laid (set-up)
+        self.pos_tile = [-1] * 25
+        self.pos_side = [0] * 25
+        self.kinds_left = tuple(k[2] for k in game.comps.tiles)
         self.placed = 0
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.known: list[list[int]] = [[] for _ in range(n)]  # hand cards everyone has seen
-        self.creatures: list[list[int]] = [[] for _ in range(n)]
-        self.deck: list[int] = list(range(len(game.comps.cards)))  # kept sorted: order is hidden
-        self.discard: list[int] = []  # bottom .. top
+        self.hands = [[] for _ in range(n)]
+        self.known = [()] * n
+        self.creatures = [()] * n
+        self.deck = list(range(len(game.comps.cards)))
+        self.discard = []
         self.current = 0
         self.phase = SETUP
         self.symbols = [0, 0, 0]
         self.invoked = -1
-        self.resolving = -1  # a Dhole waiting for its card
+        self.resolving = -1
         self.return_phase = INVOKE
-        self.used: list[int] = []  # creatures whose power was used this turn
+        self.used = ()
         self.discards_done = 0
         self.summoned = False
         self.reshuffles = 0
         self.turn = 0
         self.end_reason = ""
-        # (seat, card, bonus servitors, tiles per constellation) of the last summoning
-        self.last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
         self.last_summon = None
-        self._masks: list[int] | None = None
+        self._masks = None
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> StarsAreRightState:
-        s = object.__new__(StarsAreRightState)
-        s.game = self.game
-        s.history = list(self.history)
-        s.pos_tile = self.pos_tile[:]
-        s.pos_side = self.pos_side[:]
-        s.kinds_left = self.kinds_left[:]
-        s.placed = self.placed
-        s.hands = [h[:] for h in self.hands]
-        s.known = [h[:] for h in self.known]
-        s.creatures = [h[:] for h in self.creatures]
-        s.deck = self.deck[:]
-        s.discard = self.discard[:]
-        s.current = self.current
-        s.phase = self.phase
-        s.symbols = self.symbols[:]
-        s.invoked = self.invoked
-        s.resolving = self.resolving
-        s.return_phase = self.return_phase
-        s.used = self.used[:]
-        s.discards_done = self.discards_done
-        s.summoned = self.summoned
-        s.reshuffles = self.reshuffles
-        s.turn = self.turn
-        s.end_reason = self.end_reason
-        s.last_summon = self.last_summon
-        s._masks = self._masks
-        return s
+    def _copy(self) -> StarsAreRightState:
+        return StarsAreRightState(self.g, self)
 
     # ------------------------------------------------------------------ sky helpers
     def faces(self) -> list[int]:
         """Face shown at each of the 25 positions (-1 before set-up lays it)."""
-        tf = self.game.tile_faces
+        tf = self.g.tile_faces
         return [
             tf[t][s] if t >= 0 else -1 for t, s in zip(self.pos_tile, self.pos_side, strict=True)
         ]
@@ -120,7 +173,7 @@ class StarsAreRightState(State):
         m = self._masks
         if m is None:
             m = [0] * len(FACES)
-            tf = self.game.tile_faces
+            tf = self.g.tile_faces
             for pos in range(25):
                 t = self.pos_tile[pos]
                 if t >= 0:
@@ -139,19 +192,19 @@ class StarsAreRightState(State):
 
     def vp(self, p: int) -> int:
         """Victory points of seat ``p``: the VP of the creatures it controls (TSAR-10.1)."""
-        cards = self.game.cards
+        cards = self.g.cards
         return sum(cards[c].vp for c in self.creatures[p])
 
     def hand_limit(self, p: int) -> int:
         """Five cards, six while controlling a Ghast (TSAR-8.2, TSAR-9.5)."""
-        cards = self.game.cards
+        cards = self.g.cards
         if any(cards[c].minion == "hand-six" for c in self.creatures[p]):
             return HAND_SIZE + 1
         return HAND_SIZE
 
     def discard_limit(self, p: int) -> int:
         """One discard in step 5, two while controlling a Ghoul (TSAR-8.1, TSAR-9.6)."""
-        cards = self.game.cards
+        cards = self.g.cards
         if any(cards[c].minion == "discard-two" for c in self.creatures[p]):
             return 2
         return 1
@@ -163,7 +216,7 @@ class StarsAreRightState(State):
         Only for a Great Old One, only its own Servitors, at most three, each ignoring a star
         the card still shows (TSAR-7.1, TSAR-7.2, TSAR-7.4). The empty set comes first.
         """
-        g = self.game
+        g = self.g
         c = g.cards[card]
         if c.kind != GOO:
             return [()]
@@ -172,8 +225,6 @@ class StarsAreRightState(State):
         if not mine:
             return [()]
         out: list[tuple[int, ...]] = [()]
-        from itertools import combinations
-
         for k in range(1, min(MAX_BONUS, len(mine)) + 1):
             for combo in combinations(mine, k):
                 if g.ignorable(card, tuple(g.cards[s].bonus for s in combo)):
@@ -182,7 +233,7 @@ class StarsAreRightState(State):
 
     def summon_placement(self, card: int, bonus: tuple[int, ...]) -> list[int] | None:
         """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored)."""
-        g = self.game
+        g = self.g
         faces = tuple(g.cards[s].bonus for s in bonus)
         shapes, need = g.shapes_for(card, faces)
         m = self.masks()
@@ -193,7 +244,7 @@ class StarsAreRightState(State):
 
     def summons(self, p: int) -> list[Summon]:
         """Every legal summoning of ``p`` now, each with the first placement found."""
-        g = self.game
+        g = self.g
         out = []
         for card in self.hands[p]:
             for bonus in self.bonus_options(p, card):
@@ -205,7 +256,7 @@ class StarsAreRightState(State):
         return out
 
     def _tiles_ok(self, a: Summon) -> bool:
-        g = self.game
+        g = self.g
         faces = tuple(g.cards[s].bonus for s in a.bonus)
         shapes, _ = g.shapes_for(a.card, faces)
         if len(a.tiles) != len(shapes):
@@ -224,13 +275,12 @@ class StarsAreRightState(State):
         return True
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        p = self._seat(player)
+    def _legal_actions(self, p: int) -> list[Action]:
         if p == CHANCE:
             return [o for o, _ in self.chance_outcomes() or []]
         if p != self.current or self.phase in (SETUP, DEAL, DRAW, TAKE, OVER):
             return []
-        g = self.game
+        g = self.g
         ph = self.phase
         out: list[Action] = []
         if ph == OVERFLOW:
@@ -261,7 +311,7 @@ class StarsAreRightState(State):
         return out
 
     def _minion_actions(self, p: int) -> list[Action]:
-        g = self.game
+        g = self.g
         cards = g.cards
         out: list[Action] = []
         for m in sorted(self.creatures[p]):
@@ -286,7 +336,7 @@ class StarsAreRightState(State):
 
     def _deck_available(self) -> bool:
         return bool(self.deck) or (
-            bool(self.discard) and self.reshuffles < self.game.options["reshuffles"]
+            bool(self.discard) and self.reshuffles < self.g.options["reshuffles"]
         )
 
     def is_legal(self, action: Action, player: int) -> bool:
@@ -298,13 +348,11 @@ class StarsAreRightState(State):
             return f"{action!s} is legal", None
         return why
 
-    def _why_illegal(self, a: Action, p: int) -> tuple[str, str | None] | None:  # noqa: C901
+    def _why_illegal(self, a: Action, p: int) -> Why:
         """None when legal, else (reason, rule id). The fast path of ``is_legal``."""
-        g = self.game
         ph = self.phase
         if p != self.current or ph in (SETUP, DEAL, DRAW, TAKE, OVER):
             return "it is not this seat's turn to act", "TSAR-2.2"
-        cards = g.cards
         if ph == OVERFLOW and not isinstance(a, Release):
             return ("with a seventh creature you must first discard one of them", "TSAR-6.8")
         if ph == MOVE and not isinstance(a, Push | Swap | Flip | Exchange | Take):
@@ -316,61 +364,11 @@ class StarsAreRightState(State):
                 return (f"{a.text[7:]} is not in your hand to invoke", "TSAR-3.1")
             return None
         if isinstance(a, Power):
-            if ph not in (POWERS,):
-                if ph == INVOKE:
-                    return ("powers change the symbols of an invocation: invoke first", "TSAR-3.3")
-                return ("powers come after the invocation and before moving stars", "TSAR-4.3")
-            if a.card not in self.creatures[p] or cards[a.card].kind == MINION:
-                return ("only a summoned creature's symbol power can be used", "TSAR-4.1")
-            if a.card in self.used:
-                return ("each creature's power works once a turn", "TSAR-4.2")
-            if not self.symbols[cards[a.card].power_from]:
-                sym = SYMBOLS[cards[a.card].power_from]
-                return (f"that power needs a {sym} symbol to change", "TSAR-4.1")
-            return None
+            return self._why_not_power(a, p)
         if isinstance(a, Push | Swap | Flip):
-            if ph == INVOKE:
-                return ("stars move only with symbols gained by an invocation", "TSAR-3.3")
-            rule = "TSAR-5.2" if isinstance(a, Push) else (
-                "TSAR-5.3" if isinstance(a, Swap) else "TSAR-5.4")
-            if ph not in (POWERS, MOVE):
-                return ("no symbol left to move the stars with", rule)
-            if isinstance(a, Push):
-                if not self.symbols[0]:
-                    return ("no Push symbol left", "TSAR-5.2")
-                if g.push_index.get((a.column, a.index, a.delta)) is None:
-                    return ("a push moves a whole row or column by one", "TSAR-5.2")
-            elif isinstance(a, Swap):
-                if not self.symbols[1]:
-                    return ("no Swap symbol left", "TSAR-5.3")
-                if (a.a, a.b) not in g.swap_index:
-                    return ("only orthogonally adjacent tiles swap, never across edges",
-                            "TSAR-5.3")
-            else:
-                if not self.symbols[2]:
-                    return ("no Flip symbol left", "TSAR-5.4")
-                if not 0 <= a.pos < 25:
-                    return ("flip a tile of the sky", "TSAR-5.4")
-            return None
+            return self._why_not_move(a)
         if isinstance(a, Summon):
-            if ph not in (INVOKE, SUMMON):
-                if self.summoned:
-                    return ("only one creature may be summoned a turn", "TSAR-6.1")
-                return ("summoning comes before the discard step", "TSAR-2.1")
-            if a.card not in self.hands[p]:
-                return ("you summon creatures from your own hand", "TSAR-6.1")
-            if a.bonus not in self.bonus_options(p, a.card):
-                return ("bonus stars come from your own Servitors of this Great Old One, at most "
-                        "three, each on a star the card shows", "TSAR-7.2")
-            if a.tiles:
-                if not self._tiles_ok(a):
-                    return ("those tiles do not show the creature's constellations on separate "
-                            "tiles", "TSAR-6.2")
-                return None
-            if self.summon_placement(a.card, a.bonus) is None:
-                return ("the stars are not right: the constellations are not all in the sky",
-                        "TSAR-6.2")
-            return None
+            return self._why_not_summon(a, p)
         if isinstance(a, Discard):
             if ph not in (INVOKE, SUMMON, DISCARD):
                 return ("discarding is step 5", "TSAR-2.1")
@@ -386,37 +384,108 @@ class StarsAreRightState(State):
                 return ("discard one of your own creatures", "TSAR-6.8")
             return None
         if isinstance(a, Exchange | Take):
-            if ph not in MINION_PHASES:
-                return ("Minion powers are used during your own turn", "TSAR-9.7")
-            if a.minion not in self.creatures[p]:
-                return ("a Minion's power needs the Minion summoned in front of you", "TSAR-9.1")
-            power = cards[a.minion].minion
-            if isinstance(a, Take):
-                if power != "take-card":
-                    return ("only a Dhole takes a card", "TSAR-9.4")
-                if a.from_deck and not self._deck_available():
-                    return ("the draw deck is empty", "TSAR-9.4")
-                if not a.from_deck and not self.discard:
-                    return ("the discard pile is empty", "TSAR-9.4")
-                return None
-            rule = "TSAR-9.2" if power == "exchange-lesser" else "TSAR-9.3"
-            if power not in ("exchange-lesser", "exchange-greater"):
-                return ("only a Gug or a Tindaloo exchanges creatures", "TSAR-9.2")
-            kind = LESSER if power == "exchange-lesser" else GREATER
-            if a.give not in self.creatures[p] or cards[a.give].kind != kind:
-                return ("give one of your own Servitors of the Minion's kind", rule)
-            if a.give in self.used:
-                return ("a creature whose power you used this turn cannot be given away",
-                        "TSAR-4.4")
-            owner = self.owner(a.take)
-            if owner is None or owner == p or cards[a.take].kind != kind:
-                return ("take an opponent's Servitor of the Minion's kind", rule)
-            return None
+            return self._why_not_minion(a, p)
         if isinstance(a, End):
             if ph not in (INVOKE, SUMMON, DISCARD):
                 return ("every gained symbol must be spent on the sky first", "TSAR-5.1")
             return None
         return (f"{a!s} is not an action of this game", None)
+
+    def _why_not_power(self, a: Power, p: int) -> Why:
+        """TSAR-4: a summoned creature's power, once a turn, on a symbol the player holds."""
+        cards = self.g.cards
+        ph = self.phase
+        if ph not in (POWERS,):
+            if ph == INVOKE:
+                return ("powers change the symbols of an invocation: invoke first", "TSAR-3.3")
+            return ("powers come after the invocation and before moving stars", "TSAR-4.3")
+        if a.card not in self.creatures[p] or cards[a.card].kind == MINION:
+            return ("only a summoned creature's symbol power can be used", "TSAR-4.1")
+        if a.card in self.used:
+            return ("each creature's power works once a turn", "TSAR-4.2")
+        if not self.symbols[cards[a.card].power_from]:
+            sym = SYMBOLS[cards[a.card].power_from]
+            return (f"that power needs a {sym} symbol to change", "TSAR-4.1")
+        return None
+
+    def _why_not_move(self, a: Push | Swap | Flip) -> Why:
+        """TSAR-5: each push, swap or flip spends a symbol of its kind."""
+        g = self.g
+        ph = self.phase
+        if ph == INVOKE:
+            return ("stars move only with symbols gained by an invocation", "TSAR-3.3")
+        rule = "TSAR-5.2" if isinstance(a, Push) else (
+            "TSAR-5.3" if isinstance(a, Swap) else "TSAR-5.4")
+        if ph not in (POWERS, MOVE):
+            return ("no symbol left to move the stars with", rule)
+        if isinstance(a, Push):
+            if not self.symbols[0]:
+                return ("no Push symbol left", "TSAR-5.2")
+            if g.push_index.get((a.column, a.index, a.delta)) is None:
+                return ("a push moves a whole row or column by one", "TSAR-5.2")
+        elif isinstance(a, Swap):
+            if not self.symbols[1]:
+                return ("no Swap symbol left", "TSAR-5.3")
+            if (a.a, a.b) not in g.swap_index:
+                return ("only orthogonally adjacent tiles swap, never across edges",
+                        "TSAR-5.3")
+        else:
+            if not self.symbols[2]:
+                return ("no Flip symbol left", "TSAR-5.4")
+            if not 0 <= a.pos < 25:
+                return ("flip a tile of the sky", "TSAR-5.4")
+        return None
+
+    def _why_not_summon(self, a: Summon, p: int) -> Why:
+        """TSAR-6 and TSAR-7: a card of the hand whose constellations all show in the sky."""
+        if self.phase not in (INVOKE, SUMMON):
+            if self.summoned:
+                return ("only one creature may be summoned a turn", "TSAR-6.1")
+            return ("summoning comes before the discard step", "TSAR-2.1")
+        if a.card not in self.hands[p]:
+            return ("you summon creatures from your own hand", "TSAR-6.1")
+        if a.bonus not in self.bonus_options(p, a.card):
+            return ("bonus stars come from your own Servitors of this Great Old One, at most "
+                    "three, each on a star the card shows", "TSAR-7.2")
+        if a.tiles:
+            if not self._tiles_ok(a):
+                return ("those tiles do not show the creature's constellations on separate "
+                        "tiles", "TSAR-6.2")
+            return None
+        if self.summon_placement(a.card, a.bonus) is None:
+            return ("the stars are not right: the constellations are not all in the sky",
+                    "TSAR-6.2")
+        return None
+
+    def _why_not_minion(self, a: Exchange | Take, p: int) -> Why:
+        """TSAR-9: a Minion in front of the player, discarded for its power."""
+        cards = self.g.cards
+        if self.phase not in MINION_PHASES:
+            return ("Minion powers are used during your own turn", "TSAR-9.7")
+        if a.minion not in self.creatures[p]:
+            return ("a Minion's power needs the Minion summoned in front of you", "TSAR-9.1")
+        power = cards[a.minion].minion
+        if isinstance(a, Take):
+            if power != "take-card":
+                return ("only a Dhole takes a card", "TSAR-9.4")
+            if a.from_deck and not self._deck_available():
+                return ("the draw deck is empty", "TSAR-9.4")
+            if not a.from_deck and not self.discard:
+                return ("the discard pile is empty", "TSAR-9.4")
+            return None
+        rule = "TSAR-9.2" if power == "exchange-lesser" else "TSAR-9.3"
+        if power not in ("exchange-lesser", "exchange-greater"):
+            return ("only a Gug or a Tindaloo exchanges creatures", "TSAR-9.2")
+        kind = LESSER if power == "exchange-lesser" else GREATER
+        if a.give not in self.creatures[p] or cards[a.give].kind != kind:
+            return ("give one of your own Servitors of the Minion's kind", rule)
+        if a.give in self.used:
+            return ("a creature whose power you used this turn cannot be given away",
+                    "TSAR-4.4")
+        owner = self.owner(a.take)
+        if owner is None or owner == p or cards[a.take].kind != kind:
+            return ("take an opponent's Servitor of the Minion's kind", rule)
+        return None
 
     def owner(self, card: int) -> int | None:
         """The seat controlling a summoned ``card``, or None."""
@@ -427,7 +496,7 @@ class StarsAreRightState(State):
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self) -> list[tuple[Action, float]] | None:
-        g = self.game
+        g = self.g
         if self.phase == SETUP:
             left = 25 - self.placed
             out: list[tuple[Action, float]] = []
@@ -443,7 +512,7 @@ class StarsAreRightState(State):
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase in (DEAL, DRAW, TAKE):
-            return self.game.draw_action[self.deck[rng.randrange(len(self.deck))]]
+            return self.g.draw_action[self.deck[rng.randrange(len(self.deck))]]
         return super().sample_chance(rng)
 
     def is_legal_chance(self, outcome: Action) -> bool:
@@ -455,65 +524,14 @@ class StarsAreRightState(State):
         return False
 
     # ------------------------------------------------------------------ applying
-    def _apply(self, a: Action, p: int) -> None:  # noqa: C901
-        g = self.game
+    def _apply(self, a: Action, p: int) -> None:
         if p == CHANCE:
-            if isinstance(a, PlaceTile):
-                tid = g.tile_first[a.kind] + g.comps.tiles[a.kind][2] - self.kinds_left[a.kind]
-                self.kinds_left[a.kind] -= 1
-                self.pos_tile[self.placed] = tid
-                self.pos_side[self.placed] = a.side
-                self.placed += 1
-                self._masks = None
-                if self.placed == 25:
-                    self.phase = DEAL
-                return
-            assert isinstance(a, Draw)
-            self.deck.remove(a.card)
-            if self.phase == DEAL:
-                dealt = sum(len(h) for h in self.hands)
-                seat = dealt % len(self.hands)
-                _insort(self.hands[seat], a.card)
-                if dealt + 1 == HAND_SIZE * len(self.hands):
-                    self.phase = INVOKE
-            elif self.phase == TAKE:
-                _insort(self.hands[self.current], a.card)
-                self.discard.append(self.resolving)
-                self.resolving = -1
-                self.phase = self.return_phase
-            else:
-                _insort(self.hands[self.current], a.card)
-                self._continue_draw()
+            self._apply_chance(a)
             return
-        cards = g.cards
         if isinstance(a, Push | Swap | Flip):
-            if isinstance(a, Push):
-                line = a.path()
-                t = self.pos_tile
-                s = self.pos_side
-                vt = [t[i] for i in line]
-                vs = [s[i] for i in line]
-                d = a.delta
-                for k, pos in enumerate(line):
-                    t[pos] = vt[(k - d) % 5]
-                    s[pos] = vs[(k - d) % 5]
-                self.symbols[0] -= 1
-            elif isinstance(a, Swap):
-                t, s = self.pos_tile, self.pos_side
-                t[a.a], t[a.b] = t[a.b], t[a.a]
-                s[a.a], s[a.b] = s[a.b], s[a.a]
-                self.symbols[1] -= 1
-            else:
-                self.pos_side[a.pos] ^= 1
-                self.symbols[2] -= 1
-            self._masks = None
-            if self.symbols[0] or self.symbols[1] or self.symbols[2]:
-                self.phase = MOVE
-            else:
-                self.discard.append(self.invoked)
-                self.invoked = -1
-                self.phase = SUMMON
+            self._move_stars(a)
             return
+        cards = self.g.cards
         if isinstance(a, Invoke):
             self._from_hand(p, a.card)
             self.invoked = a.card
@@ -525,74 +543,146 @@ class StarsAreRightState(State):
             self.symbols[c.power_from] -= 1
             for i in range(3):
                 self.symbols[i] += c.power_to[i]
-            self.used.append(a.card)
+            self.used = (*self.used, a.card)
             return
         if isinstance(a, Summon):
             self._summon(p, a)
             return
         if isinstance(a, Discard):
-            self._from_hand(p, a.card)
-            self.discard.append(a.card)
-            self.discards_done += 1
-            done = self.discards_done >= self.discard_limit(p) or not self.hands[p]
-            if done and not self._minion_actions(p):
-                self._begin_draw()  # "end" would be the only choice left: take it
-            else:
-                self.phase = DISCARD
+            self._discard(p, a.card)
             return
         if isinstance(a, Release):
-            self.creatures[p].remove(a.card)
+            self.creatures[p] = _without(self.creatures[p], a.card)
             self.discard.append(a.card)
             self._after_summon()
             return
         if isinstance(a, Exchange):
-            q = self.owner(a.take)
-            assert q is not None
-            self.creatures[p].remove(a.minion)
-            self.discard.append(a.minion)
-            self.creatures[p].remove(a.give)
-            self.creatures[q].remove(a.take)
-            self.creatures[p].append(a.take)
-            self.creatures[q].append(a.give)
-            self._check_goal()
+            self._exchange(p, a)
             return
         if isinstance(a, Take):
-            self.creatures[p].remove(a.minion)
-            if a.from_deck:
-                if not self.deck:
-                    self._reshuffle()
-                self.resolving = a.minion
-                self.return_phase = self.phase
-                self.phase = TAKE
-            else:
-                card = self.discard.pop()
-                _insort(self.hands[p], card)
-                self.known[p].append(card)
-                self.discard.append(a.minion)
+            self._take(p, a)
             return
         if isinstance(a, End):
             self._begin_draw()
             return
         raise AssertionError(f"unhandled action {a!r}")  # pragma: no cover
 
+    def _apply_chance(self, a: Action) -> None:
+        """A tile laid in set-up (TSAR-1.3), or a card drawn: dealt (TSAR-1.5), drawn or taken."""
+        if isinstance(a, PlaceTile):
+            g = self.g
+            left = list(self.kinds_left)
+            tid = g.tile_first[a.kind] + g.comps.tiles[a.kind][2] - left[a.kind]
+            left[a.kind] -= 1
+            self.kinds_left = tuple(left)
+            self.pos_tile[self.placed] = tid
+            self.pos_side[self.placed] = a.side
+            self.placed += 1
+            self._masks = None
+            if self.placed == 25:
+                self.phase = DEAL
+            return
+        assert isinstance(a, Draw)
+        self.deck.remove(a.card)
+        if self.phase == DEAL:
+            dealt = sum(len(h) for h in self.hands)
+            seat = dealt % len(self.hands)
+            _insort(self.hands[seat], a.card)
+            if dealt + 1 == HAND_SIZE * len(self.hands):
+                self.phase = INVOKE
+        elif self.phase == TAKE:
+            _insort(self.hands[self.current], a.card)
+            self.discard.append(self.resolving)
+            self.resolving = -1
+            self.phase = self.return_phase
+        else:
+            _insort(self.hands[self.current], a.card)
+            self._continue_draw()
+
+    def _move_stars(self, a: Push | Swap | Flip) -> None:
+        """Spend a symbol on the sky; with none left the invoked card goes to the discards."""
+        if isinstance(a, Push):
+            line = a.path()
+            t = self.pos_tile
+            s = self.pos_side
+            vt = [t[i] for i in line]
+            vs = [s[i] for i in line]
+            d = a.delta
+            for k, pos in enumerate(line):
+                t[pos] = vt[(k - d) % 5]
+                s[pos] = vs[(k - d) % 5]
+            self.symbols[0] -= 1
+        elif isinstance(a, Swap):
+            t, s = self.pos_tile, self.pos_side
+            t[a.a], t[a.b] = t[a.b], t[a.a]
+            s[a.a], s[a.b] = s[a.b], s[a.a]
+            self.symbols[1] -= 1
+        else:
+            self.pos_side[a.pos] ^= 1
+            self.symbols[2] -= 1
+        self._masks = None
+        if self.symbols[0] or self.symbols[1] or self.symbols[2]:
+            self.phase = MOVE
+        else:
+            self.discard.append(self.invoked)
+            self.invoked = -1
+            self.phase = SUMMON
+
+    def _discard(self, p: int, card: int) -> None:
+        """Step 5 (TSAR-8.1); the draw follows at once when nothing else is left to do."""
+        self._from_hand(p, card)
+        self.discard.append(card)
+        self.discards_done += 1
+        done = self.discards_done >= self.discard_limit(p) or not self.hands[p]
+        if done and not self._minion_actions(p):
+            self._begin_draw()  # "end" would be the only choice left: take it
+        else:
+            self.phase = DISCARD
+
+    def _exchange(self, p: int, a: Exchange) -> None:
+        """Gug / Tindaloo (TSAR-9.2, TSAR-9.3): the Minion is discarded, two Servitors trade."""
+        q = self.owner(a.take)
+        assert q is not None
+        self.discard.append(a.minion)
+        mine = _without(_without(self.creatures[p], a.minion), a.give)
+        self.creatures[p] = (*mine, a.take)
+        self.creatures[q] = (*_without(self.creatures[q], a.take), a.give)
+        self._check_goal()
+
+    def _take(self, p: int, a: Take) -> None:
+        """Dhole (TSAR-9.4): the top of the deck (a chance draw follows) or of the discards."""
+        self.creatures[p] = _without(self.creatures[p], a.minion)
+        if a.from_deck:
+            if not self.deck:
+                self._reshuffle()
+            self.resolving = a.minion
+            self.return_phase = self.phase
+            self.phase = TAKE
+        else:
+            card = self.discard.pop()
+            _insort(self.hands[p], card)
+            self.known[p] = (*self.known[p], card)
+            self.discard.append(a.minion)
+
     def _from_hand(self, p: int, card: int) -> None:
         self.hands[p].remove(card)
         if card in self.known[p]:
-            self.known[p].remove(card)
+            self.known[p] = _without(self.known[p], card)
 
     def _summon(self, p: int, a: Summon) -> None:
-        g = self.game
+        g = self.g
         tiles = a.tiles
         if not tiles:
             pl = self.summon_placement(a.card, a.bonus)
             assert pl is not None
             tiles = tuple(tuple(matcher.cells_of(t)) for t in pl)
         self._from_hand(p, a.card)
+        mine = self.creatures[p]
         for s in a.bonus:
             if g.cards[s].kind == LESSER:  # TSAR-7.3: Lesser Servitors pay with their life
-                self.creatures[p].remove(s)
+                mine = _without(mine, s)
                 self.discard.append(s)
-        self.creatures[p].append(a.card)
+        self.creatures[p] = (*mine, a.card)
         self.summoned = True
         self.last_summon = (p, a.card, a.bonus, tiles)
         if len(self.creatures[p]) > MAX_CREATURES:
@@ -630,7 +720,7 @@ class StarsAreRightState(State):
             if self.deck:
                 return
             if self.discard:
-                if self.reshuffles < self.game.options["reshuffles"]:
+                if self.reshuffles < self.g.options["reshuffles"]:
                     self._reshuffle()
                     return
                 self.phase = OVER  # TSAR-8.4: the deck ran out once too often
@@ -642,20 +732,20 @@ class StarsAreRightState(State):
     def _next_turn(self) -> None:
         n = len(self.hands)
         self.turn += 1
-        if self.turn >= self.game.options["max_rounds"] * n:
+        if self.turn >= self.g.options["max_rounds"] * n:
             self.phase = OVER  # TSAR-10.3
             self.end_reason = "rounds"
             return
         self.current = (self.current + 1) % n
         self.phase = INVOKE
         self.symbols = [0, 0, 0]
-        self.used = []
+        self.used = ()
         self.discards_done = 0
         self.summoned = False
 
     # ------------------------------------------------------------------ results
     def score_breakdown(self) -> list[dict[str, float]]:
-        cards = self.game.cards
+        cards = self.g.cards
         out = []
         for p in range(len(self.hands)):
             d: dict[str, float] = {"creatures": float(len(self.creatures[p]))}
@@ -668,28 +758,24 @@ class StarsAreRightState(State):
         return out
 
     def evaluate(self, player: int) -> float:
-        from .planner import evaluate
-
-        return evaluate(self, player)
+        return heuristic.evaluate(self, player)
 
     # ------------------------------------------------------------------ views
-    def _codes(self, cs: list[int]) -> list[str]:
-        cards = self.game.cards
+    def _codes(self, cs: Iterable[int]) -> list[str]:
+        cards = self.g.cards
         return [cards[c].id for c in cs]
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        g = self.game
+    def _view_scores(self) -> list[int]:
+        """The VP each seat has now (``scores()`` gives the same as floats)."""
+        return [self.vp(q) for q in range(len(self.hands))]
+
+    def _view(self, player: int | None) -> dict[str, Any]:
+        g = self.g
         faces = self.faces()
         tf = g.tile_faces
         backs = [tf[t][1 - s] if t >= 0 else -1
                  for t, s in zip(self.pos_tile, self.pos_side, strict=True)]
-        n = len(self.hands)
         v: dict[str, Any] = {
-            "game": g.info.id,
-            "viewer": player,
-            "current_players": list(self.current_players()),
-            "terminal": self.phase == OVER,
-            "scores": [self.vp(q) for q in range(n)],
             "phase": PHASE_NAMES[self.phase],
             "current": self.current,
             "turn": self.turn,
@@ -735,13 +821,13 @@ class StarsAreRightState(State):
         for q in range(len(s.hands)):
             if q != player:
                 m = len(s.hands[q]) - len(s.known[q])
-                s.hands[q] = sorted(s.known[q] + pool[k:k + m])
+                s.hands[q] = sorted([*s.known[q], *pool[k:k + m]])
                 k += m
         s.deck = sorted(pool[k:])
         return s
 
     def census(self) -> dict[str, list[str]]:
-        cards = self.game.cards
+        cards = self.g.cards
         out: dict[str, list[str]] = {
             "deck": [cards[c].id for c in self.deck],
             "discard": [cards[c].id for c in self.discard],
@@ -756,31 +842,11 @@ class StarsAreRightState(State):
         out["tile-bag"] = [f"tile-{t}" for t in range(25) if t not in laid]
         return out
 
-    # ------------------------------------------------------------------ presentation
-    def render(self, viewer: int | None = None) -> str:
-        from .render import render
 
-        return render(self, viewer)
-
-    def describe_action(self, action: Action, player: int) -> str:
-        from .render import describe
-
-        return describe(self, action, player)
-
-    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
-        from .render import action_ui
-
-        return action_ui(self, action, player)
-
-    def board_svg(self, viewer: int | None = None) -> str | None:
-        from .svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def observation(self, player: int) -> list[float]:
-        from .render import observation
-
-        return observation(self, player)
+def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``cards`` less ``card`` (which must be there: ValueError otherwise, as list.remove)."""
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1:]
 
 
 def _insort(hand: list[int], card: int) -> None:

@@ -1,11 +1,11 @@
-"""The Stars Are Right board as SVG for the web client (``State.board_svg``).
+"""The Stars Are Right board as SVG for the web client (``game.ui.board_svg``).
 
 Drawn from ``view(viewer)`` only, so it shows exactly what that seat may know: the 5x5 sky (each
 tile's back face in its corner, as the physical tile shows it), push arrows at the ends of every
 row and column, the symbols left to spend, the deck and discard pile, each seat's creatures, the
 viewer's hand face up and other hands as card backs (cards everyone saw entering a hand face up).
 
-Clickable ids follow ``render.action_ui``: ``tile-<row>-<col>``, ``push-<row|col>-<i>-<dir>``,
+Clickable ids follow ``render.action_targets``: ``tile-<row>-<col>``, ``push-<row|col>-<i>-<dir>``,
 ``card-<card id>``, ``deck`` and ``discard``.
 """
 
@@ -29,8 +29,7 @@ from nightsky.games.svgkit import (
     text,
 )
 
-from .actions import COLS
-from .components import FACE_INDEX, FACE_NAMES, GOO, GREATER, LESSER, MINION
+from .constants import COLS, FACE_INDEX, FACE_NAMES, FACES, GOO, GREATER, LESSER, MINION
 
 if TYPE_CHECKING:
     from .components import Card
@@ -201,8 +200,6 @@ def _constellation(card: Card, x: float, y: float, w: float, h: float) -> str:
                               stroke="#3d4a8a" if f is not None else "#2a3266",
                               stroke_width=0.8, stroke_dasharray=None if f is not None else "2,2"))
                 if f is not None:
-                    from .components import FACES
-
                     out.append(face_art(FACES[f], cx + cell / 2, cy + cell / 2, cell * 1.1))
         ox += (cw + 1) * cell
     return "".join(out)
@@ -212,8 +209,6 @@ def _constellation(card: Card, x: float, y: float, w: float, h: float) -> str:
 def card_svg(card: Card, x: float, y: float, w: float = 132, h: float = 150,
              id_: str | None = None, note: str = "", dim: bool = False) -> str:
     """A face-up Creature card."""
-    from .components import FACES
-
     fill, edge = KIND_FILL[card.kind], KIND_EDGE[card.kind]
     body = [el("rect", x=x, y=y, width=w, height=h, rx=9, fill=fill, stroke=edge,
                stroke_width=2, opacity=0.55 if dim else None)]
@@ -269,7 +264,7 @@ def card_back(x: float, y: float, w: float, h: float, label: str, id_: str | Non
 # ---------------------------------------------------------------- whole board
 def board_svg(state: StarsAreRightState, viewer: int | None) -> str:
     """One ``<svg>`` of what ``viewer`` sees (None: a spectator)."""
-    g = state.game
+    g = state.g
     v = state.view(viewer)
     by_id = {c.id: c for c in g.cards}
     out: list[str] = []
@@ -330,8 +325,6 @@ def board_svg(state: StarsAreRightState, viewer: int | None) -> str:
 
 
 def _legend(x: float, y: float) -> str:
-    from .components import FACES
-
     out = []
     for i, code in enumerate(FACES):
         cx = x + (i % 4) * 148

@@ -8,11 +8,11 @@ from nightsky.core.errors import ComponentError
 from nightsky.core.game import Tutorial
 
 from .actions import cell_pos
-from .components import FACE_INDEX
-from .state import INVOKE, StarsAreRightState
+from .constants import FACE_INDEX, INVOKE
 
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
+    from .state import StarsAreRightState
 
 
 def build_position(
@@ -28,7 +28,7 @@ def build_position(
     ``cells`` maps cell names (``"c2"``) to face codes; the other cells get the remaining tiles
     front side up in tile order. Cards are named by id; the rest form the deck.
     """
-    s = StarsAreRightState(game)
+    s = game.new_initial_state()
     left = [k[2] for k in game.comps.tiles]
     kind_of = {}
     for k, (front, back, _) in enumerate(game.comps.tiles):
@@ -47,7 +47,7 @@ def build_position(
             k = next(i for i, n in enumerate(left) if n)
             s.pos_tile[pos] = game.tile_first[k] + game.comps.tiles[k][2] - left[k]
             left[k] -= 1
-    s.kinds_left = left
+    s.kinds_left = tuple(left)
     s.placed = 25
     s._masks = None
 
@@ -61,7 +61,7 @@ def build_position(
     for q, h in enumerate(hands):
         s.hands[q] = sorted(idx(c) for c in h)
     for q, cs in enumerate(creatures or []):
-        s.creatures[q] = [idx(c) for c in cs]
+        s.creatures[q] = tuple(idx(c) for c in cs)
     s.discard = [idx(c) for c in discard or []]
     s.current = current
     s.phase = INVOKE

@@ -1,0 +1,43 @@
+"""The Stars Are Right's constants: faces, symbols, card kinds, turn steps and the rulebook's
+numbers.
+
+A leaf module: it imports nothing from the game package, so every other module (rules,
+components, bots, presentation) can import it without forming a cycle.
+"""
+
+from __future__ import annotations
+
+FACES: tuple[str, ...] = (
+    "1", "2", "3", "4", "5", "V", "Su", "So", "Mo", "L", "Wn", "Wx", "Sh", "Me",
+)
+"""Face codes of the star tiles (index = face number used everywhere in the rules)."""
+FACE_INDEX = {f: i for i, f in enumerate(FACES)}
+FACE_NAMES: tuple[str, ...] = (
+    "one star", "two stars", "three stars", "four stars", "five stars", "void", "sun",
+    "solar eclipse", "full moon", "lunar eclipse", "waning moon", "waxing moon",
+    "shooting star", "meteors",
+)
+SYMBOLS = "PSF"
+"""Invocation symbols: push, swap, flip (index 0, 1, 2)."""
+
+KINDS = ("great-old-one", "greater-servitor", "lesser-servitor", "minion")
+GOO, GREATER, LESSER, MINION = range(4)
+MINION_POWERS = ("exchange-lesser", "exchange-greater", "take-card", "hand-six", "discard-two")
+
+COLS = "abcde"
+"""Column letters of the sky's cells (``a1`` .. ``e5``)."""
+
+# ---------------------------------------------------------------- the steps of a turn
+SETUP, DEAL, INVOKE, POWERS, MOVE, SUMMON, DISCARD, OVERFLOW, DRAW, TAKE, OVER = range(11)
+PHASE_NAMES = (
+    "setup", "deal", "invoke", "powers", "move", "summon", "discard", "overflow", "draw",
+    "take", "over",
+)
+MINION_PHASES = (INVOKE, POWERS, MOVE, SUMMON, DISCARD)
+"""Phases in which a discard-Minion may be used (TSAR-9.7)."""
+
+# ---------------------------------------------------------------- the rulebook's numbers
+HAND_SIZE = 5
+MAX_CREATURES = 6
+GOAL = 10
+MAX_BONUS = 3

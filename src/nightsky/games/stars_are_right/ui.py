@@ -1,0 +1,33 @@
+"""How The Stars Are Right is shown (``game.ui``): the text board and choice labels of
+``render.py`` and the SVG board of ``svg.py``, behind the shared ``GameUI`` interface."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from nightsky.core.ui import GameUI
+
+from .render import action_targets, describe, render
+from .svg import board_svg
+
+if TYPE_CHECKING:
+    from nightsky.core.game import Action, State
+
+    from .state import StarsAreRightState
+
+
+class StarsAreRightUI(GameUI):
+    """Text and SVG boards; a choice's label is ``describe_action`` (one wording for menus and
+    the board), its targets the tiles, arrows and cards a click on which takes it."""
+
+    def render(self, state: State, viewer: int | None = None) -> str:
+        return render(cast("StarsAreRightState", state), viewer)
+
+    def board_svg(self, state: State, viewer: int | None = None) -> str | None:
+        return board_svg(cast("StarsAreRightState", state), viewer)
+
+    def describe_action(self, state: State, action: Action, player: int) -> str:
+        return describe(cast("StarsAreRightState", state), action, player)
+
+    def action_targets(self, state: State, action: Action, player: int) -> list[str]:
+        return action_targets(cast("StarsAreRightState", state), action, player)
