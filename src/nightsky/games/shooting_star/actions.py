@@ -20,8 +20,19 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-CARD_KEYS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "S")
-SHIELD = 8
+from nightsky.games.shooting_star.constants import CARD_KEYS, SHIELD
+
+__all__ = [
+    "CARD_KEYS",
+    "SHIELD",
+    "Build",
+    "DeckOrder",
+    "Discard",
+    "GridDeal",
+    "MissionDeal",
+    "Place",
+    "PlanetDeal",
+]
 
 
 class Place(NamedTuple):

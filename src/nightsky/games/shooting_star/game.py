@@ -8,7 +8,6 @@ from typing import Any
 from nightsky.core.errors import InvalidActionError
 from nightsky.core.game import CHANCE, Action, Game, GameInfo, Option, Tutorial
 from nightsky.games.shooting_star.actions import (
-    CARD_KEYS,
     Build,
     DeckOrder,
     Discard,
@@ -18,17 +17,16 @@ from nightsky.games.shooting_star.actions import (
     PlanetDeal,
 )
 from nightsky.games.shooting_star.components import ZERO, load
-
-#: Star Sector grid (columns, rows) per player count (SS-2.3).
-GRIDS = {2: (4, 3), 3: (6, 3), 4: (6, 4), 5: (6, 5)}
-#: The table of the Personalized Star Sector (ruling SS-14.6): 15 x 15 positions.
-TABLE = 15
-CENTRE = (TABLE // 2) * TABLE + TABLE // 2  # the first planet goes at column 8, row 8
-PLANETS_PER_PLAYER = 6  # 12/18/24/30 planets = 6 per player (SS-2.2, SS-14.2)
-MAX_TURNS = 7  # SS-11.2
-
-MINOR, MAJOR, DARK = 0, 1, 2
-DARK_LEVEL = 5  # a Dark Planet's "level" in the state's level list
+from nightsky.games.shooting_star.constants import (
+    CARD_KEYS,
+    DARK,
+    DARK_LEVEL,
+    GRIDS,
+    MAJOR,
+    MINOR,
+    PLANETS_PER_PLAYER,
+    TABLE,
+)
 
 
 class ShootingStarGame(Game):

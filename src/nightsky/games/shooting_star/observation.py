@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nightsky.games.shooting_star.game import DARK_LEVEL, MAJOR
+from nightsky.games.shooting_star.constants import DARK_LEVEL, MAJOR
 
 if TYPE_CHECKING:
     from nightsky.games.shooting_star.game import ShootingStarGame

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from nightsky.core.errors import OptionError
 from nightsky.core.registry import load_game
-from nightsky.games.shooting_star.game import DARK, DARK_LEVEL, MAJOR, MINOR
-from nightsky.games.shooting_star.state import PH_PLACE, ShootingStarState
+from nightsky.games.shooting_star.constants import DARK, DARK_LEVEL, MAJOR, MINOR, PH_PLACE
+from nightsky.games.shooting_star.state import ShootingStarState
 
 
 def build_position(

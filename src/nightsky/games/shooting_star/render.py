@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nightsky.games.shooting_star.actions import CARD_KEYS
-from nightsky.games.shooting_star.game import DARK_LEVEL
+from nightsky.games.shooting_star.constants import (
+    CARD_KEYS,
+    DARK_LEVEL,
+    PH_BUILD,
+    PH_OVER,
+    PHASE_NAMES,
+)
 from nightsky.games.shooting_star.views import pile_item
 
 if TYPE_CHECKING:
@@ -37,8 +42,6 @@ def _cell(state: ShootingStarState, c: int, viewer: int | None) -> str:
 
 
 def render(state: ShootingStarState, viewer: int | None = None) -> str:
-    from nightsky.games.shooting_star.state import PH_BUILD, PH_OVER, PHASE_NAMES
-
     g = state.g
     n = g.num_players
     lines = []

@@ -17,13 +17,11 @@ from __future__ import annotations
 import random
 from bisect import insort
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import CHANCE, Action, State
 from nightsky.games.shooting_star.actions import (
-    CARD_KEYS,
-    SHIELD,
     Build,
     DeckOrder,
     Discard,
@@ -32,21 +30,31 @@ from nightsky.games.shooting_star.actions import (
     Place,
     PlanetDeal,
 )
-from nightsky.games.shooting_star.game import (
+from nightsky.games.shooting_star.constants import (
+    BITS,
+    CARD_BASE,
+    CARD_KEYS,
     CENTRE,
     DARK,
     DARK_LEVEL,
+    FULL_HAND,
     MAJOR,
     MAX_TURNS,
     MINOR,
-    ShootingStarGame,
+    PH_BUILD,
+    PH_DEAL,
+    PH_DECK,
+    PH_GRID,
+    PH_MISSIONS,
+    PH_OVER,
+    PH_PLACE,
+    PHASE_NAMES,
+    SHIELD,
 )
 
-PH_GRID, PH_DEAL, PH_DECK, PH_MISSIONS, PH_BUILD, PH_PLACE, PH_OVER = range(7)
-PHASE_NAMES = ("grid", "deal", "deck", "missions", "build", "place", "over")
-CARD_BASE = 100  # pile code of a Destruction card: CARD_BASE + seat * 9 + card
-FULL_HAND = (1 << 9) - 1
-BITS = tuple(tuple(k for k in range(9) if m >> k & 1) for m in range(1 << 9))
+if TYPE_CHECKING:
+    from nightsky.games.shooting_star.game import ShootingStarGame
+
 _SEAT_TUPLES = tuple((s,) for s in range(5))
 _CHANCE_TUPLE = (CHANCE,)
 _NOBODY: tuple[int, ...] = ()

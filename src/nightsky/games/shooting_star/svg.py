@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from nightsky.games.shooting_star.actions import CARD_KEYS
+from nightsky.games.shooting_star.constants import CARD_KEYS
 from nightsky.games.svgkit import DIM, EDGE, GOLD, INK, PANEL, el, group, star_path, svg, text
 
 if TYPE_CHECKING:

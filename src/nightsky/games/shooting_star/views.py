@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from nightsky.games.shooting_star.actions import CARD_KEYS
-from nightsky.games.shooting_star.game import DARK_LEVEL
+from nightsky.games.shooting_star.constants import (
+    CARD_BASE,
+    CARD_KEYS,
+    DARK_LEVEL,
+    PH_DECK,
+    PH_OVER,
+    PHASE_NAMES,
+)
 
 if TYPE_CHECKING:
     from nightsky.games.shooting_star.state import ShootingStarState
-
-CARD_BASE = 100
 
 
 def pile_item(state: ShootingStarState, code: int) -> str:
@@ -25,8 +29,6 @@ def pile_item(state: ShootingStarState, code: int) -> str:
 def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
     """JSON-ready view: face-down cards of others show as '?', their unplayed cards as a set
     (SS-3.4), Secret Missions only to their owner until the end, the deck only as a count."""
-    from nightsky.games.shooting_star.state import PH_OVER, PHASE_NAMES
-
     g = state.g
     n = g.num_players
     over = state.phase == PH_OVER
@@ -125,7 +127,7 @@ def census(state: ShootingStarState) -> dict[str, list[str]]:
         )
     used_missions = {m for trio in state.missions for m in trio}
     out["deck"] = [g.p_code[p] for p in state.deck]
-    if state.phase <= 2:  # before the deck is formed, the planets not dealt are still boxed
+    if state.phase <= PH_DECK:  # before the deck is formed, the planets not dealt are still boxed
         dealt = {p for p in state.pl if p >= 0} | {p for h in state.phands for p in h}
         out["box"] = [g.p_code[p] for p in range(len(g.p_code)) if p not in dealt]
     else:
