@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nightsky.games.shooting_star.game import DARK_LEVEL
+from nightsky.games.shooting_star.constants import DARK_LEVEL
 from tests.games.shooting_star.helpers import build_position, cell, codes, planet_at, play
 
 ALL2 = ["2 2 2 2", "2 2 2 2", "2 2 2 D"]

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from nightsky.core import CHANCE, InvalidActionError, load_game
-from nightsky.games.shooting_star.actions import CARD_KEYS
+from nightsky.games.shooting_star.constants import CARD_KEYS
 from nightsky.games.shooting_star.observation import CELL, SEAT, SEATS
 from tests.games.shooting_star.helpers import build_position, play, setup
 
@@ -43,10 +43,11 @@ def test_SS_3_3_place_notation_and_ids() -> None:
 def test_SS_3_4_observation_blocks() -> None:
     s = build_position(["2 2 2 2", "2 2 2 2", "2 2 2 D"], players=2)
     g = s.g
-    assert g.observation_size == 12 * CELL + SEATS * SEAT + 25 == 359
+    obs = g.make_observer()
+    assert obs.size == 12 * CELL + SEATS * SEAT + 25 == 359
     play(s, (0, "P3@2,1"))
     c = g.cell_of(2, 1)
-    mine, theirs = s.observation(0), s.observation(1)
+    mine, theirs = obs.observation(s, 0), obs.observation(s, 1)
     assert mine[c * CELL + 8] == 1.0 and mine[c * CELL + 13 + 2] == 1.0
     assert theirs[c * CELL + 8 + 1] == 1.0  # seat 0 is seat 1's "next" seat
     assert sum(theirs[c * CELL + 13 : c * CELL + 22]) == 0.0  # the card stays hidden
@@ -57,7 +58,7 @@ def test_SS_3_4_observation_blocks() -> None:
 def test_SS_3_4_action_ui_targets_cells() -> None:
     s = setup(2, seed=1)
     a = s.legal_actions(0)[0]
-    ui = s.action_ui(a, 0)
+    ui = s.game.ui.action_ui(s, a, 0)
     key = CARD_KEYS[a.card]
     assert ui["targets"] == [f"cell-{a.col}-{a.row}", f"card-{key}"] and "face down" in ui["label"]
     ids = {cell["id"] for cell in s.view(0)["cells"]}
@@ -66,8 +67,7 @@ def test_SS_3_4_action_ui_targets_cells() -> None:
 
 def test_SS_2_7_records_hide_secrets_per_viewer() -> None:
     s = setup(2, seed=2)
-    g = s.g
-    deck_seat, deck = s.history[1]
-    assert g.redact_action(deck_seat, deck, 0) == "deck shuffled"
-    assert g.redact_action(CHANCE, s.history[0][1], None).startswith("grid ")
-    assert g.redact_action(CHANCE, s.history[2][1], None) == "missions dealt"
+    assert s.history[1][0] == CHANCE
+    assert s.log_text(1, 0) == "deck shuffled"
+    assert s.log_text(0, None).startswith("grid ")
+    assert s.log_text(2, None) == "missions dealt"

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 from nightsky.agents import make_agent
 from nightsky.core import CHANCE, load_game
-from nightsky.games.shooting_star.game import DARK_LEVEL
-from nightsky.games.shooting_star.state import PH_PLACE
+from nightsky.games.shooting_star.constants import DARK_LEVEL, PH_PLACE
 
 CONFIGS = [{"players": n} for n in range(2, 6)] + [
     {"players": 2, "variant": "personalized"},
@@ -23,6 +22,7 @@ CONFIGS = [{"players": n} for n in range(2, 6)] + [
 
 def check(s, rng: random.Random) -> None:
     g = s.g
+    obs = g.make_observer()
     items = [x for v in s.census().values() for x in v]
     assert len(items) == len(set(items)) == 110  # SS-1.1: every card in exactly one place
     if s.phase == PH_PLACE:
@@ -37,9 +37,9 @@ def check(s, rng: random.Random) -> None:
         json.dumps(v)
         r = s.resample(p, random.Random(rng.random()))
         assert r.view(p) == v
-        assert r.render(p) == s.render(p)  # the drawing leaks nothing either
-        assert r.observation(p) == s.observation(p)
-        assert len(s.observation(p)) == g.observation_size
+        assert g.ui.render(r, p) == g.ui.render(s, p)  # the drawing leaks nothing either
+        assert obs.observation(r, p) == obs.observation(s, p)
+        assert len(obs.observation(s, p)) == obs.size
         for cell in v["cells"]:
             cover = cell["cover"]
             if cover and cover["seat"] != p:
@@ -65,7 +65,7 @@ def test_SS_3_4_random_playouts_keep_invariants_and_hide_cards(cfg, seed: int) -
             a = rng.choice(legal)
             assert g.parse_action(str(a)) == a
             assert g.action_from_id(g.action_id(a)) == a
-            assert s.action_ui(a, p)["targets"][0] == f"cell-{a.col}-{a.row}"
+            assert g.ui.action_ui(s, a, p)["targets"][0] == f"cell-{a.col}-{a.row}"
         if steps % 3 == 0 or s.phase == PH_PLACE:
             check(s, rng)
         s.apply(a, p)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from nightsky.core.components import data_path
-from nightsky.games.shooting_star.actions import CARD_KEYS
-from nightsky.games.shooting_star.state import PH_OVER
+from nightsky.games.shooting_star.constants import CARD_KEYS, PH_OVER
 from tests.games.shooting_star.helpers import CARD_BASE, build_position
 
 GRID = ["2 2 2 2", "2 2 2 2", "2 2 2 D"]

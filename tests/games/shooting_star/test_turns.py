@@ -7,7 +7,7 @@ import random
 import pytest
 
 from nightsky.core import IllegalActionError, NotYourTurnError
-from nightsky.games.shooting_star.state import PH_OVER
+from nightsky.games.shooting_star.constants import PH_OVER
 from tests.games.shooting_star.helpers import (
     build_position,
     cell,
@@ -69,7 +69,8 @@ def test_SS_3_4_face_down_card_is_hidden() -> None:
     assert a.view(1) == b.view(1)  # seat 1 cannot tell which card lies there
     assert a.view(None) == b.view(None)
     assert a.view(0) != b.view(0)
-    assert a.game.redact_action(0, a.history[-1][1], 1) == "?@2,2"
+    assert a.history[-1][0] == 0
+    assert a.log_text(-1, 1) == "?@2,2"
     seen = set()
     for k in range(40):
         r = a.resample(1, random.Random(k))

@@ -6,7 +6,7 @@ from functools import cached_property
 from typing import Any
 
 from nightsky.core.errors import InvalidActionError
-from nightsky.core.game import CHANCE, Action, Game, GameInfo, Option, Tutorial
+from nightsky.core.game import Action, Game, GameInfo, LogSecret, Option, Tutorial
 from nightsky.games.shooting_star.actions import (
     Build,
     DeckOrder,
@@ -27,6 +27,10 @@ from nightsky.games.shooting_star.constants import (
     PLANETS_PER_PLAYER,
     TABLE,
 )
+from nightsky.games.shooting_star.observation import ShootingStarObserver
+from nightsky.games.shooting_star.state import ShootingStarState
+from nightsky.games.shooting_star.tutorials import tutorials
+from nightsky.games.shooting_star.ui import ShootingStarUI
 
 
 class ShootingStarGame(Game):
@@ -57,6 +61,9 @@ class ShootingStarGame(Game):
             Option("components", str, "", "path of your own components TOML (default: ours)"),
         ),
     )
+
+    ui_class = ShootingStarUI
+    observer_class = ShootingStarObserver
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)
@@ -123,6 +130,9 @@ class ShootingStarGame(Game):
         self.place_rows = tuple(
             tuple(Place(k, c, c % w + 1, c // w + 1) for c in range(self.ncells)) for k in range(9)
         )
+        # place_secrets[seat][cell]: how a card ``seat`` places there reads to the others
+        # (face down); each seat's row is built on first use by ``place_secrets_of``
+        self.place_secrets: list[tuple[LogSecret, ...]] = [()] * n
 
     # ------------------------------------------------------------------ actions
     @cached_property
@@ -161,6 +171,14 @@ class ShootingStarGame(Game):
 
     def all_actions(self) -> tuple[Action, ...]:
         return self._all_actions
+
+    def place_secrets_of(self, seat: int) -> tuple[LogSecret, ...]:
+        """Per cell, the log line of a card ``seat`` places there, as the others read it."""
+        row = self.place_secrets[seat]
+        if not row:
+            row = tuple(LogSecret(f"?@{x + 1},{y + 1}", (seat,)) for x, y in self.cell_xy)
+            self.place_secrets[seat] = row
+        return row
 
     def cell_of(self, col: int, row: int) -> int:
         """Cell index of 1-based (col, row); InvalidActionError outside the sector."""
@@ -258,38 +276,11 @@ class ShootingStarGame(Game):
             return self.make_missions(tuple(seats))  # type: ignore[arg-type]
         return None
 
-    def redact_action(self, seat: int, action: Action, viewer: int | None) -> str:
-        """Face-down cards and Secret Missions stay hidden; the dealt sector is public."""
-        if isinstance(action, Place) and viewer != seat:
-            return f"?@{action.col},{action.row}"
-        if isinstance(action, (GridDeal, PlanetDeal, Build, Discard)):
-            return str(action)
-        if isinstance(action, DeckOrder):
-            return "deck shuffled"
-        if isinstance(action, MissionDeal):
-            if viewer is None or not 0 <= viewer < len(action.seats):
-                return "missions dealt"
-            trio = action.seats[viewer]
-            return "missions " + "-".join(self.missions[m].code for m in trio) + " (yours)"
-        if seat == CHANCE:
-            return "chance"
-        return str(action)
-
     # ------------------------------------------------------------------ states
-    def new_initial_state(self):  # type: ignore[override]
-        from nightsky.games.shooting_star.state import ShootingStarState
-
+    def new_initial_state(self) -> ShootingStarState:
         return ShootingStarState(self)
 
-    @property
-    def observation_size(self) -> int:
-        from nightsky.games.shooting_star.observation import observation_size
-
-        return observation_size(self)
-
     def tutorials(self) -> list[Tutorial]:
-        from nightsky.games.shooting_star.tutorials import tutorials
-
         return tutorials()
 
     @classmethod

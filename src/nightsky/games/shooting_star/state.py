@@ -20,7 +20,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
-from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.game import CHANCE, Action, LogSecret, State
 from nightsky.games.shooting_star.actions import (
     Build,
     DeckOrder,
@@ -51,6 +51,7 @@ from nightsky.games.shooting_star.constants import (
     PHASE_NAMES,
     SHIELD,
 )
+from nightsky.games.shooting_star.views import census, view
 
 if TYPE_CHECKING:
     from nightsky.games.shooting_star.game import ShootingStarGame
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
 _SEAT_TUPLES = tuple((s,) for s in range(5))
 _CHANCE_TUPLE = (CHANCE,)
 _NOBODY: tuple[int, ...] = ()
+_DECK_SECRET = LogSecret("deck shuffled")
 
 
 class ShootingStarState(State):
@@ -90,10 +92,9 @@ class ShootingStarState(State):
         self.events: list[tuple] = []  # what the last resolution did (public)
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> ShootingStarState:
+    def _copy(self) -> ShootingStarState:
         s = object.__new__(ShootingStarState)
-        s.game = s.g = self.g
-        s.history = self.history.copy()
+        s.g = self.g
         s.phase = self.phase
         s.lvl = self.lvl.copy()
         s.pl = self.pl.copy()
@@ -132,9 +133,7 @@ class ShootingStarState(State):
         """Planets without a Destruction card on them (SS-3.3)."""
         return self.free.copy()
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        if player is None:
-            player = self._seat(None)
+    def _legal_actions(self, player: int) -> list[Action]:
         if player != self.actor or self.phase < PH_BUILD or self.phase == PH_OVER:
             return []
         if self.phase == PH_PLACE:
@@ -663,61 +662,36 @@ class ShootingStarState(State):
         rng.shuffle(s.deck)
         return s
 
-    # ------------------------------------------------------------------ views
-    def view(self, player: int | None) -> dict[str, Any]:
-        from nightsky.games.shooting_star.views import view
+    # ------------------------------------------------------------------ what a seat knows
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        """A face-down card reads ``?@col,row`` to everyone but its owner, the deck order
+        ``deck shuffled``, the Secret Missions only each seat's own; the sector is public."""
+        if type(action) is Place:
+            g = self.g
+            return (g.place_secrets[player] or g.place_secrets_of(player))[action.cell]
+        if player != CHANCE or type(action) in (GridDeal, PlanetDeal):
+            return None
+        if type(action) is DeckOrder:
+            return _DECK_SECRET
+        if type(action) is MissionDeal:
+            codes = self.g.missions
+            return LogSecret(
+                "missions dealt",
+                private={
+                    seat: "missions " + "-".join(codes[m].code for m in trio) + " (yours)"
+                    for seat, trio in enumerate(action.seats)
+                },
+            )
+        return super()._log_secret(action, player)
 
+    def _view(self, player: int | None) -> dict[str, Any]:
         return view(self, player)
 
+    def _view_scores(self) -> list[float] | list[int]:
+        """The final score at the end; before it, the public count (cards + Moons)."""
+        if self.phase == PH_OVER:
+            return self.scores()
+        return [len(self.conq[s]) + self.moons(s) for s in range(self.g.num_players)]
+
     def census(self) -> dict[str, list[str]]:
-        from nightsky.games.shooting_star.views import census
-
         return census(self)
-
-    def render(self, viewer: int | None = None) -> str:
-        from nightsky.games.shooting_star.render import render
-
-        return render(self, viewer)
-
-    def describe_action(self, action: Action, player: int) -> str:
-        g = self.g
-        if type(action) is Place:
-            where = g.cell_name(action.cell)
-            p = self.pl[action.cell]
-            what = (
-                "a Dark Planet"
-                if self.lvl[action.cell] == DARK_LEVEL
-                else f"{g.planet_label(p)} (Level {self.lvl[action.cell]})"
-            )
-            card = g.cards[action.card]
-            key = CARD_KEYS[action.card]
-            return f"{card.title} ({key}) face down on {what} at {where}"
-        if type(action) is Build:
-            side = "Dark Planet" if action.level == DARK_LEVEL else f"Level {action.level} up"
-            where = g.cell_name(action.cell)
-            return f"{g.planet_label(action.planet)} ({side}) at {where}"
-        if type(action) is Discard:
-            return f"{g.planet_label(action.planet)} fits nowhere: back to the box"
-        return str(action)
-
-    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
-        """Targets: the cell (``cell-<col>-<row>``), then the card or planet from the hand
-        (``card-<KEY>``, ``planet-<code>``) that ``board_svg`` draws."""
-        targets: list[str] = []
-        if type(action) is Place:
-            targets = [f"cell-{action.col}-{action.row}", f"card-{CARD_KEYS[action.card]}"]
-        elif type(action) is Build:
-            targets = [f"cell-{action.col}-{action.row}", f"planet-{action.code}"]
-        elif type(action) is Discard:
-            targets = [f"planet-{action.code}"]
-        return {"label": self.describe_action(action, player), "targets": targets}
-
-    def board_svg(self, viewer: int | None = None) -> str | None:
-        from nightsky.games.shooting_star.svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def observation(self, player: int) -> list[float]:
-        from nightsky.games.shooting_star.observation import observation
-
-        return observation(self, player)

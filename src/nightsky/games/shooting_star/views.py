@@ -27,8 +27,9 @@ def pile_item(state: ShootingStarState, code: int) -> str:
 
 
 def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
-    """JSON-ready view: face-down cards of others show as '?', their unplayed cards as a set
-    (SS-3.4), Secret Missions only to their owner until the end, the deck only as a count."""
+    """The game's keys of ``state.view(player)`` (after the common ones): face-down cards of
+    others show as '?', their unplayed cards as a set (SS-3.4), Secret Missions only to their
+    owner until the end, the deck only as a count."""
     g = state.g
     n = g.num_players
     over = state.phase == PH_OVER
@@ -82,13 +83,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
         for s, k, c in state.placed
     ]
     events = [[str(x) for x in e] for e in state.events]
-    public = [{"cards": len(state.conq[s]), "moons": state.moons(s)} for s in range(n)]
     return {
-        "game": g.info.id,
-        "viewer": player,
-        "current_players": list(state.current_players()),
-        "terminal": over,
-        "scores": state.scores() if over else [p["cards"] + p["moons"] for p in public],
         "phase": PHASE_NAMES[state.phase],
         "variant": "personalized" if g.personalized else "standard",
         "width": g.width,
