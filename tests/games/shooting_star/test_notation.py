@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import astuple
 
 import pytest
 
-from nightsky.core import CHANCE, InvalidActionError, load_game
+from nightsky.core import CHANCE, ActionBase, InvalidActionError, load_game
+from nightsky.games.shooting_star.actions import Build, Discard, Place
 from nightsky.games.shooting_star.constants import CARD_KEYS
 from nightsky.games.shooting_star.observation import CELL, SEAT, SEATS
 from tests.games.shooting_star.helpers import build_position, play, setup
@@ -71,3 +73,27 @@ def test_SS_2_7_records_hide_secrets_per_viewer() -> None:
     assert s.log_text(1, 0) == "deck shuffled"
     assert s.log_text(0, None).startswith("grid ")
     assert s.log_text(2, None) == "missions dealt"
+
+
+def test_SS_3_3_actions_are_typed_values() -> None:
+    g = load_game("shooting-star", players=2, variant="personalized")
+    a = g.parse_action("P3@2,1")
+    copy = Place(a.card, a.cell, a.col, a.row)
+    assert isinstance(a, ActionBase) and copy is not a
+    assert copy == a and hash(copy) == hash(a) and {a: 1}[copy] == 1
+    assert g.action_id(copy) == g.action_id(a)
+    assert Place(a.card, a.cell, a.col, a.row + 1) != a
+    b = g.parse_action("n03:4@8,8")
+    assert isinstance(b, Build) and Build(*astuple(b)) == b and b != a
+    # two action classes with equal fields never compare equal (the NamedTuple trap)
+    assert Discard(1, "x") != Place(1, 0, 0, 0) and Discard(3, "p04") == Discard(3, "p04")
+
+
+def test_SS_3_3_an_equal_action_is_as_legal_as_the_listed_one() -> None:
+    s = setup(2, seed=1)
+    a = s.legal_actions(0)[0]
+    assert isinstance(a, Place)
+    twin = Place(a.card, a.cell, a.col, a.row)
+    assert s.is_legal(twin, 0)
+    s.apply(twin, 0)
+    assert s.history[-1] == (0, a)

@@ -18,13 +18,12 @@ Chance outcomes (sampled, never enumerated):
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
-from nightsky.games.shooting_star.constants import CARD_KEYS, SHIELD
+from nightsky.core.game import ActionBase
+from nightsky.games.shooting_star.constants import CARD_KEYS, DARK_LEVEL
 
 __all__ = [
-    "CARD_KEYS",
-    "SHIELD",
     "Build",
     "DeckOrder",
     "Discard",
@@ -34,8 +33,14 @@ __all__ = [
     "PlanetDeal",
 ]
 
+# Player actions are built once per Game (``place_rows``, ``build_rows``, ``discards``) and
+# compared and hashed on the hot path (legality checks, search trees keyed by action), so
+# they define a cheap ``__eq__`` (identity first) and ``__hash__`` instead of the generated
+# ones; equality still compares the class and every field, as a dataclass's would.
 
-class Place(NamedTuple):
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Place(ActionBase):
     """Place Destruction card ``card`` (0..7 = Priority 1..8, 8 = Shield) on ``cell``."""
 
     card: int
@@ -46,8 +51,24 @@ class Place(NamedTuple):
     def __str__(self) -> str:
         return f"{CARD_KEYS[self.card]}@{self.col},{self.row}"
 
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        if type(other) is not Place:
+            return NotImplemented
+        return (
+            self.cell == other.cell
+            and self.card == other.card
+            and self.col == other.col
+            and self.row == other.row
+        )
 
-class Build(NamedTuple):
+    def __hash__(self) -> int:
+        return self.cell * 9 + self.card
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Build(ActionBase):
     """Personalized variant: place planet ``planet`` with ``level`` up on ``cell``
     (level 5 marks a Dark Planet)."""
 
@@ -59,12 +80,30 @@ class Build(NamedTuple):
     row: int
 
     def __str__(self) -> str:
-        if self.level == 5:
+        if self.level == DARK_LEVEL:
             return f"{self.code}@{self.col},{self.row}"
         return f"{self.code}:{self.level}@{self.col},{self.row}"
 
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        if type(other) is not Build:
+            return NotImplemented
+        return (
+            self.cell == other.cell
+            and self.planet == other.planet
+            and self.level == other.level
+            and self.code == other.code
+            and self.col == other.col
+            and self.row == other.row
+        )
 
-class Discard(NamedTuple):
+    def __hash__(self) -> int:
+        return (self.cell * 64 + self.planet) * 8 + self.level
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(ActionBase):
     """Personalized variant: return an unplaceable planet to the box (ruling SS-14.7)."""
 
     planet: int
@@ -74,7 +113,8 @@ class Discard(NamedTuple):
         return f"{self.code}:out"
 
 
-class GridDeal(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class GridDeal(ActionBase):
     """The dealt Star Sector: per cell (planet index, level); level 5 = Dark Planet."""
 
     cells: tuple[tuple[int, int], ...]
@@ -84,7 +124,8 @@ class GridDeal(NamedTuple):
         return self.text
 
 
-class PlanetDeal(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class PlanetDeal(ActionBase):
     """Personalized variant: the six planets dealt to each seat."""
 
     hands: tuple[tuple[int, ...], ...]
@@ -94,7 +135,8 @@ class PlanetDeal(NamedTuple):
         return self.text
 
 
-class DeckOrder(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DeckOrder(ActionBase):
     """The replacement deck's order, top card first."""
 
     cards: tuple[int, ...]
@@ -104,7 +146,8 @@ class DeckOrder(NamedTuple):
         return self.text
 
 
-class MissionDeal(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class MissionDeal(ActionBase):
     """Per seat the (1-point, 2-point, 3-point) mission indices."""
 
     seats: tuple[tuple[int, int, int], ...]

@@ -187,15 +187,16 @@ class ShootingStarState(State):
         if type(action) is Place:
             if self.phase != PH_PLACE or player != self.actor:
                 return False
-            card, cell = action[0], action[1]
+            card, cell = action.card, action.cell
             g = self.g
             if not (0 <= card < 9 and 0 <= cell < g.ncells):
                 return False
+            known = g.place_rows[card][cell]  # usually the very object played: test identity first
             return (
                 self.hands[player] >> card & 1 == 1
                 and self.lvl[cell] > 0
                 and self.cov[cell] < 0
-                and g.place_rows[card][cell] == action
+                and (known is action or known == action)
             )
         if type(action) in (Build, Discard):
             if self.phase != PH_BUILD or player != self.actor:
@@ -364,7 +365,7 @@ class ShootingStarState(State):
     # ------------------------------------------------------------------ applying
     def _apply(self, action: Action, player: int) -> None:
         if type(action) is Place:  # the hot path: an exact type check is the cheapest
-            self._place(action[0], action[1], player)  # type: ignore[index]
+            self._place(action.card, action.cell, player)
         elif isinstance(action, Build):
             self._build(action, player)
         elif isinstance(action, Discard):
