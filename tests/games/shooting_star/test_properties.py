@@ -126,3 +126,29 @@ def test_bench_greedy_300_games_and_speed() -> None:
             s.step(s.sample_chance(rng) if p == CHANCE else rng.choice(s.legal_actions(p)), p)
             actions += 1
     print(f"shooting-star random playouts: {actions / (time.perf_counter() - t0):.0f} actions/s")
+
+
+def _snapshot(s) -> str:
+    seen = [s.view(p) for p in range(s.g.num_players)] + [s.view(None), s.census()]
+    lists = [s.deck, s.box, s.missions, s.phands, s.events, s.lvl, s.pl, s.cov, s.alive,
+             s.free, s.hands, s.placed, s.conq, s.debris]
+    return json.dumps([seen, lists, s.phase, s.turn, s.actor, s.invader], default=str)
+
+
+@pytest.mark.parametrize("cfg", [{"players": 3}, {"players": 2, "variant": "personalized"}])
+def test_copies_played_on_leave_the_original_alone(cfg) -> None:
+    """Copies share the lists the rules only ever replace: playing a clone or a resampled
+    state to the end must change nothing in the original, at any point of a game."""
+    g = load_game("shooting-star", **cfg)
+    s = g.new_initial_state()
+    rng = random.Random(3)
+    while not s.is_terminal():
+        before = _snapshot(s)
+        for copy in (s.clone(), s.resample(0, random.Random(rng.random()))):
+            while not copy.is_terminal():
+                p = copy.current_players()[0]
+                a = copy.sample_chance(rng) if p == CHANCE else rng.choice(copy.legal_actions(p))
+                copy.apply(a, p)
+        assert _snapshot(s) == before
+        p = s.current_players()[0]
+        s.apply(s.sample_chance(rng) if p == CHANCE else rng.choice(s.legal_actions(p)), p)

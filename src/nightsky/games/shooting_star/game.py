@@ -80,6 +80,15 @@ class ShootingStarGame(Game):
         self.p_name = tuple(p.name for p in planets)
         self.p_code = tuple(p.code for p in planets)
         self.code_index = {c: i for i, c in enumerate(self.p_code)}
+        # the two Levels a planet may show (a Dark Planet has one side: DARK_LEVEL twice)
+        self.p_sides = tuple(
+            (1, 2) if k == MINOR else (3, 4) if k == MAJOR else (DARK_LEVEL, DARK_LEVEL)
+            for k in self.p_kind
+        )
+        # grid_tokens[planet][level]: the planet's entry in the ``grid`` notation
+        self.grid_tokens = tuple(
+            tuple(f"{c}:{lv}" for lv in range(DARK_LEVEL)) + (c,) for c in self.p_code
+        )
         self.minors = tuple(i for i, k in enumerate(self.p_kind) if k == MINOR)
         self.majors = tuple(i for i, k in enumerate(self.p_kind) if k == MAJOR)
         self.darks = tuple(i for i, k in enumerate(self.p_kind) if k == DARK)
@@ -93,7 +102,8 @@ class ShootingStarGame(Game):
         self.cards = self.comp.ordered_cards()
         self.colours = [c.name for c in self.comp.colour][:n]
         self.missions = self.comp.ordered_missions()
-        self.mission_index = {m.code: i for i, m in enumerate(self.missions)}
+        self.mission_codes = tuple(m.code for m in self.missions)
+        self.mission_index = {c: i for i, c in enumerate(self.mission_codes)}
         self.missions_by_value = tuple(
             tuple(i for i, m in enumerate(self.missions) if m.value == v) for v in (1, 2, 3)
         )
@@ -196,27 +206,40 @@ class ShootingStarGame(Game):
         return self.p_name[p] or self.p_code[p]
 
     # ------------------------------------------------------------------ chance notation
+    def grid_token(self, p: int, lv: int) -> str:
+        """One cell of the ``grid`` notation: ``.`` (no planet), ``code`` (a Dark Planet) or
+        ``code:level``."""
+        if p < 0:
+            return "."
+        if 0 <= lv <= DARK_LEVEL:
+            return self.grid_tokens[p][lv]
+        return f"{self.p_code[p]}:{lv}"
+
     def grid_text(self, cells: tuple[tuple[int, int], ...]) -> str:
-        parts = []
-        for p, lv in cells:
-            if p < 0:
-                parts.append(".")
-            elif lv == DARK_LEVEL:
-                parts.append(self.p_code[p])
-            else:
-                parts.append(f"{self.p_code[p]}:{lv}")
-        return "grid " + " ".join(parts)
+        toks = self.grid_tokens
+        return "grid " + " ".join(
+            [
+                toks[p][lv] if p >= 0 and 0 <= lv <= DARK_LEVEL else self.grid_token(p, lv)
+                for p, lv in cells
+            ]
+        )
 
     def deal_text(self, hands: tuple[tuple[int, ...], ...]) -> str:
-        return "deal " + "/".join(",".join(self.p_code[p] for p in h) for h in hands)
+        code = self.p_code
+        return "deal " + "/".join([",".join([code[p] for p in h]) for h in hands])
 
     def deck_text(self, cards: tuple[int, ...]) -> str:
-        return "deck " + " ".join(self.p_code[p] for p in cards) if cards else "deck"
+        code = self.p_code
+        return "deck " + " ".join([code[p] for p in cards]) if cards else "deck"
+
+    def trio_text(self, trio: tuple[int, int, int]) -> str:
+        """One seat's three Secret Missions: ``1a-2c-3e``."""
+        codes = self.mission_codes
+        one, two, three = trio
+        return f"{codes[one]}-{codes[two]}-{codes[three]}"
 
     def missions_text(self, seats: tuple[tuple[int, int, int], ...]) -> str:
-        return "missions " + "/".join(
-            "-".join(self.missions[m].code for m in trio) for trio in seats
-        )
+        return "missions " + "/".join([self.trio_text(trio) for trio in seats])
 
     def make_grid(self, cells: tuple[tuple[int, int], ...]) -> GridDeal:
         return GridDeal(tuple(cells), self.grid_text(tuple(cells)))

@@ -60,6 +60,7 @@ _SEAT_TUPLES = tuple((s,) for s in range(5))
 _CHANCE_TUPLE = (CHANCE,)
 _NOBODY: tuple[int, ...] = ()
 _DECK_SECRET = LogSecret("deck shuffled")
+_CARD = itemgetter(1)  # the card of a (seat, card, cell) placement
 
 
 class ShootingStarState(State):
@@ -82,17 +83,21 @@ class ShootingStarState(State):
         self.placed: list[tuple[int, int, int]] = []  # (seat, card, cell) this turn, in order
         self.conq: list[list[int]] = [[] for _ in range(n)]
         self.debris: list[list[int]] = [[] for _ in range(n)]
+        # The five lists below are never changed in place, only replaced, so copies of the
+        # state share them (see ``_copy``).
         self.deck: list[int] = []  # the replacement deck, top card last
         self.box: list[int] = []  # planets out of play (SS-2.5, SS-14.7)
         self.missions: list[tuple[int, int, int]] = []
         self.phands: list[list[int]] = [[] for _ in range(n)]  # Personalized variant hands
+        self.events: list[tuple] = []  # what the last resolution did (public)
         self.invader = 0  # SS-2.8: seat 0 is the youngest
         self.actor = 0
         self.turn = 0  # complete turns played
-        self.events: list[tuple] = []  # what the last resolution did (public)
 
     # ------------------------------------------------------------------ copying
     def _copy(self) -> ShootingStarState:
+        """Copy the lists the rules change in place; share ``deck``, ``box``, ``missions``,
+        ``phands`` and ``events``, which the rules (and ``resample``) only ever replace."""
         s = object.__new__(ShootingStarState)
         s.g = self.g
         s.phase = self.phase
@@ -105,14 +110,14 @@ class ShootingStarState(State):
         s.placed = self.placed.copy()
         s.conq = [x.copy() for x in self.conq]
         s.debris = [x.copy() for x in self.debris]
-        s.deck = self.deck.copy()
-        s.box = self.box.copy()
-        s.missions = self.missions.copy()
-        s.phands = [x.copy() for x in self.phands]
+        s.deck = self.deck
+        s.box = self.box
+        s.missions = self.missions
+        s.phands = self.phands
+        s.events = self.events
         s.invader = self.invader
         s.actor = self.actor
         s.turn = self.turn
-        s.events = self.events.copy()
         return s
 
     # ------------------------------------------------------------------ whose turn
@@ -134,9 +139,9 @@ class ShootingStarState(State):
         return self.free.copy()
 
     def _legal_actions(self, player: int) -> list[Action]:
-        if player != self.actor or self.phase < PH_BUILD or self.phase == PH_OVER:
+        if player != self.actor:
             return []
-        if self.phase == PH_PLACE:
+        if self.phase == PH_PLACE:  # the hot path
             free = self.free
             rows = self.g.place_rows
             cards = BITS[self.hands[player]]
@@ -148,7 +153,7 @@ class ShootingStarState(State):
             for k in cards:
                 out.extend(get(rows[k]))
             return out
-        return self._build_actions(player)
+        return self._build_actions(player) if self.phase == PH_BUILD else []
 
     def _build_spots(self) -> tuple[list[int], list[int]]:
         """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6):
@@ -297,14 +302,8 @@ class ShootingStarState(State):
             if len(darks) < 2 or not any(nb in darks for c in darks for nb in neigh[c]):
                 break
         bits = rng.getrandbits(len(stack))
-        cells = []
-        for i, p in enumerate(stack):
-            k = kind[p]
-            if k == DARK:
-                cells.append((p, DARK_LEVEL))
-            else:
-                cells.append((p, (1 if k == MINOR else 3) + (bits >> i & 1)))
-        return tuple(cells)
+        sides = g.p_sides  # bit i picks the side of the i-th planet (a Dark one has one)
+        return tuple([(p, sides[p][bits >> i & 1]) for i, p in enumerate(stack)])
 
     def is_legal_chance(self, outcome: Action) -> bool:
         g = self.g
@@ -364,39 +363,62 @@ class ShootingStarState(State):
 
     # ------------------------------------------------------------------ applying
     def _apply(self, action: Action, player: int) -> None:
-        if type(action) is Place:  # the hot path: an exact type check is the cheapest
-            self._place(action.card, action.cell, player)
-        elif isinstance(action, Build):
+        if type(action) is Place:  # the hot path (SS-3.3): an exact type check is the cheapest
+            card = action.card
+            cell = action.cell
+            self.hands[player] &= ~(1 << card)
+            self.cov[cell] = player * 9 + card
+            self.free.remove(cell)
+            placed = self.placed
+            placed.append((player, card, cell))
+            n = self.g.num_players
+            if len(placed) < n:
+                self.actor = (player + 1) % n  # SS-3.2
+            else:
+                self._resolve()
+        elif type(action) is Build:
             self._build(action, player)
-        elif isinstance(action, Discard):
-            self.phands[player].remove(action.planet)
-            self.box.append(action.planet)
+        elif type(action) is Discard:
+            self._take_planet(player, action.planet)
+            self.box = [*self.box, action.planet]
             self._next_builder()
-        elif isinstance(action, GridDeal):
+        else:
+            self._apply_chance(action)
+
+    def _apply_chance(self, action: Action) -> None:
+        """The set-up (SS-2, SS-14.2): the dealt sector or planets, the deck, the missions."""
+        if type(action) is GridDeal:
+            pl, lvl = self.pl, self.lvl
             for c, (p, lv) in enumerate(action.cells):
-                self.pl[c] = p
-                self.lvl[c] = lv
+                pl[c] = p
+                lvl[c] = lv
             self.alive = list(range(self.g.ncells))
             self.free = self.alive.copy()
             self.phase = PH_DECK
-        elif isinstance(action, PlanetDeal):
+        elif type(action) is PlanetDeal:
             self.phands = [list(h) for h in action.hands]
             self.phase = PH_DECK
-        elif isinstance(action, DeckOrder):
-            self.deck = list(reversed(action.cards))
-            g = self.g
-            used = set(self.pl) | {p for h in self.phands for p in h} | set(action.cards)
-            self.box = [p for p in range(len(g.p_kind)) if p not in used]
+        elif type(action) is DeckOrder:
+            cards = action.cards
+            self.deck = list(reversed(cards))
+            used = set(self.pl) | {p for h in self.phands for p in h} | set(cards)
+            self.box = [p for p in range(len(self.g.p_kind)) if p not in used]
             self.phase = PH_MISSIONS
-        elif isinstance(action, MissionDeal):
+        elif type(action) is MissionDeal:
             self.missions = list(action.seats)
             self.phase = PH_BUILD if self.g.personalized else PH_PLACE
             self.actor = self.invader
         else:  # pragma: no cover - apply() validated the action
             raise IllegalActionError(f"{action!r} is not a Shooting Star action")
 
+    def _take_planet(self, player: int, planet: int) -> None:
+        """Take ``planet`` out of ``player``'s planet hand (a new list: copies share it)."""
+        hands = self.phands.copy()
+        hands[player] = [p for p in hands[player] if p != planet]
+        self.phands = hands
+
     def _build(self, action: Build, player: int) -> None:
-        self.phands[player].remove(action.planet)
+        self._take_planet(player, action.planet)
         self.lvl[action.cell] = action.level
         self.pl[action.cell] = action.planet
         insort(self.alive, action.cell)
@@ -418,120 +440,135 @@ class ShootingStarState(State):
             self.free = self.alive.copy()
             self.actor = self.invader
 
-    def _place(self, card: int, cell: int, seat: int) -> None:
-        self.hands[seat] &= ~(1 << card)
-        self.cov[cell] = seat * 9 + card
-        self.free.remove(cell)
-        self.placed.append((seat, card, cell))
-        n = self.g.num_players
-        if len(self.placed) < n:
-            self.actor = (seat + 1) % n  # SS-3.2
-        else:
-            self._resolve()
-
     # ------------------------------------------------------------------ resolution
     def _resolve(self) -> None:
         """SS-4: reveal, resolve by descending priority then turn order; end the turn."""
-        g = self.g
-        n = g.num_players
-        lvl, pl, cov = self.lvl, self.pl, self.cov
-        conq, debris = self.conq, self.debris
-        blast = g.blast
-        neigh = g.neigh
-        inv = self.invader
         events: list[tuple] = []
         self.events = events
-        # sorted() is stable, so equal priorities keep the order of play (SS-4.2);
-        # Shields have no priority and never resolve on their own (SS-4.3).
-        order = sorted((t for t in self.placed if t[1] != SHIELD), key=lambda t: -t[1])
-        for seat, card, cell in order:
-            code = seat * 9 + card
-            if cov[cell] != code:
-                continue  # destroyed before its turn came (SS-6.2)
-            targets = blast[card][cell]
-            # SS-7.4: the first Shield in turn order among the blasted planets captures the card
-            guard = -1
-            best = n
-            for t in targets:
-                v = cov[t]
-                if v >= 0 and v % 9 == SHIELD:
-                    owner = v // 9
-                    pos = (owner - inv) % n
-                    if owner != seat and pos < best:
-                        best = pos
-                        guard = t
-            if guard >= 0:
-                owner = cov[guard] // 9
-                cov[cell] = -1
-                cov[guard] = -1
-                conq[owner].append(CARD_BASE + code)  # SS-7.3
-                conq[owner].append(CARD_BASE + owner * 9 + SHIELD)
-                events.append(("shield", owner, seat, card, guard))
-                continue  # SS-7.2: the whole blast is void
-            events.append(("resolve", seat, card, cell))
-            removed = []
-            for t in targets:
-                v = cov[t]
-                if v >= 0 and v // 9 != seat:
-                    cov[t] = -1  # SS-6.1: the card dies, its planet is spared
-                    debris[seat].append(CARD_BASE + v)
-                    events.append(("destroy", seat, v // 9, v % 9, t))
-                    continue
-                lv = lvl[t]
-                if lv == 4:  # SS-5.2
-                    lvl[t] = 3
-                    events.append(("flip", t, 4, 3))
-                elif lv == 2:  # SS-5.4
-                    lvl[t] = 1
-                    events.append(("flip", t, 2, 1))
-                elif lv == 3:  # SS-5.3
-                    conq[seat].append(pl[t])
-                    events.append(("capture", seat, pl[t], t, 3))
-                    if self.deck:
-                        p = self.deck.pop()
-                        pl[t] = p
-                        lvl[t] = 2
-                        events.append(("replace", t, p))
-                    else:  # ruling SS-5.7: nothing to replace it with
-                        lvl[t] = 0
-                        pl[t] = -1
-                        self.alive.remove(t)
-                        removed.append(t)
-                elif lv == 1:  # SS-5.5
-                    conq[seat].append(pl[t])
-                    events.append(("capture", seat, pl[t], t, 1))
-                    lvl[t] = 0
-                    pl[t] = -1
-                    self.alive.remove(t)
+        placed = self.placed
+        cov = self.cov
+        shields = SHIELD in map(_CARD, placed)
+        # sorted() is stable (reverse=True too), so equal priorities keep the order of play
+        # (SS-4.2); Shields have no priority and never resolve on their own (SS-4.3).
+        for seat, card, cell in sorted(placed, key=_CARD, reverse=True):
+            if card != SHIELD and cov[cell] == seat * 9 + card:  # else destroyed (SS-6.2)
+                self._fire(seat, card, cell, shields, events)
+        self._end_turn()
+
+    def _fire(self, seat: int, card: int, cell: int, shields: bool, events: list[tuple]) -> None:
+        """One Destruction card resolves: a Shield captures it (SS-7), or its blast destroys
+        cards (SS-6) and damages planets (SS-5); then isolated planets fall (SS-9)."""
+        cov = self.cov
+        code = seat * 9 + card
+        targets = self.g.blast[card][cell]
+        guard = self._guard(seat, targets) if shields else -1
+        if guard >= 0:
+            owner = cov[guard] // 9
+            cov[cell] = -1
+            cov[guard] = -1
+            self.conq[owner].append(CARD_BASE + code)  # SS-7.3
+            self.conq[owner].append(CARD_BASE + owner * 9 + SHIELD)
+            events.append(("shield", owner, seat, card, guard))
+            return  # SS-7.2: the whole blast is void
+        events.append(("resolve", seat, card, cell))
+        lvl, pl = self.lvl, self.pl
+        conq, debris = self.conq[seat], self.debris[seat]
+        removed = []
+        for t in targets:
+            v = cov[t]
+            if v >= 0 and v // 9 != seat:
+                cov[t] = -1  # SS-6.1: the card dies, its planet is spared
+                debris.append(CARD_BASE + v)
+                events.append(("destroy", seat, v // 9, v % 9, t))
+                continue
+            lv = lvl[t]
+            if lv == 4:  # SS-5.2
+                lvl[t] = 3
+                events.append(("flip", t, 4, 3))
+            elif lv == 2:  # SS-5.4
+                lvl[t] = 1
+                events.append(("flip", t, 2, 1))
+            elif lv == 3:  # SS-5.3
+                conq.append(pl[t])
+                events.append(("capture", seat, pl[t], t, 3))
+                if self.deck:
+                    p = self.deck[-1]
+                    self.deck = self.deck[:-1]  # a new list: copies share the deck
+                    pl[t] = p
+                    lvl[t] = 2
+                    events.append(("replace", t, p))
+                else:  # ruling SS-5.7: nothing to replace it with
+                    self._remove_planet(t)
                     removed.append(t)
-                # lv 0 (no planet) and 5 (Dark Planet, SS-8.2): nothing happens
-            if cov[cell] == code:
-                cov[cell] = -1
-            debris[seat].append(CARD_BASE + code)  # SS-4.4
-            # SS-9.1: only planets next to a removed one can have become isolated
-            for r in removed:
-                for nb in neigh[r]:
-                    if lvl[nb] and not any(lvl[x] for x in neigh[nb]):
-                        debris[seat].append(pl[nb])  # SS-9.2
-                        events.append(("isolated", seat, pl[nb], nb))
-                        lvl[nb] = 0
-                        pl[nb] = -1
-                        self.alive.remove(nb)
-        # SS-7.6: Shields still in play go to their owners' debris
+            elif lv == 1:  # SS-5.5
+                conq.append(pl[t])
+                events.append(("capture", seat, pl[t], t, 1))
+                self._remove_planet(t)
+                removed.append(t)
+            # lv 0 (no planet) and 5 (Dark Planet, SS-8.2): nothing happens
+        if cov[cell] == code:
+            cov[cell] = -1
+        debris.append(CARD_BASE + code)  # SS-4.4
+        if removed:
+            self._isolate(seat, removed, events)
+
+    def _guard(self, seat: int, targets: tuple[int, ...]) -> int:
+        """SS-7.4: the blasted planet with the first Shield in turn order from the Dark
+        Invader, not ``seat``'s own (-1: none)."""
+        cov = self.cov
+        n = self.g.num_players
+        inv = self.invader
+        guard = -1
+        best = n
+        for t in targets:
+            v = cov[t]
+            if v >= 0 and v % 9 == SHIELD:
+                owner = v // 9
+                pos = (owner - inv) % n
+                if owner != seat and pos < best:
+                    best = pos
+                    guard = t
+        return guard
+
+    def _remove_planet(self, cell: int) -> None:
+        self.lvl[cell] = 0
+        self.pl[cell] = -1
+        self.alive.remove(cell)
+
+    def _isolate(self, seat: int, removed: list[int], events: list[tuple]) -> None:
+        """SS-9: only planets next to a removed one can have become isolated; ``seat`` takes
+        them into its Space Debris (SS-9.2)."""
+        lvl, pl, neigh = self.lvl, self.pl, self.g.neigh
+        for r in removed:
+            for nb in neigh[r]:
+                if not lvl[nb]:
+                    continue
+                for x in neigh[nb]:
+                    if lvl[x]:
+                        break
+                else:  # no planet left around it
+                    self.debris[seat].append(pl[nb])
+                    events.append(("isolated", seat, pl[nb], nb))
+                    self._remove_planet(nb)
+
+    def _end_turn(self) -> None:
+        """Shields still in play go to their owners' debris (SS-7.6), the Dark Invader moves on
+        (SS-10.1), and the game ends here, at the end of a complete turn, or never (SS-11)."""
+        cov = self.cov
         for seat, card, cell in self.placed:
             if card == SHIELD and cov[cell] == seat * 9 + SHIELD:
                 cov[cell] = -1
-                debris[seat].append(CARD_BASE + seat * 9 + SHIELD)
+                self.debris[seat].append(CARD_BASE + seat * 9 + SHIELD)
         self.placed = []
         self.free = self.alive.copy()  # every card has left the table
         self.turn += 1
-        self.invader = (inv + 1) % n  # SS-10.1
+        n = self.g.num_players
+        self.invader = (self.invader + 1) % n
         self.actor = self.invader
-        # SS-11: the game ends only here, at the end of a complete turn
         if self.turn >= MAX_TURNS or len(self.alive) <= n:
             for s in range(n):
                 for k in BITS[self.hands[s]]:
-                    debris[s].append(CARD_BASE + s * 9 + k)  # SS-11.4
+                    self.debris[s].append(CARD_BASE + s * 9 + k)  # SS-11.4
                 self.hands[s] = 0
             self.phase = PH_OVER
 
@@ -652,6 +689,7 @@ class ShootingStarState(State):
             s.cov[cell] = seat * 9 + k
             s.placed[i] = (seat, k, cell)
         if s.missions:
+            s.missions = s.missions.copy()  # shared with this state
             others = [q for q in range(n) if q != player]
             cols = []
             for v in range(3):
@@ -660,7 +698,9 @@ class ShootingStarState(State):
                 cols.append(rng.sample(pool, len(others)))
             for i, q in enumerate(others):
                 s.missions[q] = (cols[0][i], cols[1][i], cols[2][i])
-        rng.shuffle(s.deck)
+        deck = s.deck.copy()  # shared with this state
+        rng.shuffle(deck)
+        s.deck = deck
         return s
 
     # ------------------------------------------------------------------ what a seat knows
@@ -675,12 +715,11 @@ class ShootingStarState(State):
         if type(action) is DeckOrder:
             return _DECK_SECRET
         if type(action) is MissionDeal:
-            codes = self.g.missions
+            text = self.g.trio_text
             return LogSecret(
                 "missions dealt",
                 private={
-                    seat: "missions " + "-".join(codes[m].code for m in trio) + " (yours)"
-                    for seat, trio in enumerate(action.seats)
+                    seat: f"missions {text(trio)} (yours)" for seat, trio in enumerate(action.seats)
                 },
             )
         return super()._log_secret(action, player)
