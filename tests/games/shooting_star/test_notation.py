@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
-from dataclasses import astuple
+from dataclasses import FrozenInstanceError, astuple, replace
 
 import pytest
 
@@ -78,13 +80,18 @@ def test_SS_2_7_records_hide_secrets_per_viewer() -> None:
 def test_SS_3_3_actions_are_typed_values() -> None:
     g = load_game("shooting-star", players=2, variant="personalized")
     a = g.parse_action("P3@2,1")
-    copy = Place(a.card, a.cell, a.col, a.row)
-    assert isinstance(a, ActionBase) and copy is not a
-    assert copy == a and hash(copy) == hash(a) and {a: 1}[copy] == 1
-    assert g.action_id(copy) == g.action_id(a)
-    assert Place(a.card, a.cell, a.col, a.row + 1) != a
+    assert isinstance(a, ActionBase)
+    # Place and Build are interned: equal fields give the very same object, however made
+    again = Place(a.card, a.cell, a.col, a.row)
+    assert again is a and again == a and hash(again) == hash(a) and {a: 1}[again] == 1
+    assert g.action_id(again) == g.action_id(a)
+    assert pickle.loads(pickle.dumps(a)) is a and copy.deepcopy(a) is a
+    assert replace(a, row=a.row + 1) != a and str(replace(a, row=a.row + 1)) == "P3@2,2"
+    with pytest.raises(FrozenInstanceError):
+        a.card = 0  # type: ignore[misc]
     b = g.parse_action("n03:4@8,8")
-    assert isinstance(b, Build) and Build(*astuple(b)) == b and b != a
+    assert isinstance(b, Build) and Build(*astuple(b)) is b and b != a
+    assert pickle.loads(pickle.dumps(b)) is b
     # two action classes with equal fields never compare equal (the NamedTuple trap)
     assert Discard(1, "x") != Place(1, 0, 0, 0) and Discard(3, "p04") == Discard(3, "p04")
 

@@ -18,7 +18,8 @@ Chance outcomes (sampled, never enumerated):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from nightsky.core.game import ActionBase
 from nightsky.games.shooting_star.constants import CARD_KEYS, DARK_LEVEL
@@ -33,13 +34,26 @@ __all__ = [
     "PlanetDeal",
 ]
 
-# Player actions are built once per Game (``place_rows``, ``build_rows``, ``discards``) and
-# compared and hashed on the hot path (legality checks, search trees keyed by action), so
-# they define a cheap ``__eq__`` (identity first) and ``__hash__`` instead of the generated
-# ones; equality still compares the class and every field, as a dataclass's would.
+# The player actions that search trees hash by the thousand (``Place``, ``Build``) are
+# interned: building one with the fields of an existing one gives that very object, so
+# identity equality and hashing (the cheapest there are) still mean equal fields, and
+# objects of two classes never compare equal. Pickling and copying build through the class,
+# so they intern too.
+_INTERNED: dict[tuple[Any, ...], Any] = {}
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+def _interned(cls: Any, values: tuple[Any, ...]) -> Any:
+    key = (cls, *values)
+    found = _INTERNED.get(key)
+    if found is None:
+        found = object.__new__(cls)
+        for f, value in zip(fields(cls), values, strict=True):
+            object.__setattr__(found, f.name, value)
+        found = _INTERNED.setdefault(key, found)
+    return found
+
+
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Place(ActionBase):
     """Place Destruction card ``card`` (0..7 = Priority 1..8, 8 = Shield) on ``cell``."""
 
@@ -48,26 +62,17 @@ class Place(ActionBase):
     col: int  # 1-based, for the notation
     row: int
 
+    def __new__(cls, card: int, cell: int, col: int, row: int) -> Place:
+        return _interned(cls, (card, cell, col, row))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.card, self.cell, self.col, self.row))
+
     def __str__(self) -> str:
         return f"{CARD_KEYS[self.card]}@{self.col},{self.row}"
 
-    def __eq__(self, other: object) -> bool:
-        if other is self:
-            return True
-        if type(other) is not Place:
-            return NotImplemented
-        return (
-            self.cell == other.cell
-            and self.card == other.card
-            and self.col == other.col
-            and self.row == other.row
-        )
 
-    def __hash__(self) -> int:
-        return self.cell * 9 + self.card
-
-
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Build(ActionBase):
     """Personalized variant: place planet ``planet`` with ``level`` up on ``cell``
     (level 5 marks a Dark Planet)."""
@@ -79,27 +84,16 @@ class Build(ActionBase):
     col: int
     row: int
 
+    def __new__(cls, planet: int, level: int, cell: int, code: str, col: int, row: int) -> Build:
+        return _interned(cls, (planet, level, cell, code, col, row))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.planet, self.level, self.cell, self.code, self.col, self.row))
+
     def __str__(self) -> str:
         if self.level == DARK_LEVEL:
             return f"{self.code}@{self.col},{self.row}"
         return f"{self.code}:{self.level}@{self.col},{self.row}"
-
-    def __eq__(self, other: object) -> bool:
-        if other is self:
-            return True
-        if type(other) is not Build:
-            return NotImplemented
-        return (
-            self.cell == other.cell
-            and self.planet == other.planet
-            and self.level == other.level
-            and self.code == other.code
-            and self.col == other.col
-            and self.row == other.row
-        )
-
-    def __hash__(self) -> int:
-        return (self.cell * 64 + self.planet) * 8 + self.level
 
 
 @dataclass(frozen=True, slots=True)

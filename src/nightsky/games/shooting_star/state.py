@@ -196,12 +196,11 @@ class ShootingStarState(State):
             g = self.g
             if not (0 <= card < 9 and 0 <= cell < g.ncells):
                 return False
-            known = g.place_rows[card][cell]  # usually the very object played: test identity first
             return (
                 self.hands[player] >> card & 1 == 1
                 and self.lvl[cell] > 0
                 and self.cov[cell] < 0
-                and (known is action or known == action)
+                and g.place_rows[card][cell] is action  # actions are interned
             )
         if type(action) in (Build, Discard):
             if self.phase != PH_BUILD or player != self.actor:
