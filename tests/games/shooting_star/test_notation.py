@@ -11,7 +11,24 @@ import pytest
 
 from nightsky.core import CHANCE, ActionBase, InvalidActionError, load_game
 from nightsky.games.shooting_star.actions import Build, Discard, Place
-from nightsky.games.shooting_star.constants import CARD_KEYS
+from nightsky.games.shooting_star.constants import (
+    BITS,
+    CARD_KEYS,
+    FULL_HAND,
+    NCARDS,
+    SHIELD,
+    cover_card,
+    cover_seat,
+    decode_cover,
+    decode_pile_card,
+    encode_cover,
+    hand_has,
+    hand_with,
+    hand_without,
+    is_pile_card,
+    pile_card,
+    pile_of_cover,
+)
 from nightsky.games.shooting_star.observation import CELL, SEAT, SEATS
 from tests.games.shooting_star.helpers import build_position, play, setup
 
@@ -104,3 +121,18 @@ def test_SS_3_3_an_equal_action_is_as_legal_as_the_listed_one() -> None:
     assert s.is_legal(twin, 0)
     s.apply(twin, 0)
     assert s.history[-1] == (0, a)
+
+
+def test_packed_codes_round_trip() -> None:
+    for seat in range(5):
+        for card in range(NCARDS):
+            code = encode_cover(seat, card)
+            assert decode_cover(code) == (seat, card)
+            assert (cover_seat(code), cover_card(code)) == (seat, card)
+            pile = pile_card(seat, card)
+            assert pile == pile_of_cover(code) and is_pile_card(pile)
+            assert decode_pile_card(pile) == (seat, card)
+    assert not any(is_pile_card(p) for p in range(49))  # planets keep their index
+    hand = hand_without(FULL_HAND, SHIELD)
+    assert not hand_has(hand, SHIELD) and hand_has(hand, 0) and BITS[hand] == tuple(range(8))
+    assert hand_with(hand, SHIELD) == FULL_HAND

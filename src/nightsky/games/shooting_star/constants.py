@@ -22,11 +22,72 @@ DARK_LEVEL = 5  # a Dark Planet's "level" in the state's level list
 # ---------------------------------------------------------------- Destruction cards
 #: Card keys by card index: 0..7 = Priority 1..8, 8 = the Space Shield.
 CARD_KEYS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "S")
+NCARDS = len(CARD_KEYS)  # the cards of one colour
 SHIELD = 8
-FULL_HAND = (1 << 9) - 1  # a hand is a bit mask over the nine card indices
-#: BITS[mask]: the card indices of a hand mask, ascending.
-BITS = tuple(tuple(k for k in range(9) if m >> k & 1) for m in range(1 << 9))
-CARD_BASE = 100  # pile code of a Destruction card: CARD_BASE + seat * 9 + card
+
+# ---------------------------------------------------------------- packed ints
+# For speed the rules keep cards and piles as plain ints; these helpers are the only place
+# that packs and unpacks them:
+#
+# * a *hand* is a bit mask over the card indices (bit k set: card k is still in hand);
+# * a *cover* code is the Destruction card lying on a cell: ``seat * NCARDS + card`` (the
+#   state's ``cov`` list holds -1 where no card lies);
+# * a *pile* code is an entry of a Conquest or Space Debris pile: a planet's index (below
+#   ``CARD_BASE``) or ``CARD_BASE`` + the cover code of a Destruction card.
+
+FULL_HAND = (1 << NCARDS) - 1
+#: BITS[hand]: the card indices of a hand, ascending.
+BITS = tuple(tuple(k for k in range(NCARDS) if m >> k & 1) for m in range(1 << NCARDS))
+CARD_BASE = 100  # planets are 0..48
+
+
+def hand_has(hand: int, card: int) -> bool:
+    return hand >> card & 1 == 1
+
+
+def hand_without(hand: int, card: int) -> int:
+    return hand & ~(1 << card)
+
+
+def hand_with(hand: int, card: int) -> int:
+    return hand | 1 << card
+
+
+def encode_cover(seat: int, card: int) -> int:
+    return seat * NCARDS + card
+
+
+def decode_cover(code: int) -> tuple[int, int]:
+    """(seat, card) of a cover code."""
+    return divmod(code, NCARDS)
+
+
+def cover_seat(code: int) -> int:
+    return code // NCARDS
+
+
+def cover_card(code: int) -> int:
+    return code % NCARDS
+
+
+def pile_card(seat: int, card: int) -> int:
+    """The pile code of ``seat``'s Destruction card ``card``."""
+    return CARD_BASE + seat * NCARDS + card
+
+
+def pile_of_cover(code: int) -> int:
+    """The pile code of the Destruction card with cover code ``code``."""
+    return CARD_BASE + code
+
+
+def is_pile_card(code: int) -> bool:
+    """Whether a pile code is a Destruction card (else it is a planet's index)."""
+    return code >= CARD_BASE
+
+
+def decode_pile_card(code: int) -> tuple[int, int]:
+    """(seat, card) of a Destruction card's pile code."""
+    return divmod(code - CARD_BASE, NCARDS)
 
 # ---------------------------------------------------------------- phases
 PH_GRID, PH_DEAL, PH_DECK, PH_MISSIONS, PH_BUILD, PH_PLACE, PH_OVER = range(7)

@@ -24,6 +24,7 @@ from nightsky.games.shooting_star.constants import (
     GRIDS,
     MAJOR,
     MINOR,
+    NCARDS,
     PLANETS_PER_PLAYER,
     TABLE,
 )
@@ -138,7 +139,8 @@ class ShootingStarGame(Game):
             blast.append(tuple(row))
         self.blast = tuple(blast)
         self.place_rows = tuple(
-            tuple(Place(k, c, c % w + 1, c // w + 1) for c in range(self.ncells)) for k in range(9)
+            tuple(Place(k, c, c % w + 1, c // w + 1) for c in range(self.ncells))
+            for k in range(NCARDS)
         )
         # place_secrets[seat][cell]: how a card ``seat`` places there reads to the others
         # (face down); each seat's row is built on first use by ``place_secrets_of``

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from nightsky.core.observer import Observer
-from nightsky.games.shooting_star.constants import DARK_LEVEL, MAJOR
+from nightsky.games.shooting_star.constants import DARK_LEVEL, MAJOR, decode_cover
 
 if TYPE_CHECKING:
     from nightsky.core.game import State
@@ -53,7 +53,7 @@ def observation(state: ShootingStarState, player: int) -> list[float]:
             out[base + 7] = 1.0 if (g.p_kind[p] == MAJOR and p in targets) else 0.0
         v = state.cov[c]
         if v >= 0:
-            seat, card = divmod(v, 9)
+            seat, card = decode_cover(v)
             out[base + 8 + (seat - player) % n] = 1.0
             if seat == player:
                 out[base + 13 + card] = 1.0

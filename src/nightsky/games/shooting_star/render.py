@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from nightsky.games.shooting_star.constants import (
+    BITS,
     CARD_KEYS,
     DARK_LEVEL,
+    NCARDS,
     PH_BUILD,
     PH_OVER,
     PHASE_NAMES,
+    decode_cover,
 )
 from nightsky.games.shooting_star.views import pile_item
 
@@ -35,7 +38,7 @@ def _cell(state: ShootingStarState, c: int, viewer: int | None) -> str:
     v = state.cov[c]
     if v < 0:
         return body + "   "
-    seat, card = divmod(v, 9)
+    seat, card = decode_cover(v)
     colour = g.comp.colour[seat].name
     shown = CARD_KEYS[card] if seat == viewer else "?"
     return body + f"[{STYLE.get(colour, 'white')}]{shown:>3}[/]"
@@ -66,7 +69,7 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
         tag = " [Dark Invader]" if s == state.invader and state.phase != PH_OVER else ""
         lines.append(f"[{style}]seat {s} {col.admiral} ({col.name}){who}{tag}[/]")
         if s == viewer or state.phase == PH_OVER:
-            hand = " ".join(CARD_KEYS[k] for k in range(9) if state.hands[s] >> k & 1)
+            hand = " ".join(CARD_KEYS[k] for k in BITS[state.hands[s]])
             lines.append(f"   hand: {hand or '-'}")
             if len(state.missions) > s:
                 ms = "; ".join(
@@ -84,7 +87,7 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
         lines.append(f"   space debris: {len(state.debris[s])} cards")
     lines.append(f"replacement deck: {len(state.deck)} cards")
     if viewer is not None and state.phase != PH_OVER:
-        lines.append("blasts: " + "; ".join(card_reach(state, k) for k in range(9)))
+        lines.append("blasts: " + "; ".join(card_reach(state, k) for k in range(NCARDS)))
     if state.events:
         told = "; ".join(describe_event(state, e) for e in state.events)
         lines.append(f"last resolution: {told}")

@@ -4,10 +4,12 @@ The position is kept in flat lists of ints for speed:
 
 * ``lvl[cell]``: 0 = no planet, 1-4 = the planet's Level, 5 = a Dark Planet;
 * ``pl[cell]``: index of the planet card there (-1 none);
-* ``cov[cell]``: the Destruction card on it, ``seat * 9 + card`` (card 0-7 = Priority 1-8,
+* ``cov[cell]``: the cover code of the Destruction card on it (card 0-7 = Priority 1-8,
   8 = Space Shield), -1 none;
 * ``hands[seat]``: bit mask of the Destruction cards still in hand;
-* piles hold ints: a planet is its index (0-48), a Destruction card is ``100 + seat * 9 + card``.
+* piles hold pile codes: a planet's index or a Destruction card's code.
+
+The codes are packed and unpacked only by the helpers of ``constants``.
 
 Rule ids (SS-x.y) refer to ``rules.md`` in this package.
 """
@@ -32,7 +34,6 @@ from nightsky.games.shooting_star.actions import (
 )
 from nightsky.games.shooting_star.constants import (
     BITS,
-    CARD_BASE,
     CARD_KEYS,
     CENTRE,
     DARK,
@@ -41,6 +42,7 @@ from nightsky.games.shooting_star.constants import (
     MAJOR,
     MAX_TURNS,
     MINOR,
+    NCARDS,
     PH_BUILD,
     PH_DEAL,
     PH_DECK,
@@ -50,6 +52,17 @@ from nightsky.games.shooting_star.constants import (
     PH_PLACE,
     PHASE_NAMES,
     SHIELD,
+    cover_card,
+    cover_seat,
+    decode_cover,
+    decode_pile_card,
+    encode_cover,
+    hand_has,
+    hand_with,
+    hand_without,
+    is_pile_card,
+    pile_card,
+    pile_of_cover,
 )
 from nightsky.games.shooting_star.views import census, view
 
@@ -194,10 +207,10 @@ class ShootingStarState(State):
                 return False
             card, cell = action.card, action.cell
             g = self.g
-            if not (0 <= card < 9 and 0 <= cell < g.ncells):
+            if not (0 <= card < NCARDS and 0 <= cell < g.ncells):
                 return False
             return (
-                self.hands[player] >> card & 1 == 1
+                hand_has(self.hands[player], card)
                 and self.lvl[cell] > 0
                 and self.cov[cell] < 0
                 and g.place_rows[card][cell] is action  # actions are interned
@@ -219,7 +232,7 @@ class ShootingStarState(State):
             g = self.g
             if not 0 <= action.cell < g.ncells or g.place_rows[action.card][action.cell] != action:
                 return f"{action} names no space of this Star Sector", "SS-2.3"
-            if not self.hands[player] >> action.card & 1:
+            if not hand_has(self.hands[player], action.card):
                 return (f"{CARD_KEYS[action.card]} is no longer in seat {player}'s hand", "SS-3.3")
             if self.lvl[action.cell] == 0:
                 return f"there is no planet at {g.cell_name(action.cell)} to place on", "SS-3.3"
@@ -365,8 +378,8 @@ class ShootingStarState(State):
         if type(action) is Place:  # the hot path (SS-3.3): an exact type check is the cheapest
             card = action.card
             cell = action.cell
-            self.hands[player] &= ~(1 << card)
-            self.cov[cell] = player * 9 + card
+            self.hands[player] = hand_without(self.hands[player], card)
+            self.cov[cell] = encode_cover(player, card)
             self.free.remove(cell)
             placed = self.placed
             placed.append((player, card, cell))
@@ -450,23 +463,28 @@ class ShootingStarState(State):
         # sorted() is stable (reverse=True too), so equal priorities keep the order of play
         # (SS-4.2); Shields have no priority and never resolve on their own (SS-4.3).
         for seat, card, cell in sorted(placed, key=_CARD, reverse=True):
-            if card != SHIELD and cov[cell] == seat * 9 + card:  # else destroyed (SS-6.2)
-                self._fire(seat, card, cell, shields, events)
+            if card == SHIELD:
+                continue
+            code = encode_cover(seat, card)
+            if cov[cell] == code:  # else destroyed before its turn came (SS-6.2)
+                self._fire(seat, card, cell, code, shields, events)
         self._end_turn()
 
-    def _fire(self, seat: int, card: int, cell: int, shields: bool, events: list[tuple]) -> None:
-        """One Destruction card resolves: a Shield captures it (SS-7), or its blast destroys
-        cards (SS-6) and damages planets (SS-5); then isolated planets fall (SS-9)."""
+    def _fire(
+        self, seat: int, card: int, cell: int, code: int, shields: bool, events: list[tuple]
+    ) -> None:
+        """Card ``card`` of ``seat`` (cover code ``code``) on ``cell`` resolves: a Shield captures
+        it (SS-7), or its blast destroys cards (SS-6) and damages planets (SS-5); then isolated
+        planets fall (SS-9)."""
         cov = self.cov
-        code = seat * 9 + card
         targets = self.g.blast[card][cell]
         guard = self._guard(seat, targets) if shields else -1
         if guard >= 0:
-            owner = cov[guard] // 9
+            owner = cover_seat(cov[guard])
             cov[cell] = -1
             cov[guard] = -1
-            self.conq[owner].append(CARD_BASE + code)  # SS-7.3
-            self.conq[owner].append(CARD_BASE + owner * 9 + SHIELD)
+            self.conq[owner].append(pile_of_cover(code))  # SS-7.3
+            self.conq[owner].append(pile_card(owner, SHIELD))
             events.append(("shield", owner, seat, card, guard))
             return  # SS-7.2: the whole blast is void
         events.append(("resolve", seat, card, cell))
@@ -475,10 +493,10 @@ class ShootingStarState(State):
         removed = []
         for t in targets:
             v = cov[t]
-            if v >= 0 and v // 9 != seat:
+            if v >= 0 and cover_seat(v) != seat:
                 cov[t] = -1  # SS-6.1: the card dies, its planet is spared
-                debris.append(CARD_BASE + v)
-                events.append(("destroy", seat, v // 9, v % 9, t))
+                debris.append(pile_of_cover(v))
+                events.append(("destroy", seat, *decode_cover(v), t))
                 continue
             lv = lvl[t]
             if lv == 4:  # SS-5.2
@@ -507,7 +525,7 @@ class ShootingStarState(State):
             # lv 0 (no planet) and 5 (Dark Planet, SS-8.2): nothing happens
         if cov[cell] == code:
             cov[cell] = -1
-        debris.append(CARD_BASE + code)  # SS-4.4
+        debris.append(pile_of_cover(code))  # SS-4.4
         if removed:
             self._isolate(seat, removed, events)
 
@@ -521,8 +539,8 @@ class ShootingStarState(State):
         best = n
         for t in targets:
             v = cov[t]
-            if v >= 0 and v % 9 == SHIELD:
-                owner = v // 9
+            if v >= 0 and cover_card(v) == SHIELD:
+                owner = cover_seat(v)
                 pos = (owner - inv) % n
                 if owner != seat and pos < best:
                     best = pos
@@ -555,9 +573,9 @@ class ShootingStarState(State):
         (SS-10.1), and the game ends here, at the end of a complete turn, or never (SS-11)."""
         cov = self.cov
         for seat, card, cell in self.placed:
-            if card == SHIELD and cov[cell] == seat * 9 + SHIELD:
+            if card == SHIELD and cov[cell] == encode_cover(seat, SHIELD):
                 cov[cell] = -1
-                self.debris[seat].append(CARD_BASE + seat * 9 + SHIELD)
+                self.debris[seat].append(pile_card(seat, SHIELD))
         self.placed = []
         self.free = self.alive.copy()  # every card has left the table
         self.turn += 1
@@ -567,15 +585,15 @@ class ShootingStarState(State):
         if self.turn >= MAX_TURNS or len(self.alive) <= n:
             for s in range(n):
                 for k in BITS[self.hands[s]]:
-                    self.debris[s].append(CARD_BASE + s * 9 + k)  # SS-11.4
+                    self.debris[s].append(pile_card(s, k))  # SS-11.4
                 self.hands[s] = 0
             self.phase = PH_OVER
 
     # ------------------------------------------------------------------ scoring
     def captured_planets(self, seat: int) -> list[int]:
         """Every planet ``seat`` captured: Conquest pile plus isolation captures (SS-13.4)."""
-        return [p for p in self.conq[seat] if p < CARD_BASE] + [
-            p for p in self.debris[seat] if p < CARD_BASE
+        return [p for p in self.conq[seat] if not is_pile_card(p)] + [
+            p for p in self.debris[seat] if not is_pile_card(p)
         ]
 
     def mission_points(self, seat: int, mission: int) -> int:
@@ -583,8 +601,11 @@ class ShootingStarState(State):
         g = self.g
         m = g.missions[mission]
         if m.kind == "destroy":
-            mine = CARD_BASE + seat * 9
-            got = sum(1 for c in self.debris[seat] if c >= CARD_BASE and not mine <= c < mine + 9)
+            got = sum(
+                1
+                for c in self.debris[seat]
+                if is_pile_card(c) and decode_pile_card(c)[0] != seat
+            )
             return m.value if got >= m.count else 0
         planets = self.captured_planets(seat)
         if m.kind == "named":  # SS-13.2/13.3: copies count once
@@ -604,7 +625,7 @@ class ShootingStarState(State):
 
     def moons(self, seat: int) -> int:
         moon = self.g.p_moon
-        return sum(1 for c in self.conq[seat] if c < CARD_BASE and moon[c])
+        return sum(1 for c in self.conq[seat] if not is_pile_card(c) and moon[c])
 
     def score_breakdown(self) -> list[dict[str, float]]:
         n = self.g.num_players
@@ -668,7 +689,7 @@ class ShootingStarState(State):
         mask = self.hands[seat]
         for s, k, _ in self.placed:
             if s == seat:
-                mask |= 1 << k
+                mask = hand_with(mask, k)
         return list(BITS[mask])
 
     def resample(self, player: int, rng: random.Random) -> ShootingStarState:
@@ -684,8 +705,8 @@ class ShootingStarState(State):
                 continue
             pool = s.unrevealed(seat)
             k = rng.choice(pool)
-            s.hands[seat] = (s.hands[seat] | (1 << card)) & ~(1 << k)
-            s.cov[cell] = seat * 9 + k
+            s.hands[seat] = hand_without(hand_with(s.hands[seat], card), k)
+            s.cov[cell] = encode_cover(seat, k)
             s.placed[i] = (seat, k, cell)
         if s.missions:
             s.missions = s.missions.copy()  # shared with this state

@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from nightsky.games.shooting_star.constants import (
-    CARD_BASE,
+    BITS,
     CARD_KEYS,
     DARK_LEVEL,
     PH_DECK,
     PH_OVER,
     PHASE_NAMES,
+    decode_cover,
+    decode_pile_card,
+    is_pile_card,
+    pile_card,
+    pile_of_cover,
 )
 
 if TYPE_CHECKING:
@@ -20,9 +25,9 @@ if TYPE_CHECKING:
 def pile_item(state: ShootingStarState, code: int) -> str:
     """The component id of a pile entry: a planet code or ``colour:KEY``."""
     g = state.g
-    if code < CARD_BASE:
+    if not is_pile_card(code):
         return g.p_code[code]
-    seat, card = divmod(code - CARD_BASE, 9)
+    seat, card = decode_pile_card(code)
     return f"{g.comp.colour[seat].name}:{CARD_KEYS[card]}"
 
 
@@ -39,7 +44,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
         v = state.cov[c]
         cover: dict[str, Any] | None = None
         if v >= 0:
-            seat, card = divmod(v, 9)
+            seat, card = decode_cover(v)
             cover = {"seat": seat, "card": CARD_KEYS[card] if seat == player else "?"}
         if lv == 0 and cover is None:
             continue
@@ -70,7 +75,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
             "planet_hand": [g.p_code[p] for p in sorted(state.phands[s])],
         }
         if s == player or over:
-            entry["hand"] = [CARD_KEYS[k] for k in range(9) if state.hands[s] >> k & 1]
+            entry["hand"] = [CARD_KEYS[k] for k in BITS[state.hands[s]]]
             if len(state.missions) > s:
                 entry["missions"] = [g.missions[m].code for m in state.missions[s]]
         seats.append(entry)
@@ -109,10 +114,10 @@ def census(state: ShootingStarState) -> dict[str, list[str]]:
         if state.pl[c] >= 0:
             out.setdefault("sector", []).append(g.p_code[state.pl[c]])
         if state.cov[c] >= 0:
-            out.setdefault("sector-cards", []).append(pile_item(state, CARD_BASE + state.cov[c]))
+            out.setdefault("sector-cards", []).append(pile_item(state, pile_of_cover(state.cov[c])))
     for s in range(n):
         out[f"hand:{s}"] = [
-            pile_item(state, CARD_BASE + s * 9 + k) for k in range(9) if state.hands[s] >> k & 1
+            pile_item(state, pile_card(s, k)) for k in BITS[state.hands[s]]
         ]
         out[f"conquest:{s}"] = [pile_item(state, x) for x in state.conq[s]]
         out[f"debris:{s}"] = [pile_item(state, x) for x in state.debris[s]]
