@@ -14,6 +14,16 @@ from nightsky.games.shooting_star.constants import (
     PHASE_NAMES,
     decode_cover,
 )
+from nightsky.games.shooting_star.events import (
+    Capture,
+    Destroy,
+    Event,
+    Flip,
+    Isolated,
+    Replace,
+    Resolve,
+    ShieldCapture,
+)
 from nightsky.games.shooting_star.views import pile_item
 
 if TYPE_CHECKING:
@@ -98,24 +108,26 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def describe_event(state: ShootingStarState, e: tuple) -> str:
+def describe_event(state: ShootingStarState, e: Event) -> str:
     g = state.g
-    kind = e[0]
-    if kind == "resolve":
-        return f"seat {e[1]} fires {CARD_KEYS[e[2]]} at {g.cell_name(e[3])}"
-    if kind == "shield":
-        where = g.cell_name(e[4])
-        return f"seat {e[1]}'s Shield at {where} captures seat {e[2]}'s {CARD_KEYS[e[3]]}"
-    if kind == "destroy":
-        return f"seat {e[1]} destroys seat {e[2]}'s {CARD_KEYS[e[3]]} at {g.cell_name(e[4])}"
-    if kind == "flip":
-        return f"{g.cell_name(e[1])} flips {e[2]}->{e[3]}"
-    if kind == "capture":
-        return f"seat {e[1]} captures {g.planet_label(e[2])} (Level {e[4]})"
-    if kind == "replace":
-        return f"{g.planet_label(e[2])} replaces it at {g.cell_name(e[1])}"
-    if kind == "isolated":
-        return f"seat {e[1]} takes isolated {g.planet_label(e[2])}"
+    if type(e) is Resolve:
+        return f"seat {e.seat} fires {CARD_KEYS[e.card]} at {g.cell_name(e.cell)}"
+    if type(e) is ShieldCapture:
+        where = g.cell_name(e.cell)
+        return f"seat {e.owner}'s Shield at {where} captures seat {e.seat}'s {CARD_KEYS[e.card]}"
+    if type(e) is Destroy:
+        return (
+            f"seat {e.seat} destroys seat {e.victim}'s {CARD_KEYS[e.card]} at "
+            f"{g.cell_name(e.cell)}"
+        )
+    if type(e) is Flip:
+        return f"{g.cell_name(e.cell)} flips {e.before}->{e.after}"
+    if type(e) is Capture:
+        return f"seat {e.seat} captures {g.planet_label(e.planet)} (Level {e.level})"
+    if type(e) is Replace:
+        return f"{g.planet_label(e.planet)} replaces it at {g.cell_name(e.cell)}"
+    if type(e) is Isolated:
+        return f"seat {e.seat} takes isolated {g.planet_label(e.planet)}"
     return str(e)
 
 

@@ -64,6 +64,7 @@ from nightsky.games.shooting_star.constants import (
     pile_card,
     pile_of_cover,
 )
+from nightsky.games.shooting_star.events import Event, as_event
 from nightsky.games.shooting_star.views import census, view
 
 if TYPE_CHECKING:
@@ -73,6 +74,7 @@ _SEAT_TUPLES = tuple((s,) for s in range(5))
 _CHANCE_TUPLE = (CHANCE,)
 _NOBODY: tuple[int, ...] = ()
 _DECK_SECRET = LogSecret("deck shuffled")
+RawEvent = tuple[Any, ...]  # an event as the resolution records it (see ``events``)
 _CARD = itemgetter(1)  # the card of a (seat, card, cell) placement
 
 
@@ -102,7 +104,7 @@ class ShootingStarState(State):
         self.box: list[int] = []  # planets out of play (SS-2.5, SS-14.7)
         self.missions: list[tuple[int, int, int]] = []
         self.phands: list[list[int]] = [[] for _ in range(n)]  # Personalized variant hands
-        self.events: list[tuple] = []  # what the last resolution did (public)
+        self._events: list[RawEvent] = []  # what the last resolution did: see ``events``
         self.invader = 0  # SS-2.8: seat 0 is the youngest
         self.actor = 0
         self.turn = 0  # complete turns played
@@ -110,7 +112,7 @@ class ShootingStarState(State):
     # ------------------------------------------------------------------ copying
     def _copy(self) -> ShootingStarState:
         """Copy the lists the rules change in place; share ``deck``, ``box``, ``missions``,
-        ``phands`` and ``events``, which the rules (and ``resample``) only ever replace."""
+        ``phands`` and ``_events``, which the rules (and ``resample``) only ever replace."""
         s = object.__new__(ShootingStarState)
         s.g = self.g
         s.phase = self.phase
@@ -127,7 +129,7 @@ class ShootingStarState(State):
         s.box = self.box
         s.missions = self.missions
         s.phands = self.phands
-        s.events = self.events
+        s._events = self._events
         s.invader = self.invader
         s.actor = self.actor
         s.turn = self.turn
@@ -455,8 +457,8 @@ class ShootingStarState(State):
     # ------------------------------------------------------------------ resolution
     def _resolve(self) -> None:
         """SS-4: reveal, resolve by descending priority then turn order; end the turn."""
-        events: list[tuple] = []
-        self.events = events
+        events: list[RawEvent] = []
+        self._events = events
         placed = self.placed
         cov = self.cov
         shields = SHIELD in map(_CARD, placed)
@@ -471,7 +473,7 @@ class ShootingStarState(State):
         self._end_turn()
 
     def _fire(
-        self, seat: int, card: int, cell: int, code: int, shields: bool, events: list[tuple]
+        self, seat: int, card: int, cell: int, code: int, shields: bool, events: list[RawEvent]
     ) -> None:
         """Card ``card`` of ``seat`` (cover code ``code``) on ``cell`` resolves: a Shield captures
         it (SS-7), or its blast destroys cards (SS-6) and damages planets (SS-5); then isolated
@@ -552,7 +554,7 @@ class ShootingStarState(State):
         self.pl[cell] = -1
         self.alive.remove(cell)
 
-    def _isolate(self, seat: int, removed: list[int], events: list[tuple]) -> None:
+    def _isolate(self, seat: int, removed: list[int], events: list[RawEvent]) -> None:
         """SS-9: only planets next to a removed one can have become isolated; ``seat`` takes
         them into its Space Debris (SS-9.2)."""
         lvl, pl, neigh = self.lvl, self.pl, self.g.neigh
@@ -743,6 +745,12 @@ class ShootingStarState(State):
                 },
             )
         return super()._log_secret(action, player)
+
+    @property
+    def events(self) -> list[Event]:
+        """What the last resolution did, in order (public): ``Resolve``, ``ShieldCapture``,
+        ``Destroy``, ``Flip``, ``Capture``, ``Replace`` and ``Isolated`` records."""
+        return [as_event(e) for e in self._events]
 
     def _view(self, player: int | None) -> dict[str, Any]:
         return view(self, player)
