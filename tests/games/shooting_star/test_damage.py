@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from nightsky.games.shooting_star.constants import DARK_LEVEL
@@ -156,3 +158,13 @@ def test_SS_4_events_are_typed_records() -> None:
     assert (captured.seat, captured.cell, captured.level) == (0, cell(s, 1, 2), 1)
     # kinds differ, so records of different kinds with equal fields never compare equal
     assert Isolated("isolated", 0, 1, 2) != Resolve("resolve", 0, 1, 2)
+
+
+def test_SS_4_views_tell_the_last_resolution_with_typed_values() -> None:
+    s = build_position(["2 2 2 2", "1 4 3 2", "2 2 2 D"], players=2)
+    play(s, (0, "P6@2,2"), (1, "P2@3,2"))
+    told = s.view(None)["last_resolution"]
+    assert told == [e._asdict() for e in s.events]
+    assert told[0] == {"kind": "resolve", "seat": 0, "card": 5, "cell": cell(s, 2, 2)}
+    assert all(type(v) is int for e in told for k, v in e.items() if k != "kind")
+    assert json.loads(json.dumps(told)) == told

@@ -87,7 +87,6 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
         }
         for s, k, c in state.placed
     ]
-    events = [[str(x) for x in e] for e in state.events]
     return {
         "phase": PHASE_NAMES[state.phase],
         "variant": "personalized" if g.personalized else "standard",
@@ -98,7 +97,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
         "cells": cells,
         "seats": seats,
         "placed": placed,
-        "last_resolution": events,
+        "last_resolution": [e._asdict() for e in state.events],
         "deck_size": len(state.deck),
         "box": sorted(g.p_code[p] for p in state.box),
         "winners": state.winners() if over else [],
