@@ -6,9 +6,9 @@ import random
 
 from nightsky.core import CHANCE, load_game
 from nightsky.games.shooting_star.positions import build_position
-from nightsky.games.shooting_star.state import CARD_BASE, ShootingStarState
+from nightsky.games.shooting_star.state import ShootingStarState
 
-__all__ = ["CARD_BASE", "build_position", "cell", "codes", "play", "planet_at", "setup", "walk"]
+__all__ = ["build_position", "cell", "codes", "play", "planet_at", "setup", "walk"]
 
 
 def play(state: ShootingStarState, *moves: tuple[int, str]) -> ShootingStarState:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from nightsky.games.shooting_star.game import DARK_LEVEL
+from nightsky.games.shooting_star.constants import DARK_LEVEL
+from nightsky.games.shooting_star.events import Capture, Destroy, Isolated, Resolve
 from tests.games.shooting_star.helpers import build_position, cell, codes, planet_at, play
 
 ALL2 = ["2 2 2 2", "2 2 2 2", "2 2 2 D"]
@@ -89,7 +92,7 @@ def test_SS_6_1_blasting_a_card_destroys_it_and_spares_its_planet() -> None:
 def test_SS_6_2_destroyed_cards_never_resolve_resolved_ones_are_gone() -> None:
     s = build_position(ALL2, players=2)
     play(s, (0, "P6@2,2"), (1, "P2@3,2"))
-    assert [e[1] for e in s.events if e[0] == "resolve"] == [0]
+    assert [e.seat for e in s.events if type(e) is Resolve] == [0]
     assert planet_at(s, 4, 2)[1] == 2 and planet_at(s, 3, 1)[1] == 2  # P2 never fired
     t = build_position(ALL2, players=2)
     play(t, (0, "P8@2,2"), (1, "P6@3,2"))
@@ -133,7 +136,7 @@ def test_SS_9_1_and_SS_9_2_isolated_planets_go_to_debris() -> None:
     play(t, (0, "P7@1,2"), (1, "P7@4,3"))
     assert planet_at(t, 1, 1) == (None, 0)
     assert top in t.debris[0] and top not in t.conq[0]
-    assert ("isolated", 0, top, cell(t, 1, 1)) in t.events
+    assert Isolated("isolated", 0, top, cell(t, 1, 1)) in t.events
 
 
 def test_SS_9_3_card_on_an_isolated_planet_stays_and_resolves() -> None:
@@ -141,5 +144,27 @@ def test_SS_9_3_card_on_an_isolated_planet_stays_and_resolves() -> None:
     iso = s.pl[cell(s, 1, 3)]
     play(s, (0, "P8@1,1"), (1, "P3@1,3"))
     assert iso in s.debris[0]  # seat 0 isolated 1,3 by capturing the Level 1 at 1,2
-    assert ("resolve", 1, 2, cell(s, 1, 3)) in s.events  # seat 1's P3 still fired
+    assert Resolve("resolve", 1, 2, cell(s, 1, 3)) in s.events  # seat 1's P3 still fired
     assert planet_at(s, 3, 3)[1] == 1
+
+
+def test_SS_4_events_are_typed_records() -> None:
+    s = build_position(["2 2 2 2", "1 4 3 2", "2 2 2 D"], players=2)
+    play(s, (0, "P6@2,2"), (1, "P2@3,2"))  # rulebook example 2
+    assert [type(e) for e in s.events] == [Resolve, Capture, Destroy]  # blast order: W, E
+    fired, captured, destroyed = s.events
+    assert (fired.seat, fired.card, fired.cell) == (0, 5, cell(s, 2, 2))
+    assert (destroyed.seat, destroyed.victim, destroyed.card) == (0, 1, 1)
+    assert (captured.seat, captured.cell, captured.level) == (0, cell(s, 1, 2), 1)
+    # kinds differ, so records of different kinds with equal fields never compare equal
+    assert Isolated("isolated", 0, 1, 2) != Resolve("resolve", 0, 1, 2)
+
+
+def test_SS_4_views_tell_the_last_resolution_with_typed_values() -> None:
+    s = build_position(["2 2 2 2", "1 4 3 2", "2 2 2 D"], players=2)
+    play(s, (0, "P6@2,2"), (1, "P2@3,2"))
+    told = s.view(None)["last_resolution"]
+    assert told == [e._asdict() for e in s.events]
+    assert told[0] == {"kind": "resolve", "seat": 0, "card": 5, "cell": cell(s, 2, 2)}
+    assert all(type(v) is int for e in told for k, v in e.items() if k != "kind")
+    assert json.loads(json.dumps(told)) == told

@@ -65,6 +65,6 @@ def test_example_4_SS_9_1_isolated_planet() -> None:
 def test_tutorial_positions_render_and_conserve(name: str) -> None:
     before, s = run(name)
     for st in (before, s):
-        assert "Shooting Star" in st.render(0)
+        assert "Shooting Star" in st.game.ui.render(st, 0)
         seen = [x for items in st.census().values() for x in items]
         assert len(seen) == len(set(seen)) == 49 + 45 + 15 + 1

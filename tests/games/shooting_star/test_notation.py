@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
+from dataclasses import FrozenInstanceError, astuple, replace
 
 import pytest
 
-from nightsky.core import CHANCE, InvalidActionError, load_game
-from nightsky.games.shooting_star.actions import CARD_KEYS
+from nightsky.core import CHANCE, ActionBase, InvalidActionError, load_game
+from nightsky.games.shooting_star.actions import Build, Discard, Place
+from nightsky.games.shooting_star.constants import (
+    BITS,
+    CARD_KEYS,
+    FULL_HAND,
+    NCARDS,
+    SHIELD,
+    cover_card,
+    cover_seat,
+    decode_cover,
+    decode_pile_card,
+    encode_cover,
+    hand_has,
+    hand_with,
+    hand_without,
+    is_pile_card,
+    pile_card,
+    pile_of_cover,
+)
 from nightsky.games.shooting_star.observation import CELL, SEAT, SEATS
 from tests.games.shooting_star.helpers import build_position, play, setup
 
@@ -43,10 +64,11 @@ def test_SS_3_3_place_notation_and_ids() -> None:
 def test_SS_3_4_observation_blocks() -> None:
     s = build_position(["2 2 2 2", "2 2 2 2", "2 2 2 D"], players=2)
     g = s.g
-    assert g.observation_size == 12 * CELL + SEATS * SEAT + 25 == 359
+    obs = g.make_observer()
+    assert obs.size == 12 * CELL + SEATS * SEAT + 25 == 359
     play(s, (0, "P3@2,1"))
     c = g.cell_of(2, 1)
-    mine, theirs = s.observation(0), s.observation(1)
+    mine, theirs = obs.observation(s, 0), obs.observation(s, 1)
     assert mine[c * CELL + 8] == 1.0 and mine[c * CELL + 13 + 2] == 1.0
     assert theirs[c * CELL + 8 + 1] == 1.0  # seat 0 is seat 1's "next" seat
     assert sum(theirs[c * CELL + 13 : c * CELL + 22]) == 0.0  # the card stays hidden
@@ -57,7 +79,7 @@ def test_SS_3_4_observation_blocks() -> None:
 def test_SS_3_4_action_ui_targets_cells() -> None:
     s = setup(2, seed=1)
     a = s.legal_actions(0)[0]
-    ui = s.action_ui(a, 0)
+    ui = s.game.ui.action_ui(s, a, 0)
     key = CARD_KEYS[a.card]
     assert ui["targets"] == [f"cell-{a.col}-{a.row}", f"card-{key}"] and "face down" in ui["label"]
     ids = {cell["id"] for cell in s.view(0)["cells"]}
@@ -66,8 +88,51 @@ def test_SS_3_4_action_ui_targets_cells() -> None:
 
 def test_SS_2_7_records_hide_secrets_per_viewer() -> None:
     s = setup(2, seed=2)
-    g = s.g
-    deck_seat, deck = s.history[1]
-    assert g.redact_action(deck_seat, deck, 0) == "deck shuffled"
-    assert g.redact_action(CHANCE, s.history[0][1], None).startswith("grid ")
-    assert g.redact_action(CHANCE, s.history[2][1], None) == "missions dealt"
+    assert s.history[1][0] == CHANCE
+    assert s.log_text(1, 0) == "deck shuffled"
+    assert s.log_text(0, None).startswith("grid ")
+    assert s.log_text(2, None) == "missions dealt"
+
+
+def test_SS_3_3_actions_are_typed_values() -> None:
+    g = load_game("shooting-star", players=2, variant="personalized")
+    a = g.parse_action("P3@2,1")
+    assert isinstance(a, ActionBase)
+    # Place and Build are interned: equal fields give the very same object, however made
+    again = Place(a.card, a.cell, a.col, a.row)
+    assert again is a and again == a and hash(again) == hash(a) and {a: 1}[again] == 1
+    assert g.action_id(again) == g.action_id(a)
+    assert pickle.loads(pickle.dumps(a)) is a and copy.deepcopy(a) is a
+    assert replace(a, row=a.row + 1) != a and str(replace(a, row=a.row + 1)) == "P3@2,2"
+    with pytest.raises(FrozenInstanceError):
+        a.card = 0  # type: ignore[misc]
+    b = g.parse_action("n03:4@8,8")
+    assert isinstance(b, Build) and Build(*astuple(b)) is b and b != a
+    assert pickle.loads(pickle.dumps(b)) is b
+    # two action classes with equal fields never compare equal (the NamedTuple trap)
+    assert Discard(1, "x") != Place(1, 0, 0, 0) and Discard(3, "p04") == Discard(3, "p04")
+
+
+def test_SS_3_3_an_equal_action_is_as_legal_as_the_listed_one() -> None:
+    s = setup(2, seed=1)
+    a = s.legal_actions(0)[0]
+    assert isinstance(a, Place)
+    twin = Place(a.card, a.cell, a.col, a.row)
+    assert s.is_legal(twin, 0)
+    s.apply(twin, 0)
+    assert s.history[-1] == (0, a)
+
+
+def test_packed_codes_round_trip() -> None:
+    for seat in range(5):
+        for card in range(NCARDS):
+            code = encode_cover(seat, card)
+            assert decode_cover(code) == (seat, card)
+            assert (cover_seat(code), cover_card(code)) == (seat, card)
+            pile = pile_card(seat, card)
+            assert pile == pile_of_cover(code) and is_pile_card(pile)
+            assert decode_pile_card(pile) == (seat, card)
+    assert not any(is_pile_card(p) for p in range(49))  # planets keep their index
+    hand = hand_without(FULL_HAND, SHIELD)
+    assert not hand_has(hand, SHIELD) and hand_has(hand, 0) and BITS[hand] == tuple(range(8))
+    assert hand_with(hand, SHIELD) == FULL_HAND

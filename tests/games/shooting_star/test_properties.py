@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 from nightsky.agents import make_agent
 from nightsky.core import CHANCE, load_game
-from nightsky.games.shooting_star.game import DARK_LEVEL
-from nightsky.games.shooting_star.state import PH_PLACE
+from nightsky.games.shooting_star.constants import DARK_LEVEL, PH_PLACE
 
 CONFIGS = [{"players": n} for n in range(2, 6)] + [
     {"players": 2, "variant": "personalized"},
@@ -23,6 +22,7 @@ CONFIGS = [{"players": n} for n in range(2, 6)] + [
 
 def check(s, rng: random.Random) -> None:
     g = s.g
+    obs = g.make_observer()
     items = [x for v in s.census().values() for x in v]
     assert len(items) == len(set(items)) == 110  # SS-1.1: every card in exactly one place
     if s.phase == PH_PLACE:
@@ -37,9 +37,9 @@ def check(s, rng: random.Random) -> None:
         json.dumps(v)
         r = s.resample(p, random.Random(rng.random()))
         assert r.view(p) == v
-        assert r.render(p) == s.render(p)  # the drawing leaks nothing either
-        assert r.observation(p) == s.observation(p)
-        assert len(s.observation(p)) == g.observation_size
+        assert g.ui.render(r, p) == g.ui.render(s, p)  # the drawing leaks nothing either
+        assert obs.observation(r, p) == obs.observation(s, p)
+        assert len(obs.observation(s, p)) == obs.size
         for cell in v["cells"]:
             cover = cell["cover"]
             if cover and cover["seat"] != p:
@@ -65,7 +65,7 @@ def test_SS_3_4_random_playouts_keep_invariants_and_hide_cards(cfg, seed: int) -
             a = rng.choice(legal)
             assert g.parse_action(str(a)) == a
             assert g.action_from_id(g.action_id(a)) == a
-            assert s.action_ui(a, p)["targets"][0] == f"cell-{a.col}-{a.row}"
+            assert g.ui.action_ui(s, a, p)["targets"][0] == f"cell-{a.col}-{a.row}"
         if steps % 3 == 0 or s.phase == PH_PLACE:
             check(s, rng)
         s.apply(a, p)
@@ -126,3 +126,29 @@ def test_bench_greedy_300_games_and_speed() -> None:
             s.step(s.sample_chance(rng) if p == CHANCE else rng.choice(s.legal_actions(p)), p)
             actions += 1
     print(f"shooting-star random playouts: {actions / (time.perf_counter() - t0):.0f} actions/s")
+
+
+def _snapshot(s) -> str:
+    seen = [s.view(p) for p in range(s.g.num_players)] + [s.view(None), s.census()]
+    lists = [s.deck, s.box, s.missions, s.phands, s.events, s.lvl, s.pl, s.cov, s.alive,
+             s.free, s.hands, s.placed, s.conq, s.debris]
+    return json.dumps([seen, lists, s.phase, s.turn, s.actor, s.invader], default=str)
+
+
+@pytest.mark.parametrize("cfg", [{"players": 3}, {"players": 2, "variant": "personalized"}])
+def test_copies_played_on_leave_the_original_alone(cfg) -> None:
+    """Copies share the lists the rules only ever replace: playing a clone or a resampled
+    state to the end must change nothing in the original, at any point of a game."""
+    g = load_game("shooting-star", **cfg)
+    s = g.new_initial_state()
+    rng = random.Random(3)
+    while not s.is_terminal():
+        before = _snapshot(s)
+        for copy in (s.clone(), s.resample(0, random.Random(rng.random()))):
+            while not copy.is_terminal():
+                p = copy.current_players()[0]
+                a = copy.sample_chance(rng) if p == CHANCE else rng.choice(copy.legal_actions(p))
+                copy.apply(a, p)
+        assert _snapshot(s) == before
+        p = s.current_players()[0]
+        s.apply(s.sample_chance(rng) if p == CHANCE else rng.choice(s.legal_actions(p)), p)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from nightsky.core.components import data_path
-from nightsky.games.shooting_star.actions import CARD_KEYS
-from nightsky.games.shooting_star.state import PH_OVER
-from tests.games.shooting_star.helpers import CARD_BASE, build_position
+from nightsky.games.shooting_star.constants import CARD_KEYS, PH_OVER, pile_card
+from tests.games.shooting_star.helpers import build_position
 
 GRID = ["2 2 2 2", "2 2 2 2", "2 2 2 D"]
 
@@ -20,7 +19,7 @@ def ended(conq, debris, missions=(("1e", "2e", "3a"), ("1a", "2a", "3b")), **kw)
     def item(x: str) -> int:
         if ":" in x:
             seat, card = x.split(":")
-            return CARD_BASE + int(seat) * 9 + CARD_KEYS.index(card)
+            return pile_card(int(seat), CARD_KEYS.index(card))
         return g.code_index[x]
 
     s.conq = [[item(x) for x in pile] for pile in conq]

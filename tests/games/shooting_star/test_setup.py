@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from nightsky.core import CHANCE, IllegalActionError, NotYourTurnError, load_game
-from nightsky.games.shooting_star.game import DARK, DARK_LEVEL, MAJOR
+from nightsky.games.shooting_star.constants import DARK, DARK_LEVEL, MAJOR
 from tests.games.shooting_star.helpers import setup
 
 
@@ -114,8 +114,9 @@ def test_SS_2_7_secret_missions_dealt_and_hidden() -> None:
     assert "missions" in v["seats"][1] and "missions" not in v["seats"][0]
     assert "missions" not in s.view(None)["seats"][1]
     assert len(s.census()["box-missions"]) == 3
-    assert g.redact_action(CHANCE, s.history[-1][1], 2).endswith("(yours)")
-    assert g.missions_text(s.missions) not in g.redact_action(CHANCE, s.history[-1][1], 2)
+    assert s.history[-1][0] == CHANCE
+    assert s.log_text(-1, 2).endswith("(yours)")
+    assert g.missions_text(s.missions) not in s.log_text(-1, 2)
 
 
 def test_SS_2_8_seat_0_holds_the_dark_invader_and_starts() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from nightsky.games.shooting_star.events import Resolve, ShieldCapture
 from tests.games.shooting_star.helpers import build_position, codes, planet_at, play
 
 ROW3 = ["2 2 2 2 2 2", "1 4 2 2 D 2", "2 2 2 2 2 2"]
@@ -11,7 +12,7 @@ def test_SS_7_1_shield_acts_only_when_blasted() -> None:
     s = build_position(ROW3, players=3)
     play(s, (0, "S@3,2"), (1, "P7@5,2"), (2, "P8@6,1"))
     assert s.conq[0] == [] and codes(s, s.debris[0]) == ["red:S"]
-    assert all(e[0] != "shield" for e in s.events)
+    assert s.events and not any(type(e) is ShieldCapture for e in s.events)
 
 
 def test_SS_7_2_whole_blast_void() -> None:
@@ -19,7 +20,7 @@ def test_SS_7_2_whole_blast_void() -> None:
     # red's Twin Lance hits yellow's card at 1,2 and green's Shield at 3,2
     play(s, (0, "P6@2,2"), (1, "P1@1,2"), (2, "S@3,2"))
     assert "yellow:P1" not in codes(s, s.debris[0])  # the blast never fired
-    assert ("resolve", 1, 0, s.g.cell_of(1, 2)) in s.events  # yellow's card still resolved
+    assert Resolve("resolve", 1, 0, s.g.cell_of(1, 2)) in s.events  # yellow's card still resolved
     assert planet_at(s, 2, 2)[1] == 4
 
 

@@ -26,7 +26,7 @@ def test_svg_targets_drawn_and_nothing_hidden_over_playouts(players: int,
         s = load_game("shooting-star", players=players, variant=variant).new_initial_state()
         for st in playout(s, random.Random(seed), every=3):
             if st.is_terminal():
-                root = parse(st.board_svg(0))
+                root = parse(st.game.ui.board_svg(st, 0))
                 assert "winner" in "".join(root.itertext())
             else:
                 checked += check_targets(st, lambda a: False)  # every action has a target
@@ -48,11 +48,11 @@ def _placing(players: int, seed: int, variant: str = "standard"):  # type: ignor
 def test_svg_resample_is_invisible_and_hides_others(players: int) -> None:
     s = _placing(players, 3)
     seat = s.current_players()[0]
-    mine = s.board_svg(seat)
+    mine = s.game.ui.board_svg(s, seat)
     differ = 0
     for k in range(8):
         r = s.resample(seat, random.Random(k))
-        assert r.board_svg(seat) == mine
+        assert r.game.ui.board_svg(r, seat) == mine
         differ += r.placed != s.placed or r.missions != s.missions
     assert differ
     g = s.g
@@ -65,12 +65,12 @@ def test_svg_resample_is_invisible_and_hides_others(players: int) -> None:
 
 def test_svg_spectator_sees_no_hand() -> None:
     s = _placing(3, 5)
-    root = parse(s.board_svg(None))
+    root = parse(s.game.ui.board_svg(s, None))
     assert not any(i.startswith(("card-", "planet-")) for i in ids_of(root))
     text = "".join(root.itertext())
     assert "Secret Missions" not in text and "Your Destruction cards" not in text
     seat = s.current_players()[0]
-    ids = ids_of(parse(s.board_svg(seat)))
+    ids = ids_of(parse(s.game.ui.board_svg(s, seat)))
     assert {f"card-{k}" for k in s.view(seat)["seats"][seat]["hand"]} <= ids
     # the cards of the other seats lie face down: their keys are not drawn on the cells
     for _seat, _card, c in s.placed:

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from nightsky.core import IllegalActionError, NotYourTurnError
-from nightsky.games.shooting_star.state import PH_OVER
+from nightsky.games.shooting_star.constants import PH_OVER
+from nightsky.games.shooting_star.events import Resolve
 from tests.games.shooting_star.helpers import (
     build_position,
     cell,
@@ -69,7 +70,8 @@ def test_SS_3_4_face_down_card_is_hidden() -> None:
     assert a.view(1) == b.view(1)  # seat 1 cannot tell which card lies there
     assert a.view(None) == b.view(None)
     assert a.view(0) != b.view(0)
-    assert a.game.redact_action(0, a.history[-1][1], 1) == "?@2,2"
+    assert a.history[-1][0] == 0
+    assert a.log_text(-1, 1) == "?@2,2"
     seen = set()
     for k in range(40):
         r = a.resample(1, random.Random(k))
@@ -90,7 +92,7 @@ def test_SS_3_4_revealed_cards_are_public_knowledge() -> None:
 def test_SS_4_1_descending_priority() -> None:
     s = build_position(["2 2 2 2 2 2"] * 3, players=3)
     play(s, (0, "P1@1,1"), (1, "P8@6,1"), (2, "P4@4,2"))
-    fired = [e[2] for e in s.events if e[0] == "resolve"]
+    fired = [e.card for e in s.events if type(e) is Resolve]
     assert fired == [7, 3, 0]
 
 
@@ -99,13 +101,13 @@ def test_SS_4_2_equal_priority_in_turn_order() -> None:
     play(s, (1, "P6@3,2"), (0, "P6@2,2"))
     # seat 1 placed first, so its Priority 6 resolves first and destroys seat 0's
     assert "red:P6" in codes(s, s.debris[1])
-    assert [e[1] for e in s.events if e[0] == "resolve"] == [1]
+    assert [e.seat for e in s.events if type(e) is Resolve] == [1]
 
 
 def test_SS_4_3_shield_never_resolves_by_itself() -> None:
     s = build_position(TWO, players=2)
     play(s, (0, "S@1,1"), (1, "P7@4,3"))
-    assert all(e[0] != "resolve" or e[1] != 0 for e in s.events)
+    assert all(type(e) is not Resolve or e.seat != 0 for e in s.events)
     assert planet_at(s, 1, 2)[1] == 2 and planet_at(s, 2, 1)[1] == 2
 
 
@@ -129,7 +131,7 @@ def test_SS_11_1_only_at_the_end_of_a_complete_turn() -> None:
     play(s, (1, "P4@3,2"))
     # seat 0's Priority 7 left only two planets (2,2 captured, 1,2 isolated), yet seat 1's
     # Priority 4 still resolved before the game ended
-    assert ("resolve", 1, 3, s.g.cell_of(3, 2)) in s.events
+    assert Resolve("resolve", 1, 3, s.g.cell_of(3, 2)) in s.events
     assert planet_at(s, 3, 2)[1] == 1 and planet_at(s, 3, 3)[1] == 1
     assert s.is_terminal()
 

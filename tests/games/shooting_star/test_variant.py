@@ -8,8 +8,14 @@ import pytest
 
 from nightsky.core import CHANCE, IllegalActionError, InvalidActionError, OptionError, load_game
 from nightsky.games.shooting_star.actions import Build, Discard
-from nightsky.games.shooting_star.game import CENTRE, DARK, DARK_LEVEL, MAJOR
-from nightsky.games.shooting_star.state import PH_BUILD, PH_PLACE
+from nightsky.games.shooting_star.constants import (
+    CENTRE,
+    DARK,
+    DARK_LEVEL,
+    MAJOR,
+    PH_BUILD,
+    PH_PLACE,
+)
 from tests.games.shooting_star.helpers import setup, walk
 
 

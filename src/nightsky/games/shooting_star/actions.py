@@ -18,13 +18,43 @@ Chance outcomes (sampled, never enumerated):
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass, fields
+from typing import Any
 
-CARD_KEYS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "S")
-SHIELD = 8
+from nightsky.core.game import ActionBase
+from nightsky.games.shooting_star.constants import CARD_KEYS, DARK_LEVEL
+
+__all__ = [
+    "Build",
+    "DeckOrder",
+    "Discard",
+    "GridDeal",
+    "MissionDeal",
+    "Place",
+    "PlanetDeal",
+]
+
+# The player actions that search trees hash by the thousand (``Place``, ``Build``) are
+# interned: building one with the fields of an existing one gives that very object, so
+# identity equality and hashing (the cheapest there are) still mean equal fields, and
+# objects of two classes never compare equal. Pickling and copying build through the class,
+# so they intern too.
+_INTERNED: dict[tuple[Any, ...], Any] = {}
 
 
-class Place(NamedTuple):
+def _interned(cls: Any, values: tuple[Any, ...]) -> Any:
+    key = (cls, *values)
+    found = _INTERNED.get(key)
+    if found is None:
+        found = object.__new__(cls)
+        for f, value in zip(fields(cls), values, strict=True):
+            object.__setattr__(found, f.name, value)
+        found = _INTERNED.setdefault(key, found)
+    return found
+
+
+@dataclass(frozen=True, slots=True, eq=False, init=False)
+class Place(ActionBase):
     """Place Destruction card ``card`` (0..7 = Priority 1..8, 8 = Shield) on ``cell``."""
 
     card: int
@@ -32,11 +62,18 @@ class Place(NamedTuple):
     col: int  # 1-based, for the notation
     row: int
 
+    def __new__(cls, card: int, cell: int, col: int, row: int) -> Place:
+        return _interned(cls, (card, cell, col, row))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.card, self.cell, self.col, self.row))
+
     def __str__(self) -> str:
         return f"{CARD_KEYS[self.card]}@{self.col},{self.row}"
 
 
-class Build(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False, init=False)
+class Build(ActionBase):
     """Personalized variant: place planet ``planet`` with ``level`` up on ``cell``
     (level 5 marks a Dark Planet)."""
 
@@ -47,13 +84,20 @@ class Build(NamedTuple):
     col: int
     row: int
 
+    def __new__(cls, planet: int, level: int, cell: int, code: str, col: int, row: int) -> Build:
+        return _interned(cls, (planet, level, cell, code, col, row))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.planet, self.level, self.cell, self.code, self.col, self.row))
+
     def __str__(self) -> str:
-        if self.level == 5:
+        if self.level == DARK_LEVEL:
             return f"{self.code}@{self.col},{self.row}"
         return f"{self.code}:{self.level}@{self.col},{self.row}"
 
 
-class Discard(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Discard(ActionBase):
     """Personalized variant: return an unplaceable planet to the box (ruling SS-14.7)."""
 
     planet: int
@@ -63,7 +107,8 @@ class Discard(NamedTuple):
         return f"{self.code}:out"
 
 
-class GridDeal(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class GridDeal(ActionBase):
     """The dealt Star Sector: per cell (planet index, level); level 5 = Dark Planet."""
 
     cells: tuple[tuple[int, int], ...]
@@ -73,7 +118,8 @@ class GridDeal(NamedTuple):
         return self.text
 
 
-class PlanetDeal(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class PlanetDeal(ActionBase):
     """Personalized variant: the six planets dealt to each seat."""
 
     hands: tuple[tuple[int, ...], ...]
@@ -83,7 +129,8 @@ class PlanetDeal(NamedTuple):
         return self.text
 
 
-class DeckOrder(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DeckOrder(ActionBase):
     """The replacement deck's order, top card first."""
 
     cards: tuple[int, ...]
@@ -93,7 +140,8 @@ class DeckOrder(NamedTuple):
         return self.text
 
 
-class MissionDeal(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class MissionDeal(ActionBase):
     """Per seat the (1-point, 2-point, 3-point) mission indices."""
 
     seats: tuple[tuple[int, int, int], ...]

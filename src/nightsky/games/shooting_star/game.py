@@ -6,9 +6,8 @@ from functools import cached_property
 from typing import Any
 
 from nightsky.core.errors import InvalidActionError
-from nightsky.core.game import CHANCE, Action, Game, GameInfo, Option, Tutorial
+from nightsky.core.game import Action, Game, GameInfo, LogSecret, Option, Tutorial
 from nightsky.games.shooting_star.actions import (
-    CARD_KEYS,
     Build,
     DeckOrder,
     Discard,
@@ -18,17 +17,21 @@ from nightsky.games.shooting_star.actions import (
     PlanetDeal,
 )
 from nightsky.games.shooting_star.components import ZERO, load
-
-#: Star Sector grid (columns, rows) per player count (SS-2.3).
-GRIDS = {2: (4, 3), 3: (6, 3), 4: (6, 4), 5: (6, 5)}
-#: The table of the Personalized Star Sector (ruling SS-14.6): 15 x 15 positions.
-TABLE = 15
-CENTRE = (TABLE // 2) * TABLE + TABLE // 2  # the first planet goes at column 8, row 8
-PLANETS_PER_PLAYER = 6  # 12/18/24/30 planets = 6 per player (SS-2.2, SS-14.2)
-MAX_TURNS = 7  # SS-11.2
-
-MINOR, MAJOR, DARK = 0, 1, 2
-DARK_LEVEL = 5  # a Dark Planet's "level" in the state's level list
+from nightsky.games.shooting_star.constants import (
+    CARD_KEYS,
+    DARK,
+    DARK_LEVEL,
+    GRIDS,
+    MAJOR,
+    MINOR,
+    NCARDS,
+    PLANETS_PER_PLAYER,
+    TABLE,
+)
+from nightsky.games.shooting_star.observation import ShootingStarObserver
+from nightsky.games.shooting_star.state import ShootingStarState
+from nightsky.games.shooting_star.tutorials import tutorials
+from nightsky.games.shooting_star.ui import ShootingStarUI
 
 
 class ShootingStarGame(Game):
@@ -60,6 +63,9 @@ class ShootingStarGame(Game):
         ),
     )
 
+    ui_class = ShootingStarUI
+    observer_class = ShootingStarObserver
+
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)
         self.comp = load(self.options["components"])
@@ -75,6 +81,15 @@ class ShootingStarGame(Game):
         self.p_name = tuple(p.name for p in planets)
         self.p_code = tuple(p.code for p in planets)
         self.code_index = {c: i for i, c in enumerate(self.p_code)}
+        # the two Levels a planet may show (a Dark Planet has one side: DARK_LEVEL twice)
+        self.p_sides = tuple(
+            (1, 2) if k == MINOR else (3, 4) if k == MAJOR else (DARK_LEVEL, DARK_LEVEL)
+            for k in self.p_kind
+        )
+        # grid_tokens[planet][level]: the planet's entry in the ``grid`` notation
+        self.grid_tokens = tuple(
+            tuple(f"{c}:{lv}" for lv in range(DARK_LEVEL)) + (c,) for c in self.p_code
+        )
         self.minors = tuple(i for i, k in enumerate(self.p_kind) if k == MINOR)
         self.majors = tuple(i for i, k in enumerate(self.p_kind) if k == MAJOR)
         self.darks = tuple(i for i, k in enumerate(self.p_kind) if k == DARK)
@@ -88,7 +103,8 @@ class ShootingStarGame(Game):
         self.cards = self.comp.ordered_cards()
         self.colours = [c.name for c in self.comp.colour][:n]
         self.missions = self.comp.ordered_missions()
-        self.mission_index = {m.code: i for i, m in enumerate(self.missions)}
+        self.mission_codes = tuple(m.code for m in self.missions)
+        self.mission_index = {c: i for i, c in enumerate(self.mission_codes)}
         self.missions_by_value = tuple(
             tuple(i for i, m in enumerate(self.missions) if m.value == v) for v in (1, 2, 3)
         )
@@ -123,8 +139,12 @@ class ShootingStarGame(Game):
             blast.append(tuple(row))
         self.blast = tuple(blast)
         self.place_rows = tuple(
-            tuple(Place(k, c, c % w + 1, c // w + 1) for c in range(self.ncells)) for k in range(9)
+            tuple(Place(k, c, c % w + 1, c // w + 1) for c in range(self.ncells))
+            for k in range(NCARDS)
         )
+        # place_secrets[seat][cell]: how a card ``seat`` places there reads to the others
+        # (face down); each seat's row is built on first use by ``place_secrets_of``
+        self.place_secrets: list[tuple[LogSecret, ...]] = [()] * n
 
     # ------------------------------------------------------------------ actions
     @cached_property
@@ -164,6 +184,14 @@ class ShootingStarGame(Game):
     def all_actions(self) -> tuple[Action, ...]:
         return self._all_actions
 
+    def place_secrets_of(self, seat: int) -> tuple[LogSecret, ...]:
+        """Per cell, the log line of a card ``seat`` places there, as the others read it."""
+        row = self.place_secrets[seat]
+        if not row:
+            row = tuple(LogSecret(f"?@{x + 1},{y + 1}", (seat,)) for x, y in self.cell_xy)
+            self.place_secrets[seat] = row
+        return row
+
     def cell_of(self, col: int, row: int) -> int:
         """Cell index of 1-based (col, row); InvalidActionError outside the sector."""
         if not (1 <= col <= self.width and 1 <= row <= self.height):
@@ -180,27 +208,40 @@ class ShootingStarGame(Game):
         return self.p_name[p] or self.p_code[p]
 
     # ------------------------------------------------------------------ chance notation
+    def grid_token(self, p: int, lv: int) -> str:
+        """One cell of the ``grid`` notation: ``.`` (no planet), ``code`` (a Dark Planet) or
+        ``code:level``."""
+        if p < 0:
+            return "."
+        if 0 <= lv <= DARK_LEVEL:
+            return self.grid_tokens[p][lv]
+        return f"{self.p_code[p]}:{lv}"
+
     def grid_text(self, cells: tuple[tuple[int, int], ...]) -> str:
-        parts = []
-        for p, lv in cells:
-            if p < 0:
-                parts.append(".")
-            elif lv == DARK_LEVEL:
-                parts.append(self.p_code[p])
-            else:
-                parts.append(f"{self.p_code[p]}:{lv}")
-        return "grid " + " ".join(parts)
+        toks = self.grid_tokens
+        return "grid " + " ".join(
+            [
+                toks[p][lv] if p >= 0 and 0 <= lv <= DARK_LEVEL else self.grid_token(p, lv)
+                for p, lv in cells
+            ]
+        )
 
     def deal_text(self, hands: tuple[tuple[int, ...], ...]) -> str:
-        return "deal " + "/".join(",".join(self.p_code[p] for p in h) for h in hands)
+        code = self.p_code
+        return "deal " + "/".join([",".join([code[p] for p in h]) for h in hands])
 
     def deck_text(self, cards: tuple[int, ...]) -> str:
-        return "deck " + " ".join(self.p_code[p] for p in cards) if cards else "deck"
+        code = self.p_code
+        return "deck " + " ".join([code[p] for p in cards]) if cards else "deck"
+
+    def trio_text(self, trio: tuple[int, int, int]) -> str:
+        """One seat's three Secret Missions: ``1a-2c-3e``."""
+        codes = self.mission_codes
+        one, two, three = trio
+        return f"{codes[one]}-{codes[two]}-{codes[three]}"
 
     def missions_text(self, seats: tuple[tuple[int, int, int], ...]) -> str:
-        return "missions " + "/".join(
-            "-".join(self.missions[m].code for m in trio) for trio in seats
-        )
+        return "missions " + "/".join([self.trio_text(trio) for trio in seats])
 
     def make_grid(self, cells: tuple[tuple[int, int], ...]) -> GridDeal:
         return GridDeal(tuple(cells), self.grid_text(tuple(cells)))
@@ -260,38 +301,11 @@ class ShootingStarGame(Game):
             return self.make_missions(tuple(seats))  # type: ignore[arg-type]
         return None
 
-    def redact_action(self, seat: int, action: Action, viewer: int | None) -> str:
-        """Face-down cards and Secret Missions stay hidden; the dealt sector is public."""
-        if isinstance(action, Place) and viewer != seat:
-            return f"?@{action.col},{action.row}"
-        if isinstance(action, (GridDeal, PlanetDeal, Build, Discard)):
-            return str(action)
-        if isinstance(action, DeckOrder):
-            return "deck shuffled"
-        if isinstance(action, MissionDeal):
-            if viewer is None or not 0 <= viewer < len(action.seats):
-                return "missions dealt"
-            trio = action.seats[viewer]
-            return "missions " + "-".join(self.missions[m].code for m in trio) + " (yours)"
-        if seat == CHANCE:
-            return "chance"
-        return str(action)
-
     # ------------------------------------------------------------------ states
-    def new_initial_state(self):  # type: ignore[override]
-        from nightsky.games.shooting_star.state import ShootingStarState
-
+    def new_initial_state(self) -> ShootingStarState:
         return ShootingStarState(self)
 
-    @property
-    def observation_size(self) -> int:
-        from nightsky.games.shooting_star.observation import observation_size
-
-        return observation_size(self)
-
     def tutorials(self) -> list[Tutorial]:
-        from nightsky.games.shooting_star.tutorials import tutorials
-
         return tutorials()
 
     @classmethod

@@ -14,11 +14,13 @@ Blocks, in order (``ncells`` = width x height of the sector or of the Personaliz
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from nightsky.games.shooting_star.game import DARK_LEVEL, MAJOR
+from nightsky.core.observer import Observer
+from nightsky.games.shooting_star.constants import DARK_LEVEL, MAJOR, decode_cover
 
 if TYPE_CHECKING:
+    from nightsky.core.game import State
     from nightsky.games.shooting_star.game import ShootingStarGame
     from nightsky.games.shooting_star.state import ShootingStarState
 
@@ -51,7 +53,7 @@ def observation(state: ShootingStarState, player: int) -> list[float]:
             out[base + 7] = 1.0 if (g.p_kind[p] == MAJOR and p in targets) else 0.0
         v = state.cov[c]
         if v >= 0:
-            seat, card = divmod(v, 9)
+            seat, card = decode_cover(v)
             out[base + 8 + (seat - player) % n] = 1.0
             if seat == player:
                 out[base + 13 + card] = 1.0
@@ -76,3 +78,16 @@ def observation(state: ShootingStarState, player: int) -> list[float]:
     out[base + 2] = len(state.alive) / g.ncells
     out[base + 3 + state.phase] = 1.0
     return out
+
+
+class ShootingStarObserver(Observer):
+    """The observation tensor of a seat (``game.make_observer()``); blocks as above."""
+
+    game: ShootingStarGame
+
+    @property
+    def size(self) -> int:
+        return observation_size(self.game)
+
+    def observation(self, state: State, player: int) -> list[float]:
+        return observation(cast("ShootingStarState", state), player)

@@ -10,11 +10,14 @@ boxed. The state starts in the placement phase of turn ``turn + 1``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from nightsky.core.errors import OptionError
 from nightsky.core.registry import load_game
-from nightsky.games.shooting_star.game import DARK, DARK_LEVEL, MAJOR, MINOR
-from nightsky.games.shooting_star.state import PH_PLACE, ShootingStarState
+from nightsky.games.shooting_star.constants import DARK, DARK_LEVEL, MAJOR, MINOR, PH_PLACE
+
+if TYPE_CHECKING:
+    from nightsky.games.shooting_star.state import ShootingStarState
 
 
 def build_position(

@@ -4,8 +4,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nightsky.games.shooting_star.actions import CARD_KEYS
-from nightsky.games.shooting_star.game import DARK_LEVEL
+from nightsky.games.shooting_star.constants import (
+    BITS,
+    CARD_KEYS,
+    DARK_LEVEL,
+    NCARDS,
+    PH_BUILD,
+    PH_OVER,
+    PHASE_NAMES,
+    decode_cover,
+)
+from nightsky.games.shooting_star.events import (
+    Capture,
+    Destroy,
+    Event,
+    Flip,
+    Isolated,
+    Replace,
+    Resolve,
+    ShieldCapture,
+)
 from nightsky.games.shooting_star.views import pile_item
 
 if TYPE_CHECKING:
@@ -30,15 +48,13 @@ def _cell(state: ShootingStarState, c: int, viewer: int | None) -> str:
     v = state.cov[c]
     if v < 0:
         return body + "   "
-    seat, card = divmod(v, 9)
+    seat, card = decode_cover(v)
     colour = g.comp.colour[seat].name
     shown = CARD_KEYS[card] if seat == viewer else "?"
     return body + f"[{STYLE.get(colour, 'white')}]{shown:>3}[/]"
 
 
 def render(state: ShootingStarState, viewer: int | None = None) -> str:
-    from nightsky.games.shooting_star.state import PH_BUILD, PH_OVER, PHASE_NAMES
-
     g = state.g
     n = g.num_players
     lines = []
@@ -63,7 +79,7 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
         tag = " [Dark Invader]" if s == state.invader and state.phase != PH_OVER else ""
         lines.append(f"[{style}]seat {s} {col.admiral} ({col.name}){who}{tag}[/]")
         if s == viewer or state.phase == PH_OVER:
-            hand = " ".join(CARD_KEYS[k] for k in range(9) if state.hands[s] >> k & 1)
+            hand = " ".join(CARD_KEYS[k] for k in BITS[state.hands[s]])
             lines.append(f"   hand: {hand or '-'}")
             if len(state.missions) > s:
                 ms = "; ".join(
@@ -81,7 +97,7 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
         lines.append(f"   space debris: {len(state.debris[s])} cards")
     lines.append(f"replacement deck: {len(state.deck)} cards")
     if viewer is not None and state.phase != PH_OVER:
-        lines.append("blasts: " + "; ".join(card_reach(state, k) for k in range(9)))
+        lines.append("blasts: " + "; ".join(card_reach(state, k) for k in range(NCARDS)))
     if state.events:
         told = "; ".join(describe_event(state, e) for e in state.events)
         lines.append(f"last resolution: {told}")
@@ -92,24 +108,26 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def describe_event(state: ShootingStarState, e: tuple) -> str:
+def describe_event(state: ShootingStarState, e: Event) -> str:
     g = state.g
-    kind = e[0]
-    if kind == "resolve":
-        return f"seat {e[1]} fires {CARD_KEYS[e[2]]} at {g.cell_name(e[3])}"
-    if kind == "shield":
-        where = g.cell_name(e[4])
-        return f"seat {e[1]}'s Shield at {where} captures seat {e[2]}'s {CARD_KEYS[e[3]]}"
-    if kind == "destroy":
-        return f"seat {e[1]} destroys seat {e[2]}'s {CARD_KEYS[e[3]]} at {g.cell_name(e[4])}"
-    if kind == "flip":
-        return f"{g.cell_name(e[1])} flips {e[2]}->{e[3]}"
-    if kind == "capture":
-        return f"seat {e[1]} captures {g.planet_label(e[2])} (Level {e[4]})"
-    if kind == "replace":
-        return f"{g.planet_label(e[2])} replaces it at {g.cell_name(e[1])}"
-    if kind == "isolated":
-        return f"seat {e[1]} takes isolated {g.planet_label(e[2])}"
+    if type(e) is Resolve:
+        return f"seat {e.seat} fires {CARD_KEYS[e.card]} at {g.cell_name(e.cell)}"
+    if type(e) is ShieldCapture:
+        where = g.cell_name(e.cell)
+        return f"seat {e.owner}'s Shield at {where} captures seat {e.seat}'s {CARD_KEYS[e.card]}"
+    if type(e) is Destroy:
+        return (
+            f"seat {e.seat} destroys seat {e.victim}'s {CARD_KEYS[e.card]} at "
+            f"{g.cell_name(e.cell)}"
+        )
+    if type(e) is Flip:
+        return f"{g.cell_name(e.cell)} flips {e.before}->{e.after}"
+    if type(e) is Capture:
+        return f"seat {e.seat} captures {g.planet_label(e.planet)} (Level {e.level})"
+    if type(e) is Replace:
+        return f"{g.planet_label(e.planet)} replaces it at {g.cell_name(e.cell)}"
+    if type(e) is Isolated:
+        return f"seat {e.seat} takes isolated {g.planet_label(e.planet)}"
     return str(e)
 
 

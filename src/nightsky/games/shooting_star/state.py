@@ -4,10 +4,12 @@ The position is kept in flat lists of ints for speed:
 
 * ``lvl[cell]``: 0 = no planet, 1-4 = the planet's Level, 5 = a Dark Planet;
 * ``pl[cell]``: index of the planet card there (-1 none);
-* ``cov[cell]``: the Destruction card on it, ``seat * 9 + card`` (card 0-7 = Priority 1-8,
+* ``cov[cell]``: the cover code of the Destruction card on it (card 0-7 = Priority 1-8,
   8 = Space Shield), -1 none;
 * ``hands[seat]``: bit mask of the Destruction cards still in hand;
-* piles hold ints: a planet is its index (0-48), a Destruction card is ``100 + seat * 9 + card``.
+* piles hold pile codes: a planet's index or a Destruction card's code.
+
+The codes are packed and unpacked only by the helpers of ``constants``.
 
 Rule ids (SS-x.y) refer to ``rules.md`` in this package.
 """
@@ -17,13 +19,11 @@ from __future__ import annotations
 import random
 from bisect import insort
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
-from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.game import CHANCE, Action, LogSecret, State
 from nightsky.games.shooting_star.actions import (
-    CARD_KEYS,
-    SHIELD,
     Build,
     DeckOrder,
     Discard,
@@ -32,24 +32,50 @@ from nightsky.games.shooting_star.actions import (
     Place,
     PlanetDeal,
 )
-from nightsky.games.shooting_star.game import (
+from nightsky.games.shooting_star.constants import (
+    BITS,
+    CARD_KEYS,
     CENTRE,
     DARK,
     DARK_LEVEL,
+    FULL_HAND,
     MAJOR,
     MAX_TURNS,
     MINOR,
-    ShootingStarGame,
+    NCARDS,
+    PH_BUILD,
+    PH_DEAL,
+    PH_DECK,
+    PH_GRID,
+    PH_MISSIONS,
+    PH_OVER,
+    PH_PLACE,
+    PHASE_NAMES,
+    SHIELD,
+    cover_card,
+    cover_seat,
+    decode_cover,
+    decode_pile_card,
+    encode_cover,
+    hand_has,
+    hand_with,
+    hand_without,
+    is_pile_card,
+    pile_card,
+    pile_of_cover,
 )
+from nightsky.games.shooting_star.events import Event, as_event
+from nightsky.games.shooting_star.views import census, view
 
-PH_GRID, PH_DEAL, PH_DECK, PH_MISSIONS, PH_BUILD, PH_PLACE, PH_OVER = range(7)
-PHASE_NAMES = ("grid", "deal", "deck", "missions", "build", "place", "over")
-CARD_BASE = 100  # pile code of a Destruction card: CARD_BASE + seat * 9 + card
-FULL_HAND = (1 << 9) - 1
-BITS = tuple(tuple(k for k in range(9) if m >> k & 1) for m in range(1 << 9))
+if TYPE_CHECKING:
+    from nightsky.games.shooting_star.game import ShootingStarGame
+
 _SEAT_TUPLES = tuple((s,) for s in range(5))
 _CHANCE_TUPLE = (CHANCE,)
 _NOBODY: tuple[int, ...] = ()
+_DECK_SECRET = LogSecret("deck shuffled")
+RawEvent = tuple[Any, ...]  # an event as the resolution records it (see ``events``)
+_CARD = itemgetter(1)  # the card of a (seat, card, cell) placement
 
 
 class ShootingStarState(State):
@@ -72,20 +98,23 @@ class ShootingStarState(State):
         self.placed: list[tuple[int, int, int]] = []  # (seat, card, cell) this turn, in order
         self.conq: list[list[int]] = [[] for _ in range(n)]
         self.debris: list[list[int]] = [[] for _ in range(n)]
+        # The five lists below are never changed in place, only replaced, so copies of the
+        # state share them (see ``_copy``).
         self.deck: list[int] = []  # the replacement deck, top card last
         self.box: list[int] = []  # planets out of play (SS-2.5, SS-14.7)
         self.missions: list[tuple[int, int, int]] = []
         self.phands: list[list[int]] = [[] for _ in range(n)]  # Personalized variant hands
+        self._events: list[RawEvent] = []  # what the last resolution did: see ``events``
         self.invader = 0  # SS-2.8: seat 0 is the youngest
         self.actor = 0
         self.turn = 0  # complete turns played
-        self.events: list[tuple] = []  # what the last resolution did (public)
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> ShootingStarState:
+    def _copy(self) -> ShootingStarState:
+        """Copy the lists the rules change in place; share ``deck``, ``box``, ``missions``,
+        ``phands`` and ``_events``, which the rules (and ``resample``) only ever replace."""
         s = object.__new__(ShootingStarState)
-        s.game = s.g = self.g
-        s.history = self.history.copy()
+        s.g = self.g
         s.phase = self.phase
         s.lvl = self.lvl.copy()
         s.pl = self.pl.copy()
@@ -96,14 +125,14 @@ class ShootingStarState(State):
         s.placed = self.placed.copy()
         s.conq = [x.copy() for x in self.conq]
         s.debris = [x.copy() for x in self.debris]
-        s.deck = self.deck.copy()
-        s.box = self.box.copy()
-        s.missions = self.missions.copy()
-        s.phands = [x.copy() for x in self.phands]
+        s.deck = self.deck
+        s.box = self.box
+        s.missions = self.missions
+        s.phands = self.phands
+        s._events = self._events
         s.invader = self.invader
         s.actor = self.actor
         s.turn = self.turn
-        s.events = self.events.copy()
         return s
 
     # ------------------------------------------------------------------ whose turn
@@ -124,12 +153,10 @@ class ShootingStarState(State):
         """Planets without a Destruction card on them (SS-3.3)."""
         return self.free.copy()
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        if player is None:
-            player = self._seat(None)
-        if player != self.actor or self.phase < PH_BUILD or self.phase == PH_OVER:
+    def _legal_actions(self, player: int) -> list[Action]:
+        if player != self.actor:
             return []
-        if self.phase == PH_PLACE:
+        if self.phase == PH_PLACE:  # the hot path
             free = self.free
             rows = self.g.place_rows
             cards = BITS[self.hands[player]]
@@ -141,7 +168,7 @@ class ShootingStarState(State):
             for k in cards:
                 out.extend(get(rows[k]))
             return out
-        return self._build_actions(player)
+        return self._build_actions(player) if self.phase == PH_BUILD else []
 
     def _build_spots(self) -> tuple[list[int], list[int]]:
         """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6):
@@ -180,15 +207,15 @@ class ShootingStarState(State):
         if type(action) is Place:
             if self.phase != PH_PLACE or player != self.actor:
                 return False
-            card, cell = action[0], action[1]
+            card, cell = action.card, action.cell
             g = self.g
-            if not (0 <= card < 9 and 0 <= cell < g.ncells):
+            if not (0 <= card < NCARDS and 0 <= cell < g.ncells):
                 return False
             return (
-                self.hands[player] >> card & 1 == 1
+                hand_has(self.hands[player], card)
                 and self.lvl[cell] > 0
                 and self.cov[cell] < 0
-                and g.place_rows[card][cell] == action
+                and g.place_rows[card][cell] is action  # actions are interned
             )
         if type(action) in (Build, Discard):
             if self.phase != PH_BUILD or player != self.actor:
@@ -207,7 +234,7 @@ class ShootingStarState(State):
             g = self.g
             if not 0 <= action.cell < g.ncells or g.place_rows[action.card][action.cell] != action:
                 return f"{action} names no space of this Star Sector", "SS-2.3"
-            if not self.hands[player] >> action.card & 1:
+            if not hand_has(self.hands[player], action.card):
                 return (f"{CARD_KEYS[action.card]} is no longer in seat {player}'s hand", "SS-3.3")
             if self.lvl[action.cell] == 0:
                 return f"there is no planet at {g.cell_name(action.cell)} to place on", "SS-3.3"
@@ -289,14 +316,8 @@ class ShootingStarState(State):
             if len(darks) < 2 or not any(nb in darks for c in darks for nb in neigh[c]):
                 break
         bits = rng.getrandbits(len(stack))
-        cells = []
-        for i, p in enumerate(stack):
-            k = kind[p]
-            if k == DARK:
-                cells.append((p, DARK_LEVEL))
-            else:
-                cells.append((p, (1 if k == MINOR else 3) + (bits >> i & 1)))
-        return tuple(cells)
+        sides = g.p_sides  # bit i picks the side of the i-th planet (a Dark one has one)
+        return tuple([(p, sides[p][bits >> i & 1]) for i, p in enumerate(stack)])
 
     def is_legal_chance(self, outcome: Action) -> bool:
         g = self.g
@@ -356,39 +377,62 @@ class ShootingStarState(State):
 
     # ------------------------------------------------------------------ applying
     def _apply(self, action: Action, player: int) -> None:
-        if type(action) is Place:  # the hot path: an exact type check is the cheapest
-            self._place(action[0], action[1], player)  # type: ignore[index]
-        elif isinstance(action, Build):
+        if type(action) is Place:  # the hot path (SS-3.3): an exact type check is the cheapest
+            card = action.card
+            cell = action.cell
+            self.hands[player] = hand_without(self.hands[player], card)
+            self.cov[cell] = encode_cover(player, card)
+            self.free.remove(cell)
+            placed = self.placed
+            placed.append((player, card, cell))
+            n = self.g.num_players
+            if len(placed) < n:
+                self.actor = (player + 1) % n  # SS-3.2
+            else:
+                self._resolve()
+        elif type(action) is Build:
             self._build(action, player)
-        elif isinstance(action, Discard):
-            self.phands[player].remove(action.planet)
-            self.box.append(action.planet)
+        elif type(action) is Discard:
+            self._take_planet(player, action.planet)
+            self.box = [*self.box, action.planet]
             self._next_builder()
-        elif isinstance(action, GridDeal):
+        else:
+            self._apply_chance(action)
+
+    def _apply_chance(self, action: Action) -> None:
+        """The set-up (SS-2, SS-14.2): the dealt sector or planets, the deck, the missions."""
+        if type(action) is GridDeal:
+            pl, lvl = self.pl, self.lvl
             for c, (p, lv) in enumerate(action.cells):
-                self.pl[c] = p
-                self.lvl[c] = lv
+                pl[c] = p
+                lvl[c] = lv
             self.alive = list(range(self.g.ncells))
             self.free = self.alive.copy()
             self.phase = PH_DECK
-        elif isinstance(action, PlanetDeal):
+        elif type(action) is PlanetDeal:
             self.phands = [list(h) for h in action.hands]
             self.phase = PH_DECK
-        elif isinstance(action, DeckOrder):
-            self.deck = list(reversed(action.cards))
-            g = self.g
-            used = set(self.pl) | {p for h in self.phands for p in h} | set(action.cards)
-            self.box = [p for p in range(len(g.p_kind)) if p not in used]
+        elif type(action) is DeckOrder:
+            cards = action.cards
+            self.deck = list(reversed(cards))
+            used = set(self.pl) | {p for h in self.phands for p in h} | set(cards)
+            self.box = [p for p in range(len(self.g.p_kind)) if p not in used]
             self.phase = PH_MISSIONS
-        elif isinstance(action, MissionDeal):
+        elif type(action) is MissionDeal:
             self.missions = list(action.seats)
             self.phase = PH_BUILD if self.g.personalized else PH_PLACE
             self.actor = self.invader
         else:  # pragma: no cover - apply() validated the action
             raise IllegalActionError(f"{action!r} is not a Shooting Star action")
 
+    def _take_planet(self, player: int, planet: int) -> None:
+        """Take ``planet`` out of ``player``'s planet hand (a new list: copies share it)."""
+        hands = self.phands.copy()
+        hands[player] = [p for p in hands[player] if p != planet]
+        self.phands = hands
+
     def _build(self, action: Build, player: int) -> None:
-        self.phands[player].remove(action.planet)
+        self._take_planet(player, action.planet)
         self.lvl[action.cell] = action.level
         self.pl[action.cell] = action.planet
         insort(self.alive, action.cell)
@@ -410,128 +454,148 @@ class ShootingStarState(State):
             self.free = self.alive.copy()
             self.actor = self.invader
 
-    def _place(self, card: int, cell: int, seat: int) -> None:
-        self.hands[seat] &= ~(1 << card)
-        self.cov[cell] = seat * 9 + card
-        self.free.remove(cell)
-        self.placed.append((seat, card, cell))
-        n = self.g.num_players
-        if len(self.placed) < n:
-            self.actor = (seat + 1) % n  # SS-3.2
-        else:
-            self._resolve()
-
     # ------------------------------------------------------------------ resolution
     def _resolve(self) -> None:
         """SS-4: reveal, resolve by descending priority then turn order; end the turn."""
-        g = self.g
-        n = g.num_players
-        lvl, pl, cov = self.lvl, self.pl, self.cov
-        conq, debris = self.conq, self.debris
-        blast = g.blast
-        neigh = g.neigh
-        inv = self.invader
-        events: list[tuple] = []
-        self.events = events
-        # sorted() is stable, so equal priorities keep the order of play (SS-4.2);
-        # Shields have no priority and never resolve on their own (SS-4.3).
-        order = sorted((t for t in self.placed if t[1] != SHIELD), key=lambda t: -t[1])
-        for seat, card, cell in order:
-            code = seat * 9 + card
-            if cov[cell] != code:
-                continue  # destroyed before its turn came (SS-6.2)
-            targets = blast[card][cell]
-            # SS-7.4: the first Shield in turn order among the blasted planets captures the card
-            guard = -1
-            best = n
-            for t in targets:
-                v = cov[t]
-                if v >= 0 and v % 9 == SHIELD:
-                    owner = v // 9
-                    pos = (owner - inv) % n
-                    if owner != seat and pos < best:
-                        best = pos
-                        guard = t
-            if guard >= 0:
-                owner = cov[guard] // 9
-                cov[cell] = -1
-                cov[guard] = -1
-                conq[owner].append(CARD_BASE + code)  # SS-7.3
-                conq[owner].append(CARD_BASE + owner * 9 + SHIELD)
-                events.append(("shield", owner, seat, card, guard))
-                continue  # SS-7.2: the whole blast is void
-            events.append(("resolve", seat, card, cell))
-            removed = []
-            for t in targets:
-                v = cov[t]
-                if v >= 0 and v // 9 != seat:
-                    cov[t] = -1  # SS-6.1: the card dies, its planet is spared
-                    debris[seat].append(CARD_BASE + v)
-                    events.append(("destroy", seat, v // 9, v % 9, t))
-                    continue
-                lv = lvl[t]
-                if lv == 4:  # SS-5.2
-                    lvl[t] = 3
-                    events.append(("flip", t, 4, 3))
-                elif lv == 2:  # SS-5.4
-                    lvl[t] = 1
-                    events.append(("flip", t, 2, 1))
-                elif lv == 3:  # SS-5.3
-                    conq[seat].append(pl[t])
-                    events.append(("capture", seat, pl[t], t, 3))
-                    if self.deck:
-                        p = self.deck.pop()
-                        pl[t] = p
-                        lvl[t] = 2
-                        events.append(("replace", t, p))
-                    else:  # ruling SS-5.7: nothing to replace it with
-                        lvl[t] = 0
-                        pl[t] = -1
-                        self.alive.remove(t)
-                        removed.append(t)
-                elif lv == 1:  # SS-5.5
-                    conq[seat].append(pl[t])
-                    events.append(("capture", seat, pl[t], t, 1))
-                    lvl[t] = 0
-                    pl[t] = -1
-                    self.alive.remove(t)
+        events: list[RawEvent] = []
+        self._events = events
+        placed = self.placed
+        cov = self.cov
+        shields = SHIELD in map(_CARD, placed)
+        # sorted() is stable (reverse=True too), so equal priorities keep the order of play
+        # (SS-4.2); Shields have no priority and never resolve on their own (SS-4.3).
+        for seat, card, cell in sorted(placed, key=_CARD, reverse=True):
+            if card == SHIELD:
+                continue
+            code = encode_cover(seat, card)
+            if cov[cell] == code:  # else destroyed before its turn came (SS-6.2)
+                self._fire(seat, card, cell, code, shields, events)
+        self._end_turn()
+
+    def _fire(
+        self, seat: int, card: int, cell: int, code: int, shields: bool, events: list[RawEvent]
+    ) -> None:
+        """Card ``card`` of ``seat`` (cover code ``code``) on ``cell`` resolves: a Shield captures
+        it (SS-7), or its blast destroys cards (SS-6) and damages planets (SS-5); then isolated
+        planets fall (SS-9)."""
+        cov = self.cov
+        targets = self.g.blast[card][cell]
+        guard = self._guard(seat, targets) if shields else -1
+        if guard >= 0:
+            owner = cover_seat(cov[guard])
+            cov[cell] = -1
+            cov[guard] = -1
+            self.conq[owner].append(pile_of_cover(code))  # SS-7.3
+            self.conq[owner].append(pile_card(owner, SHIELD))
+            events.append(("shield", owner, seat, card, guard))
+            return  # SS-7.2: the whole blast is void
+        events.append(("resolve", seat, card, cell))
+        lvl, pl = self.lvl, self.pl
+        conq, debris = self.conq[seat], self.debris[seat]
+        removed = []
+        for t in targets:
+            v = cov[t]
+            if v >= 0 and cover_seat(v) != seat:
+                cov[t] = -1  # SS-6.1: the card dies, its planet is spared
+                debris.append(pile_of_cover(v))
+                events.append(("destroy", seat, *decode_cover(v), t))
+                continue
+            lv = lvl[t]
+            if lv == 4:  # SS-5.2
+                lvl[t] = 3
+                events.append(("flip", t, 4, 3))
+            elif lv == 2:  # SS-5.4
+                lvl[t] = 1
+                events.append(("flip", t, 2, 1))
+            elif lv == 3:  # SS-5.3
+                conq.append(pl[t])
+                events.append(("capture", seat, pl[t], t, 3))
+                if self.deck:
+                    p = self.deck[-1]
+                    self.deck = self.deck[:-1]  # a new list: copies share the deck
+                    pl[t] = p
+                    lvl[t] = 2
+                    events.append(("replace", t, p))
+                else:  # ruling SS-5.7: nothing to replace it with
+                    self._remove_planet(t)
                     removed.append(t)
-                # lv 0 (no planet) and 5 (Dark Planet, SS-8.2): nothing happens
-            if cov[cell] == code:
-                cov[cell] = -1
-            debris[seat].append(CARD_BASE + code)  # SS-4.4
-            # SS-9.1: only planets next to a removed one can have become isolated
-            for r in removed:
-                for nb in neigh[r]:
-                    if lvl[nb] and not any(lvl[x] for x in neigh[nb]):
-                        debris[seat].append(pl[nb])  # SS-9.2
-                        events.append(("isolated", seat, pl[nb], nb))
-                        lvl[nb] = 0
-                        pl[nb] = -1
-                        self.alive.remove(nb)
-        # SS-7.6: Shields still in play go to their owners' debris
+            elif lv == 1:  # SS-5.5
+                conq.append(pl[t])
+                events.append(("capture", seat, pl[t], t, 1))
+                self._remove_planet(t)
+                removed.append(t)
+            # lv 0 (no planet) and 5 (Dark Planet, SS-8.2): nothing happens
+        if cov[cell] == code:
+            cov[cell] = -1
+        debris.append(pile_of_cover(code))  # SS-4.4
+        if removed:
+            self._isolate(seat, removed, events)
+
+    def _guard(self, seat: int, targets: tuple[int, ...]) -> int:
+        """SS-7.4: the blasted planet with the first Shield in turn order from the Dark
+        Invader, not ``seat``'s own (-1: none)."""
+        cov = self.cov
+        n = self.g.num_players
+        inv = self.invader
+        guard = -1
+        best = n
+        for t in targets:
+            v = cov[t]
+            if v >= 0 and cover_card(v) == SHIELD:
+                owner = cover_seat(v)
+                pos = (owner - inv) % n
+                if owner != seat and pos < best:
+                    best = pos
+                    guard = t
+        return guard
+
+    def _remove_planet(self, cell: int) -> None:
+        self.lvl[cell] = 0
+        self.pl[cell] = -1
+        self.alive.remove(cell)
+
+    def _isolate(self, seat: int, removed: list[int], events: list[RawEvent]) -> None:
+        """SS-9: only planets next to a removed one can have become isolated; ``seat`` takes
+        them into its Space Debris (SS-9.2)."""
+        lvl, pl, neigh = self.lvl, self.pl, self.g.neigh
+        for r in removed:
+            for nb in neigh[r]:
+                if not lvl[nb]:
+                    continue
+                for x in neigh[nb]:
+                    if lvl[x]:
+                        break
+                else:  # no planet left around it
+                    self.debris[seat].append(pl[nb])
+                    events.append(("isolated", seat, pl[nb], nb))
+                    self._remove_planet(nb)
+
+    def _end_turn(self) -> None:
+        """Shields still in play go to their owners' debris (SS-7.6), the Dark Invader moves on
+        (SS-10.1), and the game ends here, at the end of a complete turn, or never (SS-11)."""
+        cov = self.cov
         for seat, card, cell in self.placed:
-            if card == SHIELD and cov[cell] == seat * 9 + SHIELD:
+            if card == SHIELD and cov[cell] == encode_cover(seat, SHIELD):
                 cov[cell] = -1
-                debris[seat].append(CARD_BASE + seat * 9 + SHIELD)
+                self.debris[seat].append(pile_card(seat, SHIELD))
         self.placed = []
         self.free = self.alive.copy()  # every card has left the table
         self.turn += 1
-        self.invader = (inv + 1) % n  # SS-10.1
+        n = self.g.num_players
+        self.invader = (self.invader + 1) % n
         self.actor = self.invader
-        # SS-11: the game ends only here, at the end of a complete turn
         if self.turn >= MAX_TURNS or len(self.alive) <= n:
             for s in range(n):
                 for k in BITS[self.hands[s]]:
-                    debris[s].append(CARD_BASE + s * 9 + k)  # SS-11.4
+                    self.debris[s].append(pile_card(s, k))  # SS-11.4
                 self.hands[s] = 0
             self.phase = PH_OVER
 
     # ------------------------------------------------------------------ scoring
     def captured_planets(self, seat: int) -> list[int]:
         """Every planet ``seat`` captured: Conquest pile plus isolation captures (SS-13.4)."""
-        return [p for p in self.conq[seat] if p < CARD_BASE] + [
-            p for p in self.debris[seat] if p < CARD_BASE
+        return [p for p in self.conq[seat] if not is_pile_card(p)] + [
+            p for p in self.debris[seat] if not is_pile_card(p)
         ]
 
     def mission_points(self, seat: int, mission: int) -> int:
@@ -539,8 +603,11 @@ class ShootingStarState(State):
         g = self.g
         m = g.missions[mission]
         if m.kind == "destroy":
-            mine = CARD_BASE + seat * 9
-            got = sum(1 for c in self.debris[seat] if c >= CARD_BASE and not mine <= c < mine + 9)
+            got = sum(
+                1
+                for c in self.debris[seat]
+                if is_pile_card(c) and decode_pile_card(c)[0] != seat
+            )
             return m.value if got >= m.count else 0
         planets = self.captured_planets(seat)
         if m.kind == "named":  # SS-13.2/13.3: copies count once
@@ -560,7 +627,7 @@ class ShootingStarState(State):
 
     def moons(self, seat: int) -> int:
         moon = self.g.p_moon
-        return sum(1 for c in self.conq[seat] if c < CARD_BASE and moon[c])
+        return sum(1 for c in self.conq[seat] if not is_pile_card(c) and moon[c])
 
     def score_breakdown(self) -> list[dict[str, float]]:
         n = self.g.num_players
@@ -624,7 +691,7 @@ class ShootingStarState(State):
         mask = self.hands[seat]
         for s, k, _ in self.placed:
             if s == seat:
-                mask |= 1 << k
+                mask = hand_with(mask, k)
         return list(BITS[mask])
 
     def resample(self, player: int, rng: random.Random) -> ShootingStarState:
@@ -640,10 +707,11 @@ class ShootingStarState(State):
                 continue
             pool = s.unrevealed(seat)
             k = rng.choice(pool)
-            s.hands[seat] = (s.hands[seat] | (1 << card)) & ~(1 << k)
-            s.cov[cell] = seat * 9 + k
+            s.hands[seat] = hand_without(hand_with(s.hands[seat], card), k)
+            s.cov[cell] = encode_cover(seat, k)
             s.placed[i] = (seat, k, cell)
         if s.missions:
+            s.missions = s.missions.copy()  # shared with this state
             others = [q for q in range(n) if q != player]
             cols = []
             for v in range(3):
@@ -652,64 +720,46 @@ class ShootingStarState(State):
                 cols.append(rng.sample(pool, len(others)))
             for i, q in enumerate(others):
                 s.missions[q] = (cols[0][i], cols[1][i], cols[2][i])
-        rng.shuffle(s.deck)
+        deck = s.deck.copy()  # shared with this state
+        rng.shuffle(deck)
+        s.deck = deck
         return s
 
-    # ------------------------------------------------------------------ views
-    def view(self, player: int | None) -> dict[str, Any]:
-        from nightsky.games.shooting_star.views import view
+    # ------------------------------------------------------------------ what a seat knows
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        """A face-down card reads ``?@col,row`` to everyone but its owner, the deck order
+        ``deck shuffled``, the Secret Missions only each seat's own; the sector is public."""
+        if type(action) is Place:
+            g = self.g
+            return (g.place_secrets[player] or g.place_secrets_of(player))[action.cell]
+        if player != CHANCE or type(action) in (GridDeal, PlanetDeal):
+            return None
+        if type(action) is DeckOrder:
+            return _DECK_SECRET
+        if type(action) is MissionDeal:
+            text = self.g.trio_text
+            return LogSecret(
+                "missions dealt",
+                private={
+                    seat: f"missions {text(trio)} (yours)" for seat, trio in enumerate(action.seats)
+                },
+            )
+        return super()._log_secret(action, player)
 
+    @property
+    def events(self) -> list[Event]:
+        """What the last resolution did, in order (public): ``Resolve``, ``ShieldCapture``,
+        ``Destroy``, ``Flip``, ``Capture``, ``Replace`` and ``Isolated`` records."""
+        return [as_event(e) for e in self._events]
+
+    def _view(self, player: int | None) -> dict[str, Any]:
         return view(self, player)
 
+    def _view_scores(self) -> list[float] | list[int]:
+        """The final score at the end; before it, the public count (cards + Moons)."""
+        if self.phase == PH_OVER:
+            return self.scores()
+        return [len(self.conq[s]) + self.moons(s) for s in range(self.g.num_players)]
+
     def census(self) -> dict[str, list[str]]:
-        from nightsky.games.shooting_star.views import census
-
         return census(self)
-
-    def render(self, viewer: int | None = None) -> str:
-        from nightsky.games.shooting_star.render import render
-
-        return render(self, viewer)
-
-    def describe_action(self, action: Action, player: int) -> str:
-        g = self.g
-        if type(action) is Place:
-            where = g.cell_name(action.cell)
-            p = self.pl[action.cell]
-            what = (
-                "a Dark Planet"
-                if self.lvl[action.cell] == DARK_LEVEL
-                else f"{g.planet_label(p)} (Level {self.lvl[action.cell]})"
-            )
-            card = g.cards[action.card]
-            key = CARD_KEYS[action.card]
-            return f"{card.title} ({key}) face down on {what} at {where}"
-        if type(action) is Build:
-            side = "Dark Planet" if action.level == DARK_LEVEL else f"Level {action.level} up"
-            where = g.cell_name(action.cell)
-            return f"{g.planet_label(action.planet)} ({side}) at {where}"
-        if type(action) is Discard:
-            return f"{g.planet_label(action.planet)} fits nowhere: back to the box"
-        return str(action)
-
-    def action_ui(self, action: Action, player: int) -> dict[str, Any]:
-        """Targets: the cell (``cell-<col>-<row>``), then the card or planet from the hand
-        (``card-<KEY>``, ``planet-<code>``) that ``board_svg`` draws."""
-        targets: list[str] = []
-        if type(action) is Place:
-            targets = [f"cell-{action.col}-{action.row}", f"card-{CARD_KEYS[action.card]}"]
-        elif type(action) is Build:
-            targets = [f"cell-{action.col}-{action.row}", f"planet-{action.code}"]
-        elif type(action) is Discard:
-            targets = [f"planet-{action.code}"]
-        return {"label": self.describe_action(action, player), "targets": targets}
-
-    def board_svg(self, viewer: int | None = None) -> str | None:
-        from nightsky.games.shooting_star.svg import board_svg
-
-        return board_svg(self, viewer)
-
-    def observation(self, player: int) -> list[float]:
-        from nightsky.games.shooting_star.observation import observation
-
-        return observation(self, player)

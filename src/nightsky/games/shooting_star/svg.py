@@ -1,4 +1,4 @@
-"""The Shooting Star board as SVG for the web client (``State.board_svg``).
+"""The Shooting Star board as SVG for the web client (``ShootingStarUI.board_svg``).
 
 Drawn from ``view(viewer)`` plus the printed card data: the Star Sector (planets with their Level,
 Moons, Dark Planets, the Destruction cards lying on them: your own face up, the others' as backs
@@ -6,7 +6,7 @@ in their colour), each admiral's public sheet (cards not yet revealed, conquest 
 Debris, the Dark Invader), your Destruction cards with their blast patterns, your Secret
 Missions and, in the Personalized variant, your planets to build.
 
-Clickable ids follow ``ShootingStarState.action_ui``: ``cell-<col>-<row>`` (1-based),
+Clickable ids follow ``ShootingStarUI.action_targets``: ``cell-<col>-<row>`` (1-based),
 ``card-<KEY>`` (a Destruction card in your hand) and ``planet-<code>`` (a planet in your hand).
 """
 
@@ -15,7 +15,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from nightsky.games.shooting_star.actions import CARD_KEYS
+from nightsky.games.shooting_star.constants import CARD_KEYS
+from nightsky.games.shooting_star.render import describe_event
 from nightsky.games.svgkit import DIM, EDGE, GOLD, INK, PANEL, el, group, star_path, svg, text
 
 if TYPE_CHECKING:
@@ -406,8 +407,6 @@ def _hand(state: ShootingStarState, v: dict[str, Any], me: dict[str, Any]) -> st
 
 
 def _events(state: ShootingStarState, v: dict[str, Any]) -> str:
-    from nightsky.games.shooting_star.render import describe_event
-
     if not state.events:
         return ""
     # events are public: the text log shows them to everyone as well

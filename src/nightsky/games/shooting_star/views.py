@@ -4,29 +4,37 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from nightsky.games.shooting_star.actions import CARD_KEYS
-from nightsky.games.shooting_star.game import DARK_LEVEL
+from nightsky.games.shooting_star.constants import (
+    BITS,
+    CARD_KEYS,
+    DARK_LEVEL,
+    PH_DECK,
+    PH_OVER,
+    PHASE_NAMES,
+    decode_cover,
+    decode_pile_card,
+    is_pile_card,
+    pile_card,
+    pile_of_cover,
+)
 
 if TYPE_CHECKING:
     from nightsky.games.shooting_star.state import ShootingStarState
-
-CARD_BASE = 100
 
 
 def pile_item(state: ShootingStarState, code: int) -> str:
     """The component id of a pile entry: a planet code or ``colour:KEY``."""
     g = state.g
-    if code < CARD_BASE:
+    if not is_pile_card(code):
         return g.p_code[code]
-    seat, card = divmod(code - CARD_BASE, 9)
+    seat, card = decode_pile_card(code)
     return f"{g.comp.colour[seat].name}:{CARD_KEYS[card]}"
 
 
 def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
-    """JSON-ready view: face-down cards of others show as '?', their unplayed cards as a set
-    (SS-3.4), Secret Missions only to their owner until the end, the deck only as a count."""
-    from nightsky.games.shooting_star.state import PH_OVER, PHASE_NAMES
-
+    """The game's keys of ``state.view(player)`` (after the common ones): face-down cards of
+    others show as '?', their unplayed cards as a set (SS-3.4), Secret Missions only to their
+    owner until the end, the deck only as a count."""
     g = state.g
     n = g.num_players
     over = state.phase == PH_OVER
@@ -36,7 +44,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
         v = state.cov[c]
         cover: dict[str, Any] | None = None
         if v >= 0:
-            seat, card = divmod(v, 9)
+            seat, card = decode_cover(v)
             cover = {"seat": seat, "card": CARD_KEYS[card] if seat == player else "?"}
         if lv == 0 and cover is None:
             continue
@@ -67,7 +75,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
             "planet_hand": [g.p_code[p] for p in sorted(state.phands[s])],
         }
         if s == player or over:
-            entry["hand"] = [CARD_KEYS[k] for k in range(9) if state.hands[s] >> k & 1]
+            entry["hand"] = [CARD_KEYS[k] for k in BITS[state.hands[s]]]
             if len(state.missions) > s:
                 entry["missions"] = [g.missions[m].code for m in state.missions[s]]
         seats.append(entry)
@@ -79,14 +87,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
         }
         for s, k, c in state.placed
     ]
-    events = [[str(x) for x in e] for e in state.events]
-    public = [{"cards": len(state.conq[s]), "moons": state.moons(s)} for s in range(n)]
     return {
-        "game": g.info.id,
-        "viewer": player,
-        "current_players": list(state.current_players()),
-        "terminal": over,
-        "scores": state.scores() if over else [p["cards"] + p["moons"] for p in public],
         "phase": PHASE_NAMES[state.phase],
         "variant": "personalized" if g.personalized else "standard",
         "width": g.width,
@@ -96,7 +97,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
         "cells": cells,
         "seats": seats,
         "placed": placed,
-        "last_resolution": events,
+        "last_resolution": [e._asdict() for e in state.events],
         "deck_size": len(state.deck),
         "box": sorted(g.p_code[p] for p in state.box),
         "winners": state.winners() if over else [],
@@ -112,10 +113,10 @@ def census(state: ShootingStarState) -> dict[str, list[str]]:
         if state.pl[c] >= 0:
             out.setdefault("sector", []).append(g.p_code[state.pl[c]])
         if state.cov[c] >= 0:
-            out.setdefault("sector-cards", []).append(pile_item(state, CARD_BASE + state.cov[c]))
+            out.setdefault("sector-cards", []).append(pile_item(state, pile_of_cover(state.cov[c])))
     for s in range(n):
         out[f"hand:{s}"] = [
-            pile_item(state, CARD_BASE + s * 9 + k) for k in range(9) if state.hands[s] >> k & 1
+            pile_item(state, pile_card(s, k)) for k in BITS[state.hands[s]]
         ]
         out[f"conquest:{s}"] = [pile_item(state, x) for x in state.conq[s]]
         out[f"debris:{s}"] = [pile_item(state, x) for x in state.debris[s]]
@@ -125,7 +126,7 @@ def census(state: ShootingStarState) -> dict[str, list[str]]:
         )
     used_missions = {m for trio in state.missions for m in trio}
     out["deck"] = [g.p_code[p] for p in state.deck]
-    if state.phase <= 2:  # before the deck is formed, the planets not dealt are still boxed
+    if state.phase <= PH_DECK:  # before the deck is formed, the planets not dealt are still boxed
         dealt = {p for p in state.pl if p >= 0} | {p for h in state.phands for p in h}
         out["box"] = [g.p_code[p] for p in range(len(g.p_code)) if p not in dealt]
     else:
