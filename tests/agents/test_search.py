@@ -52,6 +52,8 @@ class Guard:
         assert player == self._player
         return self._state.resample(player, rng)
 
+    redrawn_for = None  # public: whether the caller already drew the hidden parts
+
     def __getattr__(self, name: str) -> Any:
         raise AssertionError(f"the agent read state.{name} of the true state")
 

@@ -276,6 +276,9 @@ class State(ABC):
     history: list[tuple[int, Action]]
     _secrets: dict[int, LogSecret]
     """History index -> how that move reads to those who may not see it (public moves absent)."""
+    _own_secrets: bool
+    """False while ``_secrets`` is shared with a clone (copied on the next write): a search
+    clones far more often than a secret move is played."""
     redrawn_for: int | None = None
     """The seat this state was drawn for by ``resample`` when whoever drew it says so (the
     server marks the one redraw it hands a bot): agents then use it as it is instead of
@@ -285,6 +288,7 @@ class State(ABC):
         self.game = game
         self.history = []
         self._secrets = {}
+        self._own_secrets = True
 
     # ------------------------------------------------------------------ whose turn
     @abstractmethod
@@ -362,6 +366,9 @@ class State(ABC):
         secret = self._log_secret(action, player)
         self._apply(action, player)
         if secret is not None:
+            if not self._own_secrets:
+                self._secrets = self._secrets.copy()
+                self._own_secrets = True
             self._secrets[len(self.history)] = secret
         self.history.append((player, action))
 
@@ -442,8 +449,16 @@ class State(ABC):
         s = self._copy()
         s.game = self.game
         s.history = self.history.copy()
-        s._secrets = self._secrets.copy()
+        s._secrets = self._secrets  # shared until either side records a new secret
+        s._own_secrets = self._own_secrets = False
         return s
+
+    def forget_history(self) -> None:
+        """Start the history (and its log) afresh from this position: for a tutorial that
+        begins mid-game, or a look-ahead copy that never needs the moves behind it."""
+        self.history = []
+        self._secrets = {}
+        self._own_secrets = True
 
     @abstractmethod
     def _copy(self) -> Self:

@@ -749,8 +749,7 @@ class MihiAnguliState(State):
         rules reads the history; copying hundreds of moves per trial step was the cost)."""
         st = self._copy()
         st.game = self.g
-        st.history = []
-        st._secrets = {}
+        st.forget_history()
         return st
 
     # ------------------------------------------------------------------ what a seat knows

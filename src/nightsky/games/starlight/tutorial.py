@@ -101,8 +101,7 @@ def build() -> StarlightState:
     s.turn = 0
     s._start_live_turn(0)
     # The example starts here: forget the set-up draws and how the log reads them.
-    s.history = []
-    s._secrets = {}
+    s.forget_history()
     return s
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
-from nightsky.agents.base import Bounds, check_flag, register_agent
+from nightsky.agents.base import Bounds, check_flag, determinize, register_agent
 from nightsky.agents.simple import GreedyAgent
 from nightsky.core.game import Action, State
 
@@ -217,7 +217,7 @@ class PlannerAgent:
                 self._plan.pop(0)
                 return _pick(legal, nxt)
         if state.phase in (INVOKE, POWERS, MOVE, SUMMON) and not state.summoned:
-            base = state if self.cheat else state.resample(player, rng)
+            base = state if self.cheat else determinize(state, player, rng)
             plan = plan_turn(base, player, self.depth, self.budget)
             self._key = key
             if plan is not None and plan.actions and plan.actions[0] in legal:
