@@ -218,7 +218,9 @@ class PlannerAgent:
                 return _pick(legal, nxt)
         if state.phase in (INVOKE, POWERS, MOVE, SUMMON) and not state.summoned:
             base = state if self.cheat else determinize(state, player, rng)
-            plan = plan_turn(base, player, self.depth, self.budget)
+            plan = plan_turn(
+                cast("StarsAreRightState", base), player, self.depth, self.budget
+            )
             self._key = key
             if plan is not None and plan.actions and plan.actions[0] in legal:
                 self._plan = list(plan.actions[1:])
