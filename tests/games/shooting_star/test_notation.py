@@ -27,7 +27,9 @@ from nightsky.games.shooting_star.constants import (
     hand_without,
     is_pile_card,
     pile_card,
+    pile_cards,
     pile_of_cover,
+    pile_planets,
 )
 from nightsky.games.shooting_star.observation import CELL, SEAT, SEATS
 from tests.games.shooting_star.helpers import build_position, play, setup
@@ -133,6 +135,8 @@ def test_packed_codes_round_trip() -> None:
             assert pile == pile_of_cover(code) and is_pile_card(pile)
             assert decode_pile_card(pile) == (seat, card)
     assert not any(is_pile_card(p) for p in range(49))  # planets keep their index
+    pile = [7, pile_card(1, SHIELD), 3, pile_card(0, 2)]
+    assert pile_planets(pile) == [7, 3] and pile_cards(pile) == [(1, SHIELD), (0, 2)]
     hand = hand_without(FULL_HAND, SHIELD)
     assert not hand_has(hand, SHIELD) and hand_has(hand, 0) and BITS[hand] == tuple(range(8))
     assert hand_with(hand, SHIELD) == FULL_HAND

@@ -89,6 +89,16 @@ def decode_pile_card(code: int) -> tuple[int, int]:
     """(seat, card) of a Destruction card's pile code."""
     return divmod(code - CARD_BASE, NCARDS)
 
+
+def pile_planets(pile: list[int]) -> list[int]:
+    """The planets of a pile, in order (its Destruction cards left out)."""
+    return [code for code in pile if code < CARD_BASE]
+
+
+def pile_cards(pile: list[int]) -> list[tuple[int, int]]:
+    """(seat, card) of each Destruction card of a pile, in order."""
+    return [divmod(code - CARD_BASE, NCARDS) for code in pile if code >= CARD_BASE]
+
 # ---------------------------------------------------------------- phases
 PH_GRID, PH_DEAL, PH_DECK, PH_MISSIONS, PH_BUILD, PH_PLACE, PH_OVER = range(7)
 PHASE_NAMES = ("grid", "deal", "deck", "missions", "build", "place", "over")

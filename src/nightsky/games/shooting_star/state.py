@@ -55,14 +55,14 @@ from nightsky.games.shooting_star.constants import (
     cover_card,
     cover_seat,
     decode_cover,
-    decode_pile_card,
     encode_cover,
     hand_has,
     hand_with,
     hand_without,
-    is_pile_card,
     pile_card,
+    pile_cards,
     pile_of_cover,
+    pile_planets,
 )
 from nightsky.games.shooting_star.events import Event, as_event
 from nightsky.games.shooting_star.views import census, view
@@ -594,22 +594,25 @@ class ShootingStarState(State):
     # ------------------------------------------------------------------ scoring
     def captured_planets(self, seat: int) -> list[int]:
         """Every planet ``seat`` captured: Conquest pile plus isolation captures (SS-13.4)."""
-        return [p for p in self.conq[seat] if not is_pile_card(p)] + [
-            p for p in self.debris[seat] if not is_pile_card(p)
-        ]
+        return pile_planets(self.conq[seat]) + pile_planets(self.debris[seat])
 
     def mission_points(self, seat: int, mission: int) -> int:
         """Points ``seat`` earns for one Secret Mission (SS-13)."""
+        return self._mission_points(seat, mission, self.captured_planets(seat))
+
+    def missions_points(self, seat: int) -> int:
+        """Points ``seat`` earns for its three Secret Missions (none before they are dealt)."""
+        if len(self.missions) <= seat:
+            return 0
+        planets = self.captured_planets(seat)
+        return sum(self._mission_points(seat, m, planets) for m in self.missions[seat])
+
+    def _mission_points(self, seat: int, mission: int, planets: list[int]) -> int:
         g = self.g
         m = g.missions[mission]
         if m.kind == "destroy":
-            got = sum(
-                1
-                for c in self.debris[seat]
-                if is_pile_card(c) and decode_pile_card(c)[0] != seat
-            )
+            got = sum(1 for owner, _ in pile_cards(self.debris[seat]) if owner != seat)
             return m.value if got >= m.count else 0
-        planets = self.captured_planets(seat)
         if m.kind == "named":  # SS-13.2/13.3: copies count once
             names = {g.p_name[p] for p in planets if g.p_kind[p] == MAJOR}
             hit = (m.planet in names) + (any(p in g.zero for p in planets))
@@ -627,7 +630,7 @@ class ShootingStarState(State):
 
     def moons(self, seat: int) -> int:
         moon = self.g.p_moon
-        return sum(1 for c in self.conq[seat] if not is_pile_card(c) and moon[c])
+        return sum(1 for p in pile_planets(self.conq[seat]) if moon[p])
 
     def score_breakdown(self) -> list[dict[str, float]]:
         n = self.g.num_players
@@ -636,11 +639,7 @@ class ShootingStarState(State):
         for s in range(n):
             cards = len(self.conq[s])
             moons = self.moons(s)
-            missions = (
-                sum(self.mission_points(s, m) for m in self.missions[s])
-                if len(self.missions) > s
-                else 0
-            )
+            missions = self.missions_points(s)
             bonus = 3 if most > 0 and len(self.debris[s]) == most else 0  # SS-12.4
             out.append(
                 {
@@ -676,11 +675,7 @@ class ShootingStarState(State):
     def _worth(self, seat: int) -> float:
         cards = len(self.conq[seat])
         moons = self.moons(seat)
-        missions = (
-            sum(self.mission_points(seat, m) for m in self.missions[seat])
-            if len(self.missions) > seat
-            else 0
-        )
+        missions = self.missions_points(seat)
         # every Space Debris card is a step toward the 3-point bonus of SS-12.4
         return cards + moons + missions + 0.25 * len(self.debris[seat])
 
