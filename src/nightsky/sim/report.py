@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import statistics
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from nightsky.sim.runner import GameResult
-from nightsky.sim.stats import mean, wilson_interval
+from nightsky.sim.stats import correlation, fmean, percentile, wilson_interval
 
 MIN_USES = 20
 """Seat-games an action kind must appear in before its win correlation is reported."""
@@ -66,23 +65,8 @@ def _leader_at(leaders: list[tuple[float, int | None]], frac: float) -> int | No
     return who
 
 
-def _pct(xs: Sequence[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    s = sorted(xs)
-    return s[min(len(s) - 1, max(0, int(round(q * (len(s) - 1)))))]
-
-
-def _corr(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    if len(xs) < 3:
-        return None
-    mx, my = mean(xs), mean(ys)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    if sxx == 0 or syy == 0:
-        return None
-    return sxy / math.sqrt(sxx * syy)
+def _q(xs: Sequence[float], q: float) -> float:
+    return round(percentile(xs, q), 3)
 
 
 def analyse(
@@ -105,9 +89,9 @@ def analyse(
                 "win_share": round(wins / n, 4) if n else 0.0,
                 "ci95": [round(lo, 4), round(hi, 4)],
                 "verdict": "above fair" if lo > fair else ("below fair" if hi < fair else "fair"),
-                "mean_score": round(mean(sc), 3),
-                "median_score": _pct(sc, 0.5),
-                "score_p10_p90": [_pct(sc, 0.1), _pct(sc, 0.9)],
+                "mean_score": round(fmean(sc), 3),
+                "median_score": _q(sc, 0.5),
+                "score_p10_p90": [_q(sc, 0.1), _q(sc, 0.9)],
             }
         )
     lengths = [float(r.actions) for r in results]
@@ -119,13 +103,14 @@ def analyse(
             ties += 1
         if len(s) > 1:
             margins.append(s[0] - s[1])
-    leads = [x for x in (lead_stats(r) for r in results) if x is not None]
+    per_game = [lead_stats(r) for r in results]
+    leads = [x for x in per_game if x is not None]
     lead: dict[str, Any] | None = None
     if leads:
         decisive = {}
         for frac in (0.5, 0.75, 0.9):
             hit = tot = 0
-            for r, ls in zip(results, (lead_stats(r) for r in results), strict=True):
+            for r, ls in zip(results, per_game, strict=True):
                 if ls is None:
                     continue
                 who = _leader_at(ls["leaders"], frac)
@@ -140,9 +125,9 @@ def analyse(
         decided = [x["decided_at"] for x in leads]
         lead = {
             "games_with_trace": len(leads),
-            "mean_changes": round(mean([x["changes"] for x in leads]), 3),
+            "mean_changes": round(fmean([x["changes"] for x in leads]), 3),
             "no_change_share": round(sum(x["changes"] == 0 for x in leads) / len(leads), 4),
-            "decided_at_median": round(_pct(decided, 0.5), 4),
+            "decided_at_median": round(percentile(decided, 0.5), 4),
             "decided_in_last_10pct": round(sum(d > 0.9 for d in decided) / len(decided), 4),
             "leader_at": decisive,
         }
@@ -155,15 +140,15 @@ def analyse(
         "same_agent_every_seat": len(set(agents)) == 1,
         "seats": seat_rows,
         "length": {
-            "mean": round(mean(lengths), 2),
-            "median": _pct(lengths, 0.5),
-            "p10": _pct(lengths, 0.1),
-            "p90": _pct(lengths, 0.9),
+            "mean": round(fmean(lengths), 2),
+            "median": _q(lengths, 0.5),
+            "p10": _q(lengths, 0.1),
+            "p90": _q(lengths, 0.9),
             "stdev": round(statistics.pstdev(lengths), 2) if lengths else 0.0,
         },
         "margin": {
-            "mean": round(mean(margins), 3),
-            "median": _pct(margins, 0.5),
+            "mean": round(fmean(margins), 3),
+            "median": _q(margins, 0.5),
             "shared_victories": round(ties / n, 4) if n else 0.0,
             "within_1_point": round(sum(m <= 1 for m in margins) / len(margins), 4)
             if margins
@@ -199,14 +184,14 @@ def _usage(results: Sequence[GameResult], seats: int) -> list[dict[str, Any]]:
             "kind": k,
             "count": count,
             "share": round(count / total, 4) if total else 0.0,
-            "per_seat_game": round(mean(uses), 3),
+            "per_seat_game": round(fmean(uses), 3),
             "used_in": len(used),
-            "win_rate_when_used": round(mean(used), 4) if used else None,
-            "win_rate_when_not": round(mean(unused), 4) if unused else None,
+            "win_rate_when_used": round(fmean(used), 4) if used else None,
+            "win_rate_when_not": round(fmean(unused), 4) if unused else None,
             "correlation": None,
         }
         if len(used) >= MIN_USES:
-            c = _corr(uses, wins)
+            c = correlation(uses, wins)
             row["correlation"] = round(c, 4) if c is not None else None
         rows.append(row)
     return rows
