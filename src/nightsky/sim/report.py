@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from nightsky.sim.runner import GameResult
-from nightsky.sim.stats import correlation, fmean, percentile, wilson_interval
+from nightsky.sim.stats import SEAT_METHOD, correlation, fmean, judge_seats, percentile
 
 MIN_USES = 20
 """Seat-games an action kind must appear in before its win correlation is reported."""
@@ -77,18 +77,17 @@ def analyse(
     n = len(results)
     seats = len(agents)
     fair = 1.0 / seats if seats else 0.0
+    verdicts = judge_seats([sum(_share(r, p) for r in results) for p in range(seats)], n)
     seat_rows = []
-    for p in range(seats):
-        wins = sum(_share(r, p) for r in results)
-        lo, hi = wilson_interval(wins, n)
-        sc = [r.scores[p] for r in results]
+    for v in verdicts:
+        sc = [r.scores[v.seat] for r in results]
         seat_rows.append(
             {
-                "seat": p,
-                "agent": agents[p],
-                "win_share": round(wins / n, 4) if n else 0.0,
-                "ci95": [round(lo, 4), round(hi, 4)],
-                "verdict": "above fair" if lo > fair else ("below fair" if hi < fair else "fair"),
+                "seat": v.seat,
+                "agent": agents[v.seat],
+                "win_share": round(v.win_share, 4),
+                "ci95": [round(v.interval[0], 4), round(v.interval[1], 4)],
+                "verdict": v.verdict,
                 "mean_score": round(fmean(sc), 3),
                 "median_score": _q(sc, 0.5),
                 "score_p10_p90": [_q(sc, 0.1), _q(sc, 0.9)],
@@ -137,6 +136,7 @@ def analyse(
         "games": n,
         "agents": list(agents),
         "fair_share": round(fair, 4),
+        "method": SEAT_METHOD,
         "same_agent_every_seat": len(set(agents)) == 1,
         "seats": seat_rows,
         "length": {
@@ -208,7 +208,7 @@ def _plots(out: Path, results: Sequence[GameResult], data: dict[str, Any]) -> di
 
     files: dict[str, str] = {}
     agents = data["agents"]
-    # Seat advantage: win share with its 95% interval against the fair share.
+    # Seat advantage: win share with its (multiplicity-adjusted) interval against the fair share.
     fig, ax = plt.subplots(figsize=(7, 3.6), dpi=110)
     xs = list(range(len(agents)))
     ys = [s["win_share"] for s in data["seats"]]
@@ -224,7 +224,7 @@ def _plots(out: Path, results: Sequence[GameResult], data: dict[str, Any]) -> di
     ax.axhline(data["fair_share"], color="black", linestyle="--", linewidth=1, label="fair share")
     ax.set_xticks(xs, [f"seat {p}\n{a[:18]}" for p, a in enumerate(agents)], fontsize=8)
     ax.set_ylabel("win share")
-    ax.set_title("Seat advantage (bars: 95% interval)")
+    ax.set_title("Seat advantage (bars: intervals holding together at 95%)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "seats.png")
@@ -288,12 +288,12 @@ def headlines(data: dict[str, Any]) -> list[str]:
         what = "a seat advantage" if same else "a difference (the seats hold different agents)"
         out.append(
             f"{'; '.join(parts)} against a fair {data['fair_share']:.0%}: {what}, "
-            f"at 95% confidence over {n} games."
+            f"at 95% confidence for all seats together over {n} games."
         )
     else:
         out.append(
             f"No seat's win share differs from the fair {data['fair_share']:.0%} at 95% "
-            f"confidence over {n} games"
+            f"confidence for all seats together over {n} games"
             + (" (more games narrow the intervals)." if n < 1000 else ".")
         )
     length = data["length"]
@@ -374,7 +374,7 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
         "</ul></div>",
         "<h2>Seat advantage</h2>",
         _table(
-            ["seat", "agent", "win share", "95% interval", "verdict", "mean score", "median",
+            ["seat", "agent", "win share", "interval", "verdict", "mean score", "median",
              "10%-90%"],
             [
                 [
@@ -388,8 +388,10 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
             ],
         ),
         f"<img src='{files['seats']}' alt='seat advantage'>",
-        "<p class='note'>A seat is flagged when its whole 95% interval lies above or below "
-        "the fair share. Ties are split between the tied winners.</p>",
+        "<p class='note'>A seat is flagged when its whole interval lies above or below the fair "
+        "share. The intervals hold together: fair play flags some seat in at most 5% of runs, "
+        "however many seats. Method: " + e(data["method"]) + ". Ties are split between the "
+        "tied winners.</p>",
         "<h2>Scores and game length</h2><div class='grid'>",
         f"<img src='{files['scores']}' alt='scores'><img src='{files['length']}' alt='length'>",
         "</div>",
