@@ -330,7 +330,7 @@ def headlines(data: dict[str, Any]) -> list[str]:
     return out
 
 
-_CSS = """
+CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
 h1{margin-bottom:0}.sub{color:#666;margin-top:.2em}
 .head{background:#f4f6fb;border-left:4px solid #4a6fa5;padding:.6em 1.2em}
@@ -345,7 +345,7 @@ img{max-width:100%;border:1px solid #eee;margin:.4em 0}
 """
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+def html_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join(
         "<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows
@@ -353,7 +353,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def _fmt(x: Any, pct: bool = False) -> str:
+def fmt(x: Any, pct: bool = False) -> str:
     if x is None:
         return "-"
     return f"{x:.1%}" if pct else f"{x:g}"
@@ -364,7 +364,7 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
     e = html.escape
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
-        f"<title>{e(title)} balance report</title><style>{_CSS}</style></head><body>",
+        f"<title>{e(title)} balance report</title><style>{CSS}</style></head><body>",
         f"<h1>{e(title)}: balance report</h1>",
         f"<p class='sub'>{data['games']} games; seats: "
         + ", ".join(e(a) for a in data["agents"])
@@ -373,15 +373,15 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
         *[f"<li>{e(h)}</li>" for h in headlines(data)],
         "</ul></div>",
         "<h2>Seat advantage</h2>",
-        _table(
+        html_table(
             ["seat", "agent", "win share", "interval", "verdict", "mean score", "median",
              "10%-90%"],
             [
                 [
-                    s["seat"], e(s["agent"]), _fmt(s["win_share"], True),
+                    s["seat"], e(s["agent"]), fmt(s["win_share"], True),
                     f"{s['ci95'][0]:.1%} - {s['ci95'][1]:.1%}",
                     f"<span class='{s['verdict'].split()[0]}'>{s['verdict']}</span>",
-                    _fmt(s["mean_score"]), _fmt(s["median_score"]),
+                    fmt(s["mean_score"]), fmt(s["median_score"]),
                     f"{s['score_p10_p90'][0]:g} - {s['score_p10_p90'][1]:g}",
                 ]
                 for s in data["seats"]
@@ -395,14 +395,14 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
         "<h2>Scores and game length</h2><div class='grid'>",
         f"<img src='{files['scores']}' alt='scores'><img src='{files['length']}' alt='length'>",
         "</div>",
-        _table(
+        html_table(
             ["measure", "value"],
             [
-                ["mean length (player actions)", _fmt(data["length"]["mean"])],
-                ["length spread (stdev)", _fmt(data["length"]["stdev"])],
-                ["winner's margin, median", _fmt(data["margin"]["median"])],
-                ["games within 1 point", _fmt(data["margin"]["within_1_point"], True)],
-                ["shared victories", _fmt(data["margin"]["shared_victories"], True)],
+                ["mean length (player actions)", fmt(data["length"]["mean"])],
+                ["length spread (stdev)", fmt(data["length"]["stdev"])],
+                ["winner's margin, median", fmt(data["margin"]["median"])],
+                ["games within 1 point", fmt(data["margin"]["within_1_point"], True)],
+                ["shared victories", fmt(data["margin"]["shared_victories"], True)],
             ],
         ),
         "<h2>Lead changes and decisive moments</h2>",
@@ -413,10 +413,10 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
     else:
         parts.append(f"<img src='{files['lead']}' alt='lead changes'>")
         parts.append(
-            _table(
+            html_table(
                 ["when", "games with a sole leader then", "that leader wins"],
                 [
-                    [f"after {k} of the game", v["games"], _fmt(v["leader_wins"], True)]
+                    [f"after {k} of the game", v["games"], fmt(v["leader_wins"], True)]
                     for k, v in lead["leader_at"].items()
                 ],
             )
@@ -431,13 +431,13 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
     if "usage" in files:
         parts.append(f"<img src='{files['usage']}' alt='usage'>")
     parts.append(
-        _table(
+        html_table(
             ["kind", "share of actions", "per seat-game", "win rate if used", "if not used",
              "correlation"],
             [
                 [
-                    e(u["kind"]), _fmt(u["share"], True), _fmt(u["per_seat_game"]),
-                    _fmt(u["win_rate_when_used"], True), _fmt(u["win_rate_when_not"], True),
+                    e(u["kind"]), fmt(u["share"], True), fmt(u["per_seat_game"]),
+                    fmt(u["win_rate_when_used"], True), fmt(u["win_rate_when_not"], True),
                     "-" if u["correlation"] is None else f"{u['correlation']:+.2f}",
                 ]
                 for u in data["usage"][:30]
