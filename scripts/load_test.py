@@ -101,10 +101,9 @@ class Stats:
 
 
 def pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    ys = sorted(xs)
-    return round(ys[min(len(ys) - 1, round(q / 100 * (len(ys) - 1)))], 2)
+    from nightsky.sim.stats import percentile
+
+    return round(percentile(xs, q / 100), 2)
 
 
 async def play(

@@ -48,6 +48,7 @@ def test_analyse_seat_verdicts_margins_and_usage() -> None:
     data = analyse(results, ["a", "b"], game="toy")
     assert data["seats"][0]["verdict"] == "above fair"
     assert data["seats"][1]["verdict"] == "below fair"
+    assert "Bonferroni" in data["method"]
     assert data["margin"]["median"] == 4 and data["margin"]["shared_victories"] == 0
     assert data["lead"]["mean_changes"] == 0
     assert data["lead"]["leader_at"]["75%"]["leader_wins"] == 1
@@ -65,7 +66,7 @@ def test_simulate_report_writes_html_json_and_plots(tmp_path: Path) -> None:
                               "--report"])
     assert res.exit_code == 0, res.output
     page = (out / "report.html").read_text()
-    assert "In one minute" in page and "Seat advantage" in page
+    assert "In one minute" in page and "Seat advantage" in page and "Clopper-Pearson" in page
     for png in ("seats.png", "scores.png", "length.png", "lead.png", "usage.png"):
         assert (out / png).stat().st_size > 1000, png
         assert png in page

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import statistics
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from nightsky.sim.runner import GameResult
-from nightsky.sim.stats import mean, wilson_interval
+from nightsky.sim.stats import SEAT_METHOD, correlation, fmean, judge_seats, percentile
 
 MIN_USES = 20
 """Seat-games an action kind must appear in before its win correlation is reported."""
@@ -66,23 +65,8 @@ def _leader_at(leaders: list[tuple[float, int | None]], frac: float) -> int | No
     return who
 
 
-def _pct(xs: Sequence[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    s = sorted(xs)
-    return s[min(len(s) - 1, max(0, int(round(q * (len(s) - 1)))))]
-
-
-def _corr(xs: Sequence[float], ys: Sequence[float]) -> float | None:
-    if len(xs) < 3:
-        return None
-    mx, my = mean(xs), mean(ys)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    if sxx == 0 or syy == 0:
-        return None
-    return sxy / math.sqrt(sxx * syy)
+def _q(xs: Sequence[float], q: float) -> float:
+    return round(percentile(xs, q), 3)
 
 
 def analyse(
@@ -93,21 +77,20 @@ def analyse(
     n = len(results)
     seats = len(agents)
     fair = 1.0 / seats if seats else 0.0
+    verdicts = judge_seats([sum(_share(r, p) for r in results) for p in range(seats)], n)
     seat_rows = []
-    for p in range(seats):
-        wins = sum(_share(r, p) for r in results)
-        lo, hi = wilson_interval(wins, n)
-        sc = [r.scores[p] for r in results]
+    for v in verdicts:
+        sc = [r.scores[v.seat] for r in results]
         seat_rows.append(
             {
-                "seat": p,
-                "agent": agents[p],
-                "win_share": round(wins / n, 4) if n else 0.0,
-                "ci95": [round(lo, 4), round(hi, 4)],
-                "verdict": "above fair" if lo > fair else ("below fair" if hi < fair else "fair"),
-                "mean_score": round(mean(sc), 3),
-                "median_score": _pct(sc, 0.5),
-                "score_p10_p90": [_pct(sc, 0.1), _pct(sc, 0.9)],
+                "seat": v.seat,
+                "agent": agents[v.seat],
+                "win_share": round(v.win_share, 4),
+                "ci95": [round(v.interval[0], 4), round(v.interval[1], 4)],
+                "verdict": v.verdict,
+                "mean_score": round(fmean(sc), 3),
+                "median_score": _q(sc, 0.5),
+                "score_p10_p90": [_q(sc, 0.1), _q(sc, 0.9)],
             }
         )
     lengths = [float(r.actions) for r in results]
@@ -119,13 +102,14 @@ def analyse(
             ties += 1
         if len(s) > 1:
             margins.append(s[0] - s[1])
-    leads = [x for x in (lead_stats(r) for r in results) if x is not None]
+    per_game = [lead_stats(r) for r in results]
+    leads = [x for x in per_game if x is not None]
     lead: dict[str, Any] | None = None
     if leads:
         decisive = {}
         for frac in (0.5, 0.75, 0.9):
             hit = tot = 0
-            for r, ls in zip(results, (lead_stats(r) for r in results), strict=True):
+            for r, ls in zip(results, per_game, strict=True):
                 if ls is None:
                     continue
                 who = _leader_at(ls["leaders"], frac)
@@ -140,9 +124,9 @@ def analyse(
         decided = [x["decided_at"] for x in leads]
         lead = {
             "games_with_trace": len(leads),
-            "mean_changes": round(mean([x["changes"] for x in leads]), 3),
+            "mean_changes": round(fmean([x["changes"] for x in leads]), 3),
             "no_change_share": round(sum(x["changes"] == 0 for x in leads) / len(leads), 4),
-            "decided_at_median": round(_pct(decided, 0.5), 4),
+            "decided_at_median": round(percentile(decided, 0.5), 4),
             "decided_in_last_10pct": round(sum(d > 0.9 for d in decided) / len(decided), 4),
             "leader_at": decisive,
         }
@@ -152,18 +136,19 @@ def analyse(
         "games": n,
         "agents": list(agents),
         "fair_share": round(fair, 4),
+        "method": SEAT_METHOD,
         "same_agent_every_seat": len(set(agents)) == 1,
         "seats": seat_rows,
         "length": {
-            "mean": round(mean(lengths), 2),
-            "median": _pct(lengths, 0.5),
-            "p10": _pct(lengths, 0.1),
-            "p90": _pct(lengths, 0.9),
+            "mean": round(fmean(lengths), 2),
+            "median": _q(lengths, 0.5),
+            "p10": _q(lengths, 0.1),
+            "p90": _q(lengths, 0.9),
             "stdev": round(statistics.pstdev(lengths), 2) if lengths else 0.0,
         },
         "margin": {
-            "mean": round(mean(margins), 3),
-            "median": _pct(margins, 0.5),
+            "mean": round(fmean(margins), 3),
+            "median": _q(margins, 0.5),
             "shared_victories": round(ties / n, 4) if n else 0.0,
             "within_1_point": round(sum(m <= 1 for m in margins) / len(margins), 4)
             if margins
@@ -199,14 +184,14 @@ def _usage(results: Sequence[GameResult], seats: int) -> list[dict[str, Any]]:
             "kind": k,
             "count": count,
             "share": round(count / total, 4) if total else 0.0,
-            "per_seat_game": round(mean(uses), 3),
+            "per_seat_game": round(fmean(uses), 3),
             "used_in": len(used),
-            "win_rate_when_used": round(mean(used), 4) if used else None,
-            "win_rate_when_not": round(mean(unused), 4) if unused else None,
+            "win_rate_when_used": round(fmean(used), 4) if used else None,
+            "win_rate_when_not": round(fmean(unused), 4) if unused else None,
             "correlation": None,
         }
         if len(used) >= MIN_USES:
-            c = _corr(uses, wins)
+            c = correlation(uses, wins)
             row["correlation"] = round(c, 4) if c is not None else None
         rows.append(row)
     return rows
@@ -223,7 +208,7 @@ def _plots(out: Path, results: Sequence[GameResult], data: dict[str, Any]) -> di
 
     files: dict[str, str] = {}
     agents = data["agents"]
-    # Seat advantage: win share with its 95% interval against the fair share.
+    # Seat advantage: win share with its (multiplicity-adjusted) interval against the fair share.
     fig, ax = plt.subplots(figsize=(7, 3.6), dpi=110)
     xs = list(range(len(agents)))
     ys = [s["win_share"] for s in data["seats"]]
@@ -239,7 +224,7 @@ def _plots(out: Path, results: Sequence[GameResult], data: dict[str, Any]) -> di
     ax.axhline(data["fair_share"], color="black", linestyle="--", linewidth=1, label="fair share")
     ax.set_xticks(xs, [f"seat {p}\n{a[:18]}" for p, a in enumerate(agents)], fontsize=8)
     ax.set_ylabel("win share")
-    ax.set_title("Seat advantage (bars: 95% interval)")
+    ax.set_title("Seat advantage (bars: intervals holding together at 95%)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "seats.png")
@@ -303,12 +288,12 @@ def headlines(data: dict[str, Any]) -> list[str]:
         what = "a seat advantage" if same else "a difference (the seats hold different agents)"
         out.append(
             f"{'; '.join(parts)} against a fair {data['fair_share']:.0%}: {what}, "
-            f"at 95% confidence over {n} games."
+            f"at 95% confidence for all seats together over {n} games."
         )
     else:
         out.append(
             f"No seat's win share differs from the fair {data['fair_share']:.0%} at 95% "
-            f"confidence over {n} games"
+            f"confidence for all seats together over {n} games"
             + (" (more games narrow the intervals)." if n < 1000 else ".")
         )
     length = data["length"]
@@ -345,7 +330,7 @@ def headlines(data: dict[str, Any]) -> list[str]:
     return out
 
 
-_CSS = """
+CSS = """
 body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
 h1{margin-bottom:0}.sub{color:#666;margin-top:.2em}
 .head{background:#f4f6fb;border-left:4px solid #4a6fa5;padding:.6em 1.2em}
@@ -360,7 +345,7 @@ img{max-width:100%;border:1px solid #eee;margin:.4em 0}
 """
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+def html_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join(
         "<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows
@@ -368,7 +353,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def _fmt(x: Any, pct: bool = False) -> str:
+def fmt(x: Any, pct: bool = False) -> str:
     if x is None:
         return "-"
     return f"{x:.1%}" if pct else f"{x:g}"
@@ -379,7 +364,7 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
     e = html.escape
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
-        f"<title>{e(title)} balance report</title><style>{_CSS}</style></head><body>",
+        f"<title>{e(title)} balance report</title><style>{CSS}</style></head><body>",
         f"<h1>{e(title)}: balance report</h1>",
         f"<p class='sub'>{data['games']} games; seats: "
         + ", ".join(e(a) for a in data["agents"])
@@ -388,34 +373,36 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
         *[f"<li>{e(h)}</li>" for h in headlines(data)],
         "</ul></div>",
         "<h2>Seat advantage</h2>",
-        _table(
-            ["seat", "agent", "win share", "95% interval", "verdict", "mean score", "median",
+        html_table(
+            ["seat", "agent", "win share", "interval", "verdict", "mean score", "median",
              "10%-90%"],
             [
                 [
-                    s["seat"], e(s["agent"]), _fmt(s["win_share"], True),
+                    s["seat"], e(s["agent"]), fmt(s["win_share"], True),
                     f"{s['ci95'][0]:.1%} - {s['ci95'][1]:.1%}",
                     f"<span class='{s['verdict'].split()[0]}'>{s['verdict']}</span>",
-                    _fmt(s["mean_score"]), _fmt(s["median_score"]),
+                    fmt(s["mean_score"]), fmt(s["median_score"]),
                     f"{s['score_p10_p90'][0]:g} - {s['score_p10_p90'][1]:g}",
                 ]
                 for s in data["seats"]
             ],
         ),
         f"<img src='{files['seats']}' alt='seat advantage'>",
-        "<p class='note'>A seat is flagged when its whole 95% interval lies above or below "
-        "the fair share. Ties are split between the tied winners.</p>",
+        "<p class='note'>A seat is flagged when its whole interval lies above or below the fair "
+        "share. The intervals hold together: fair play flags some seat in at most 5% of runs, "
+        "however many seats. Method: " + e(data["method"]) + ". Ties are split between the "
+        "tied winners.</p>",
         "<h2>Scores and game length</h2><div class='grid'>",
         f"<img src='{files['scores']}' alt='scores'><img src='{files['length']}' alt='length'>",
         "</div>",
-        _table(
+        html_table(
             ["measure", "value"],
             [
-                ["mean length (player actions)", _fmt(data["length"]["mean"])],
-                ["length spread (stdev)", _fmt(data["length"]["stdev"])],
-                ["winner's margin, median", _fmt(data["margin"]["median"])],
-                ["games within 1 point", _fmt(data["margin"]["within_1_point"], True)],
-                ["shared victories", _fmt(data["margin"]["shared_victories"], True)],
+                ["mean length (player actions)", fmt(data["length"]["mean"])],
+                ["length spread (stdev)", fmt(data["length"]["stdev"])],
+                ["winner's margin, median", fmt(data["margin"]["median"])],
+                ["games within 1 point", fmt(data["margin"]["within_1_point"], True)],
+                ["shared victories", fmt(data["margin"]["shared_victories"], True)],
             ],
         ),
         "<h2>Lead changes and decisive moments</h2>",
@@ -426,10 +413,10 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
     else:
         parts.append(f"<img src='{files['lead']}' alt='lead changes'>")
         parts.append(
-            _table(
+            html_table(
                 ["when", "games with a sole leader then", "that leader wins"],
                 [
-                    [f"after {k} of the game", v["games"], _fmt(v["leader_wins"], True)]
+                    [f"after {k} of the game", v["games"], fmt(v["leader_wins"], True)]
                     for k, v in lead["leader_at"].items()
                 ],
             )
@@ -444,13 +431,13 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
     if "usage" in files:
         parts.append(f"<img src='{files['usage']}' alt='usage'>")
     parts.append(
-        _table(
+        html_table(
             ["kind", "share of actions", "per seat-game", "win rate if used", "if not used",
              "correlation"],
             [
                 [
-                    e(u["kind"]), _fmt(u["share"], True), _fmt(u["per_seat_game"]),
-                    _fmt(u["win_rate_when_used"], True), _fmt(u["win_rate_when_not"], True),
+                    e(u["kind"]), fmt(u["share"], True), fmt(u["per_seat_game"]),
+                    fmt(u["win_rate_when_used"], True), fmt(u["win_rate_when_not"], True),
                     "-" if u["correlation"] is None else f"{u['correlation']:+.2f}",
                 ]
                 for u in data["usage"][:30]

@@ -18,7 +18,7 @@ from openskill.models import PlackettLuce
 
 from nightsky.core.errors import OptionError
 from nightsky.sim.runner import GameResult
-from nightsky.sim.stats import mean, wilson_interval
+from nightsky.sim.stats import fmean, wilson_interval
 
 MAX_LINEUPS = 720
 
@@ -84,7 +84,7 @@ def summarize_tournament(
                 merged.setdefault(a, []).append(team[0])
             for a, got in merged.items():  # an agent in several seats: average its updates
                 ratings[a] = model.rating(
-                    mu=mean([g.mu for g in got]), sigma=mean([g.sigma for g in got]), name=a
+                    mu=fmean([g.mu for g in got]), sigma=fmean([g.sigma for g in got]), name=a
                 )
     n = len(results)
     table: list[dict[str, Any]] = []
@@ -101,7 +101,7 @@ def summarize_tournament(
                 "win_rate_by_seat": [
                     round(w / c, 6) if c else None for c, w in per_seat[a]
                 ],
-                "mean_score": round(mean(scores[a]), 6),
+                "mean_score": round(fmean(scores[a]), 6),
                 "rating": {
                     "mu": round(ratings[a].mu, 4),
                     "sigma": round(ratings[a].sigma, 4),
@@ -119,6 +119,6 @@ def summarize_tournament(
         "fair_share": round(1 / players, 6),
         "standings": table,
         "seat_win_share": [round(w / n, 6) if n else 0.0 for w in seat_wins],
-        "mean_actions": round(mean([r.actions for r in results]), 3),
+        "mean_actions": round(fmean([r.actions for r in results]), 3),
         "games_per_second": round(n / seconds, 3) if seconds > 0 else None,
     }

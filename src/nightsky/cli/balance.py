@@ -1,0 +1,173 @@
+"""``nightsky balance``: the same agent in every seat at every player count; is a seat favoured?"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from nightsky.agents.base import make_agent
+from nightsky.cli.app import app, console, fail, parse_options
+from nightsky.cli.commands import (
+    AddressFlag,
+    EngineFlag,
+    OptionFlag,
+    check_run_flags,
+    run_with_progress,
+)
+from nightsky.cli.tournament import split_specs
+from nightsky.core.errors import GameError
+from nightsky.core.game import Game
+from nightsky.core.registry import game_class, load_game
+from nightsky.sim.balance import summarize_balance, verdict, write_balance
+from nightsky.sim.runner import GameResult, MatchSpec
+
+
+def _games_to_measure(
+    game_id: str, players: list[int] | None, params: dict[str, Any]
+) -> tuple[list[Game], list[str]]:
+    """One loaded game per player count to measure, and notes on counts left out."""
+    try:
+        info = game_class(game_id).info
+    except GameError as exc:
+        fail(str(exc))
+    asked = sorted(set(players)) if players else None
+    counts = asked or list(range(info.min_players, info.max_players + 1))
+    games: list[Game] = []
+    skipped: list[str] = []
+    for n in counts:
+        try:
+            games.append(load_game(game_id, players=n, **params))
+        except GameError as exc:
+            if asked:
+                fail(str(exc))
+            skipped.append(f"{_players(n)} left out: {exc}")
+    if not games:
+        fail(skipped[0] if skipped else f"{game_id}: no player count to measure")
+    return games, skipped
+
+
+def _players(n: int) -> str:
+    return f"{n} player{'s' if n != 1 else ''}"
+
+
+@app.command()
+def balance(
+    game: Annotated[str, typer.Argument(help="Game id.")],
+    agents: Annotated[str, typer.Option(help="One agent spec, seated in every seat.")] = "greedy",
+    games_: Annotated[int, typer.Option("--games", help="Games per player count.")] = 200,
+    players: Annotated[
+        list[int] | None,
+        typer.Option(help="A player count to measure (repeatable); default: every count."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes (or Ray CPUs).")] = 1,
+    engine: EngineFlag = "local",
+    address: AddressFlag = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Write balance.json, balance.png and balance.html here.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    option: OptionFlag = None,
+) -> None:
+    """Seat balance: AGENTS in every seat at each player count; per seat the win share, mean
+    score and advantage, flagging seats favoured with 95% confidence for all seats together."""
+    params = parse_options(option)
+    if "players" in params:
+        fail("give player counts with --players, not --option players=")
+    specs = split_specs(agents)
+    if len(specs) != 1:
+        fail(f"balance seats one agent in every seat; got {len(specs)} specs: {', '.join(specs)}")
+    spec_text = specs[0]
+    try:
+        make_agent(spec_text)
+    except GameError as exc:
+        fail(str(exc))
+    if games_ < 2:
+        fail("--games must be at least 2 (an interval needs two games per player count)")
+    check_run_flags(games_, workers, engine, address)
+    loaded, notes = _games_to_measure(game, players, params)
+    automata = [
+        f"{_players(g.num_players)}: " + ", ".join(
+            g.seat_name(p) for p in range(g.num_players, g.num_seats))
+        for g in loaded
+        if g.num_seats > g.num_players
+    ]
+    if automata:
+        notes.append(
+            "seats the game plays itself are not measured (" + "; ".join(automata) + "): the "
+            "rows cover the live players' seats only"
+        )
+    runs: dict[int, list[GameResult]] = {}
+    for g in loaded:
+        n = g.num_players
+        match = MatchSpec(g.info.id, g.params, (spec_text,) * n, seed)
+        try:
+            runs[n], _ = run_with_progress(
+                match, games_, workers, quiet=as_json, engine=engine, address=address,
+                label=f"{g.info.id}, {_players(n)}",
+            )
+        except GameError as exc:
+            fail(str(exc), code=1)
+    data = summarize_balance(
+        loaded[0].info.id, spec_text, runs, games=games_, seed=seed, notes=notes
+    )
+    if out is not None:
+        # The flags that decide the results (workers and engine do not).
+        command = ["nightsky", "balance", game, "--agents", spec_text, "--games", str(games_)]
+        for n in sorted(set(players or [])):
+            command += ["--players", str(n)]
+        for pair in option or []:
+            command += ["--option", pair]
+        write_balance(
+            out, data, title=loaded[0].info.title, command=shlex.join([*command, "--seed",
+                                                                        str(seed)])
+        )
+    if as_json:
+        print(json.dumps(data))
+        return
+    print_balance(data, loaded[0].info.title)
+    if out is not None:
+        console.print(f"wrote {out}/balance.html, balance.png and balance.json")
+
+
+def print_balance(data: dict[str, Any], title: str) -> None:
+    """The rows as a rich table, one block per player count."""
+    table = Table(
+        title=f"{title} seat balance: {escape(data['agents'])} in every seat, {data['games']} "
+        f"games per player count N (seed {data['seed']})",
+        caption=escape(
+            "win share [interval adjusted so that all seats of a player count hold together at "
+            "95%], green/red: above/below the fair share 1/N; mean score [95% CI]; advantage: "
+            "mean score minus the mean of the seats' mean scores"
+        ),
+    )
+    for head in ("N", "seat", "win share [interval]", "mean score [95% CI]", "advantage"):
+        table.add_column(escape(head), justify="right", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    last = None
+    for r in data["rows"]:
+        if last is not None and r["players"] != last:
+            table.add_section()
+        last = r["players"]
+        v = verdict(r)
+        colour = {"above fair": "green", "below fair": "red"}.get(v, "white")
+        lo, hi = r["win_ci95"]
+        ci = r["score_ci95"]
+        table.add_row(
+            str(r["players"]),
+            str(r["seat"]),
+            f"[{colour}]{r['win_share']:.3f}[/] " + escape(f"[{lo:.2f}-{hi:.2f}]"),
+            f"{r['mean_score']:.2f}" + (escape(f" [{ci[0]:.1f}-{ci[1]:.1f}]") if ci else ""),
+            f"{r['advantage']:+.2f}",
+            f"[{colour}]{v}[/]",
+        )
+    console.print(table)
+    console.print(f"[dim]method: {escape(data['method'])}[/]", highlight=False)
+    for note in data["notes"]:
+        console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
