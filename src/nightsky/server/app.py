@@ -388,12 +388,14 @@ def create_app(
     @app.get("/api/metrics", response_model=m.Metrics, tags=["ops"])
     def metrics() -> dict[str, Any]:
         """Server-side work per move (apply + chance + commit + push), bots' thinking excluded."""
+        from nightsky.sim.stats import percentile
+
         out: dict[str, dict[str, float]] = {}
         counts: dict[str, int] = {}
         for kind, values in manager.timings.items():
             xs = sorted(values)
             counts[kind] = len(xs)
-            out[kind] = {f"p{q}": _pct(xs, q) for q in (50, 95, 99)} | {
+            out[kind] = {f"p{q}": round(percentile(xs, q / 100), 3) for q in (50, 95, 99)} | {
                 "max": xs[-1] if xs else 0.0
             }
         return {"moves": counts, "latency_ms": out, "games_in_memory": len(manager.rooms)}
@@ -506,9 +508,3 @@ def _json(payload: dict[str, Any]) -> Response:
     # (which documents them) and send them straight.
     return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
 
-
-def _pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    i = min(len(xs) - 1, max(0, round(q / 100 * (len(xs) - 1))))
-    return round(xs[i], 3)
