@@ -36,6 +36,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+from mypy_extensions import mypyc_attr
+
 from nightsky.core.errors import (
     GameOverError,
     IllegalActionError,
@@ -68,6 +70,8 @@ Action = Hashable
 """Any hashable value with a notation (``str``) that ``Game.parse_action`` can read back."""
 
 
+# Compiled with mypyc (setup.py); games and tests outside the compiled set subclass these.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ActionBase:
     """The typed base of a game's actions and chance outcomes.
 
@@ -108,6 +112,7 @@ class LogSecret:
 _CHANCE_SECRET = LogSecret("chance")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A game with fixed parameters: a factory of initial states plus the action codec.
 
@@ -268,6 +273,7 @@ class Game(ABC):
         return f"<{type(self).__name__} {self.params}>"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One position of a game: the rules and what each seat may know. Mutable; ``clone()``
     before exploring. Games implement the hooks named in the module's docstring."""
