@@ -24,6 +24,19 @@ SRC = ROOT / "src"
 # move. Presentation, data loading (pydantic) and the server stay interpreted.
 COMPILED = [
     "nightsky/core/game.py",
+    "nightsky/core/observer.py",
+    "nightsky/agents/search.py",
+    *(
+        f"nightsky/games/{game}/{module}.py"
+        for game, modules in {
+            "shooting_star": ("constants", "actions", "events", "state", "views", "observation"),
+            "stars_are_right": ("constants", "actions", "matcher", "heuristic", "state", "observer"),
+            "star_fire": ("constants", "actions", "state", "observe"),
+            "mihi_anguli": ("constants", "board", "actions", "heuristic", "state", "observer"),
+            "starlight": ("constants", "actions", "evaluate", "views", "state", "observation"),
+        }.items()
+        for module in modules
+    ),
 ]
 MANIFEST = "nightsky/_compiled.json"
 
