@@ -23,7 +23,7 @@ SRC = ROOT / "src"
 # The hot path: the contract's base classes and, per game, the rules and what they call per
 # move. Presentation, data loading (pydantic) and the server stay interpreted.
 COMPILED = [
-    "nightsky/core/game.py",
+    "nightsky/core/state.py",
     "nightsky/core/observer.py",
     "nightsky/agents/search.py",
     *(
@@ -78,6 +78,10 @@ class OptionalBuildExt(build_ext):
     """Build the extensions, or none of them: a half-built set would not import."""
 
     def run(self) -> None:
+        if self.inplace or self.editable_mode:
+            # Extensions of modules no longer compiled would shadow their sources.
+            for old in (SRC / "nightsky").rglob("*.so"):
+                old.unlink()
         if not self.extensions:
             return
         try:

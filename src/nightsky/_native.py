@@ -59,9 +59,19 @@ def _manifest() -> dict[str, str]:
 
 
 def _stale(manifest: dict[str, str]) -> list[str]:
-    """Compiled modules whose source changed since they were built."""
+    """Compiled modules whose source changed since they were built, and extensions of modules
+    the last build did not compile (left over from an older one)."""
     root = _HERE.parent
     out = []
+    suffixes = sorted(importlib.machinery.EXTENSION_SUFFIXES, key=len, reverse=True)
+    for path in _HERE.rglob("*.*"):
+        rel = path.relative_to(root).as_posix()
+        ext = next((x for x in suffixes if rel.endswith(x)), None)
+        if ext is None:
+            continue
+        name = rel[: -len(ext)].replace("/", ".")
+        if not name.endswith("__mypyc") and name not in manifest:
+            out.append(name)
     for name, digest in manifest.items():
         source = root / (name.replace(".", "/") + ".py")
         try:
@@ -84,7 +94,7 @@ def _decide() -> tuple[bool, str]:
     if stale:
         warnings.warn(
             f"nightsky: the compiled {', '.join(stale[:3])}{' ...' if len(stale) > 3 else ''} "
-            "were built from older sources; running pure Python. Rebuild with "
+            "do not match their sources; running pure Python. Rebuild with "
             "`make build` (or `pip install -e .`).",
             RuntimeWarning,
             stacklevel=3,
@@ -102,8 +112,9 @@ def compiled() -> bool:
     """Whether the engine modules in this process are the mypyc-compiled ones."""
     if not _USE_EXTENSIONS:
         return False
-    game = sys.modules.get("nightsky.core.game")
-    origin = getattr(game, "__file__", "") or ""
+    import nightsky.core.state as base  # the contract's compiled base
+
+    origin = getattr(base, "__file__", "") or ""
     return origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
