@@ -50,7 +50,8 @@ class ActionBase:
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuild through the constructor: a compiled frozen dataclass cannot be unpickled
         # field by field (its frozen __setattr__ refuses).
-        return (type(self), tuple(getattr(self, f.name) for f in fields(self) if f.init))
+        parts = fields(cast(Any, self))  # a subclass is the dataclass
+        return (type(self), tuple(getattr(self, f.name) for f in parts if f.init))
 
 
 @dataclass(frozen=True, slots=True)
