@@ -6,13 +6,18 @@ PIP    := $(PY) -m pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run install test-deps test bench lint browser clean
+.PHONY: run install build test-deps test bench lint browser clean
+
+# The install compiles the engine's hot path with mypyc (setup.py); a change to any engine
+# source rebuilds it, so tests never run a stale extension (nightsky/_native.py would also
+# refuse one and fall back to pure Python, with a warning).
+ENGINE_SRC := setup.py $(shell find src/nightsky/core src/nightsky/games src/nightsky/agents -name '*.py' 2>/dev/null)
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+$(VENV)/.installed: pyproject.toml $(ENGINE_SRC) | $(VENV)/bin/python
 	$(PIP) install -q -e .
 	touch $@
 
@@ -23,9 +28,13 @@ DB ?= sqlite:///nightsky.sqlite3
 run: install
 	$(VENV)/bin/nightsky serve --host $(HOST) --port $(PORT) --db $(DB)
 
-$(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
+$(VENV)/.test-installed: pyproject.toml $(ENGINE_SRC) | $(VENV)/bin/python
 	$(PIP) install -q -e ".[test,dev,ray,rl]"
 	touch $@
+
+## Rebuild the compiled extensions now (after editing engine code).
+build: | $(VENV)/bin/python
+	$(PIP) install -q --no-deps -e .
 
 ## Chromium for the browser tests comes from Debian's packages (Playwright drives it).
 browser:
@@ -36,8 +45,9 @@ browser:
 
 test-deps: $(VENV)/.test-installed browser
 
+## NIGHTSKY_REQUIRE_COMPILED: a test fails if the extensions did not build (so CI notices).
 test: test-deps
-	$(PY) -m pytest -n 2 -q
+	NIGHTSKY_REQUIRE_COMPILED=1 $(PY) -m pytest -n 2 -q
 
 ## Long benchmarks and big simulations (not part of `make test`).
 bench: test-deps
@@ -48,4 +58,5 @@ lint: test-deps
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	find src -name '*.so' -delete; rm -f src/nightsky/_compiled.json

@@ -224,3 +224,29 @@ def test_clone_is_independent(game_id: str, cfg: dict[str, Any]) -> None:
         assert state.view(None) == before, "applying to a clone changed the original"
         state.apply(action, seat)
         assert copy.view(None) == state.view(None)
+
+
+@pytest.mark.parametrize(("game_id", "cfg"), CONFIGS)
+def test_states_survive_pickling(game_id: str, cfg: dict[str, Any]) -> None:
+    # The server thinks in other processes: a state (compiled or not) must cross over whole.
+    import pickle
+
+    game = load_game(game_id, **cfg)
+    seen = 0
+
+    def check(state: State, rng: random.Random) -> None:
+        nonlocal seen
+        if rng.random() < 0.1 and seen < 5:
+            seen += 1
+            copy = pickle.loads(pickle.dumps(state))
+            assert copy.history == state.history
+            for viewer in [*range(game.num_seats), None]:
+                assert copy.view(viewer) == state.view(viewer)
+                assert [copy.log_text(i, viewer) for i in range(len(copy.history))] == [
+                    state.log_text(i, viewer) for i in range(len(state.history))
+                ]
+            players = state.current_players()
+            if players and players[0] != CHANCE:
+                assert copy.legal_actions(players[0]) == state.legal_actions(players[0])
+
+    random_playout(game, 5, check)

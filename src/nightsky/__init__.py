@@ -1,5 +1,7 @@
 """nightsky: five star-themed tabletop games played exactly by their rulebooks."""
 
+# First: decides compiled vs pure before any engine module is imported.
+from nightsky import _native  # noqa: F401  isort: skip
 from nightsky.core import CHANCE, Game, GameError, State, game_ids, load_game
 
 __version__ = "0.1.0"

@@ -58,6 +58,7 @@ class Guard:
         raise AssertionError(f"the agent read state.{name} of the true state")
 
 
+@pytest.mark.pure_engine  # a guard object or a spy on step
 @pytest.mark.parametrize("spec", ["ismcts:iterations=30", "mcts:iterations=30"])
 def test_search_never_reads_the_true_hidden_state(spec: str) -> None:
     game = load_game("toy-secret-sum", players=3)
@@ -67,6 +68,7 @@ def test_search_never_reads_the_true_hidden_state(spec: str) -> None:
     assert action in state.legal_actions(player)
 
 
+@pytest.mark.pure_engine  # a guard object or a spy on step
 def test_cheat_reads_the_true_state() -> None:
     # The guard above can fail: a cheating agent clones the real state.
     game = load_game("toy-secret-sum", players=2)
@@ -142,6 +144,7 @@ def test_simultaneous_seats_each_get_their_own_choice() -> None:
         assert agent.choose(state, seat, random.Random(seat)) in state.legal_actions(seat)
 
 
+@pytest.mark.pure_engine  # a guard object or a spy on step
 @pytest.mark.parametrize("rollout", ["random", "none"])
 def test_the_searching_seat_moves_first_among_seats_acting_at_once(
     rollout: str, monkeypatch: pytest.MonkeyPatch
@@ -444,6 +447,7 @@ def test_reuse_keeps_games_reproducible() -> None:
     assert first == [(r.scores, r.actions) for r in run_matches(spec, 3)]
 
 
+@pytest.mark.pure_engine  # a guard object or a spy on step
 def test_reuse_is_off_where_moves_are_hidden() -> None:
     agent = make_agent("ismcts:iterations=20,reuse=true")
     assert isinstance(agent, SearchAgent)

@@ -225,11 +225,13 @@ class SearchAgent:
 
     def __init__(
         self,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        cheat: bool = False,
+        iterations: Any = None,
+        seconds: Any = None,
+        cheat: Any = False,
         **settings: Any,
     ) -> None:
+        # Parameters arrive as a spec reads them (any type): the bounds check them, and a
+        # compiled signature must not refuse a float before the check can name the key.
         where = f"{self.name}: "
         if iterations is None and seconds is None:
             iterations = 200
@@ -311,7 +313,6 @@ class SearchAgent:
         return node
 
 
-@register_agent("ismcts")
 class ISMCTSAgent(SearchAgent):
     """Information-set MCTS: a fresh determinization (``state.resample``) every iteration."""
 
@@ -319,13 +320,17 @@ class ISMCTSAgent(SearchAgent):
     per_iteration_determinization = True
 
 
-@register_agent("mcts")
 class MCTSAgent(SearchAgent):
     """UCT on the perfect-information view: one determinization per decision (the true state
     with ``cheat=true`` or in a game without hidden information), chance sampled."""
 
     name = "mcts"
     per_iteration_determinization = False
+
+
+# Registered by call, not by class decorator: mypyc compiles decorated classes as plain Python.
+register_agent("ismcts")(ISMCTSAgent)
+register_agent("mcts")(MCTSAgent)
 
 
 # ---------------------------------------------------------------------- one decision

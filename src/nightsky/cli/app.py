@@ -23,6 +23,28 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from nightsky import __version__
+        from nightsky._native import engine
+
+        console.print(f"nightsky {__version__}, engine: {engine()}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_version,
+        is_eager=True,
+        help="Print the version and whether the compiled engine is in use, then exit.",
+    ),
+) -> None:
+    """Five star-themed tabletop games played exactly by their rulebooks."""
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a clear error to stderr and exit non-zero."""
     err_console.print(f"[bold red]error:[/] {message}", highlight=False)

@@ -419,10 +419,13 @@ def bench_random_playouts(g: Game, seconds: float, seed: int = 0) -> dict[str, A
         p = s.current_players()
         return s.legal_actions(p[0]) if p and p[0] != CHANCE else None
 
+    from nightsky._native import compiled
+
     return {
         "game": g.info.id,
         "players": g.num_players,
         "params": g.params,
+        "compiled": compiled(),
         "seconds": round(elapsed, 3),
         "games": games_done,
         "games_per_second": round(games_done / elapsed, 2),

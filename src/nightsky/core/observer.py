@@ -10,10 +10,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 if TYPE_CHECKING:
     from nightsky.core.game import Game, State
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled; tests subclass it
 class Observer(ABC):
     """The observation tensor of one game (with fixed parameters)."""
 

@@ -59,7 +59,9 @@ class Seat:
         "phase", "sub", "aux", "pos", "xp", "pstar", "psq", "claimed", "res_new",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, blank: bool = False) -> None:
+        if blank:  # ``copy`` assigns every field itself
+            return
         self.pts = 0  # filled points
         self.sq = 0  # filled squares
         self.items = 0  # filled items
@@ -81,7 +83,7 @@ class Seat:
         self.res_new = False  # RESEARCHER acquired this turn
 
     def copy(self) -> Seat:
-        s = Seat.__new__(Seat)
+        s = Seat(True)
         # Spelled out: this runs for every seat of every clone in a search.
         s.pts, s.sq, s.items, s.turn_items, s.acq = (
             self.pts, self.sq, self.items, self.turn_items, self.acq)
@@ -104,7 +106,9 @@ class MihiAnguliState(State):
     g: MihiAnguliGame
     """The game, typed as this game (``State.game`` stays a ``Game``)."""
 
-    def __init__(self, game: MihiAnguliGame) -> None:
+    def __init__(self, game: MihiAnguliGame, blank: bool = False) -> None:
+        if blank:  # ``_copy``'s way in: it assigns every field (``clone`` the shared ones)
+            return
         super().__init__(game)
         self.g = game
         self.c = game.compiled
@@ -736,7 +740,7 @@ class MihiAnguliState(State):
 
     # ------------------------------------------------------------------ copying
     def _copy(self) -> MihiAnguliState:
-        st = MihiAnguliState.__new__(MihiAnguliState)
+        st = MihiAnguliState(self.g, True)
         # Spelled out: a search copies states constantly (``clone`` adds game and history).
         st.g = self.g
         st.c = self.c

@@ -18,7 +18,7 @@ Chance outcomes (sampled, never enumerated):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from nightsky.core.game import ActionBase
@@ -34,26 +34,13 @@ __all__ = [
     "PlanetDeal",
 ]
 
-# The player actions that search trees hash by the thousand (``Place``, ``Build``) are
-# interned: building one with the fields of an existing one gives that very object, so
-# identity equality and hashing (the cheapest there are) still mean equal fields, and
-# objects of two classes never compare equal. Pickling and copying build through the class,
-# so they intern too.
-_INTERNED: dict[tuple[Any, ...], Any] = {}
+# The player actions that search trees hash by the thousand (``Place``, ``Build``) spell out
+# a cheap equality (identity first, then the fields, the class included) and an integer hash
+# that differs for every card and cell, instead of the dataclass's tuple of every field: the
+# same in compiled and pure code, and pickling builds equal objects.
 
 
-def _interned(cls: Any, values: tuple[Any, ...]) -> Any:
-    key = (cls, *values)
-    found = _INTERNED.get(key)
-    if found is None:
-        found = object.__new__(cls)
-        for f, value in zip(fields(cls), values, strict=True):
-            object.__setattr__(found, f.name, value)
-        found = _INTERNED.setdefault(key, found)
-    return found
-
-
-@dataclass(frozen=True, slots=True, eq=False, init=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Place(ActionBase):
     """Place Destruction card ``card`` (0..7 = Priority 1..8, 8 = Shield) on ``cell``."""
 
@@ -62,17 +49,26 @@ class Place(ActionBase):
     col: int  # 1-based, for the notation
     row: int
 
-    def __new__(cls, card: int, cell: int, col: int, row: int) -> Place:
-        return _interned(cls, (card, cell, col, row))
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Place
+            and other.cell == self.cell
+            and other.card == self.card
+            and other.col == self.col
+            and other.row == self.row
+        )
+
+    def __hash__(self) -> int:
+        return self.cell * 16 + self.card
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.card, self.cell, self.col, self.row))
+        return (Place, (self.card, self.cell, self.col, self.row))
 
     def __str__(self) -> str:
         return f"{CARD_KEYS[self.card]}@{self.col},{self.row}"
 
 
-@dataclass(frozen=True, slots=True, eq=False, init=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Build(ActionBase):
     """Personalized variant: place planet ``planet`` with ``level`` up on ``cell``
     (level 5 marks a Dark Planet)."""
@@ -84,11 +80,22 @@ class Build(ActionBase):
     col: int
     row: int
 
-    def __new__(cls, planet: int, level: int, cell: int, code: str, col: int, row: int) -> Build:
-        return _interned(cls, (planet, level, cell, code, col, row))
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Build
+            and other.cell == self.cell
+            and other.planet == self.planet
+            and other.level == self.level
+            and other.code == self.code
+            and other.col == self.col
+            and other.row == self.row
+        )
+
+    def __hash__(self) -> int:
+        return (self.cell * 64 + self.planet) * 8 + self.level
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.planet, self.level, self.cell, self.code, self.col, self.row))
+        return (Build, (self.planet, self.level, self.cell, self.code, self.col, self.row))
 
     def __str__(self) -> str:
         if self.level == DARK_LEVEL:

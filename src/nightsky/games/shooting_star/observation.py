@@ -20,7 +20,7 @@ from nightsky.core.observer import Observer
 from nightsky.games.shooting_star.constants import DARK_LEVEL, MAJOR, decode_cover
 
 if TYPE_CHECKING:
-    from nightsky.core.game import State
+    from nightsky.core.game import Game, State
     from nightsky.games.shooting_star.game import ShootingStarGame
     from nightsky.games.shooting_star.state import ShootingStarState
 
@@ -83,11 +83,13 @@ def observation(state: ShootingStarState, player: int) -> list[float]:
 class ShootingStarObserver(Observer):
     """The observation tensor of a seat (``game.make_observer()``); blocks as above."""
 
-    game: ShootingStarGame
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.g = cast("ShootingStarGame", game)  # typed apart: a subclass may not narrow game
 
     @property
     def size(self) -> int:
-        return observation_size(self.game)
+        return observation_size(self.g)
 
     def observation(self, state: State, player: int) -> list[float]:
         return observation(cast("ShootingStarState", state), player)

@@ -83,7 +83,9 @@ class ShootingStarState(State):
 
     g: ShootingStarGame
 
-    def __init__(self, game: ShootingStarGame) -> None:
+    def __init__(self, game: ShootingStarGame, blank: bool = False) -> None:
+        if blank:  # ``_copy``'s way in: it assigns every field (``clone`` the shared ones)
+            return
         super().__init__(game)
         self.g = game
         n = game.num_players
@@ -113,7 +115,7 @@ class ShootingStarState(State):
     def _copy(self) -> ShootingStarState:
         """Copy the lists the rules change in place; share ``deck``, ``box``, ``missions``,
         ``phands`` and ``_events``, which the rules (and ``resample``) only ever replace."""
-        s = object.__new__(ShootingStarState)
+        s = ShootingStarState(self.g, True)
         s.g = self.g
         s.phase = self.phase
         s.lvl = self.lvl.copy()
@@ -215,7 +217,7 @@ class ShootingStarState(State):
                 hand_has(self.hands[player], card)
                 and self.lvl[cell] > 0
                 and self.cov[cell] < 0
-                and g.place_rows[card][cell] is action  # actions are interned
+                and g.place_rows[card][cell] == action  # col and row must match the cell
             )
         if type(action) in (Build, Discard):
             if self.phase != PH_BUILD or player != self.actor:

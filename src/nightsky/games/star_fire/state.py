@@ -950,7 +950,7 @@ class StarFireState(State):
 
     def _quick_score(self, seat: int) -> float:
         C = self.C
-        total: float = len(self.pile[seat]) + len(self.nursery[seat])
+        total = float(len(self.pile[seat]) + len(self.nursery[seat]))
         total += 0.25 * sum(C.units[c] for c in self.nursery[seat])
         for stars, planets, loose in self.systems[seat]:
             hosted = 0

@@ -39,6 +39,10 @@ class Shape:
                 valid |= 1 << (r * 5 + c)
         self.valid = valid
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled with the game (the server's thinking processes), compiled or not.
+        return (_shape, (self.cells, self.valid))
+
     def anchors(self, masks: Sequence[int]) -> int:
         """Bitmask of anchors where this shape shows in the sky."""
         a = self.valid
@@ -47,6 +51,12 @@ class Shape:
             if not a:
                 return 0
         return a
+
+
+def _shape(cells: Cells, valid: int) -> Shape:
+    shape = Shape(1, 1, cells)
+    shape.valid = valid
+    return shape
 
 
 def orientations(h: int, w: int, cells: Cells, mirror: bool) -> list[Shape]:
