@@ -39,7 +39,8 @@ def make_game(game_id: str, **params: Any) -> Game:
 
 
 def action_id_function(game: Game) -> Callable[[Action], int]:
-    """``game.action_id``, or the id table's own lookup when the game keeps the contract's.
+    """``game.action_id``, or the id table's own ``__getitem__`` when the game keeps the
+    contract's (an action outside the table raises KeyError then, not InvalidActionError).
 
     The contract's ``Game.action_id`` is a dictionary lookup behind two Python calls; the
     adapters call it for every legal action at every step, so they look the id up directly
@@ -47,20 +48,12 @@ def action_id_function(game: Game) -> Callable[[Action], int]:
     """
     if type(game).action_id is not Game.action_id:
         return game.action_id
-    lookup = game._index().__getitem__
-
-    def action_id(action: Action) -> int:
-        try:
-            return lookup(action)
-        except KeyError:
-            return game.action_id(action)  # raises the contract's InvalidActionError
-
-    return action_id
+    return game._index().__getitem__  # KeyError: callers fall back on game.action_id
 
 
 def legal_ids(game: Game, state: State, seat: int) -> list[int]:
     """Sorted integer ids of ``seat``'s legal actions."""
-    return sorted(map(action_id_function(game), state.legal_actions(seat)))
+    return sorted(map(game.action_id, state.legal_actions(seat)))
 
 
 class StepArrays:
@@ -87,7 +80,10 @@ class StepArrays:
         mask.fill(0)
         if seat in state.current_players():
             legal = state.legal_actions(seat)
-            ids = np.fromiter(map(self._action_id, legal), dtype=np.intp, count=len(legal))
+            try:
+                ids = np.fromiter(map(self._action_id, legal), dtype=np.intp, count=len(legal))
+            except KeyError:  # not an action of the game: the contract's error
+                ids = np.fromiter(map(self.game.action_id, legal), np.intp, len(legal))
             mask[ids] = 1
         return mask.copy()
 
@@ -105,7 +101,7 @@ def action_mask(game: Game, state: State, seat: int) -> np.ndarray:
     mask = np.zeros(game.num_distinct_actions, dtype=np.int8)
     if seat in state.current_players():
         legal = state.legal_actions(seat)
-        ids = np.fromiter(map(action_id_function(game), legal), dtype=np.intp, count=len(legal))
+        ids = np.fromiter(map(game.action_id, legal), dtype=np.intp, count=len(legal))
         mask[ids] = 1
     return mask
 
