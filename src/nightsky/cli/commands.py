@@ -441,6 +441,22 @@ BENCH_EXTRAS: list[Any] = []
 """Callables ``(game, seconds) -> dict`` adding figures to ``nightsky bench`` (agents, planners)."""
 
 
+def bench_pettingzoo(g: Game, seconds: float) -> dict[str, Any]:
+    """``pettingzoo_steps_per_second``: masked-random seat steps through
+    ``nightsky.rl.pettingzoo_env`` (observation and mask built at every step), for about
+    ``min(seconds, 2)`` seconds; None when pettingzoo is not installed. The RL adapter is
+    imported here, at call time, so the CLI does not need pettingzoo to load."""
+    try:
+        from nightsky.rl.bench import pettingzoo_rate
+    except ImportError:
+        return {"pettingzoo_steps_per_second": None}
+    rate = pettingzoo_rate(g, min(seconds, 2.0))
+    return {"pettingzoo_steps_per_second": rate["pz_steps_per_second"]}
+
+
+BENCH_EXTRAS.append(bench_pettingzoo)
+
+
 @app.command()
 def bench(
     game: Annotated[str, typer.Argument(help="Game id.")],

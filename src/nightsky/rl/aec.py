@@ -59,6 +59,7 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [agent_name(p) for p in range(n)]
         self._seat = {agent_name(p): p for p in range(n)}
         self.observer = self.game.make_observer()
+        self._arrays = _core.StepArrays(self.game, self.observer)
         obs_size = self.observer.size
         nda = self.game.num_distinct_actions
         self._observation_spaces = {
@@ -130,8 +131,8 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         return {
-            "observation": _core.observation_array(self.observer, self.state, seat),
-            "action_mask": _core.action_mask(self.game, self.state, seat),
+            "observation": self._arrays.observation(self.state, seat),
+            "action_mask": self._arrays.action_mask(self.state, seat),
         }
 
     def step(self, action: Any) -> None:

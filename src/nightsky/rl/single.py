@@ -65,6 +65,7 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.observer = self.game.make_observer()
+        self._arrays = _core.StepArrays(self.game, self.observer)
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(
@@ -84,8 +85,8 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
     # ------------------------------------------------------------------ helpers
     def _obs(self) -> dict[str, np.ndarray]:
         return {
-            "observation": _core.observation_array(self.observer, self.state, self.seat),
-            "action_mask": _core.action_mask(self.game, self.state, self.seat),
+            "observation": self._arrays.observation(self.state, self.seat),
+            "action_mask": self._arrays.action_mask(self.state, self.seat),
         }
 
     def _info(self, obs: dict[str, np.ndarray]) -> dict[str, Any]:
