@@ -4,7 +4,6 @@ tested on its own, independent of the real games."""
 from __future__ import annotations
 
 import os
-
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from nightsky import _native
-
 from nightsky.core.registry import register
 from tests.support.toygame import ToyGame
 
