@@ -135,3 +135,27 @@ def test_designed_components_fit_every_rule_that_mentions_them():
     zeus = next(g for g in d.gods if g.name == "Zeus")
     assert zeus.power == "any_constellation" and len(d.gods) >= 2 * 5
     assert all(g.text and g.why for g in d.gods)
+
+
+def test_SL_1_5_SL_2_7_turn_order_table_is_checked(tmp_path):
+    p = tmp_path / "turn.toml"
+    zeros = '{ "2" = [0, 0] }'
+    p.write_text(
+        f'[turn_order]\nsource = "designed"\nsaved_ap = {{ "2" = [0, 6] }}\n'
+        f"night_points = {zeros}\n"
+    )
+    with pytest.raises(ComponentError, match="SL-2.7"):
+        load_game("starlight", components=str(p))
+    p.write_text(
+        f'[turn_order]\nsource = "designed"\nsaved_ap = {{ "2" = [0] }}\nnight_points = {zeros}\n'
+    )
+    with pytest.raises(ComponentError, match="one value per live seat"):
+        load_game("starlight", components=str(p))
+    p.write_text(
+        f'[turn_order]\nsource = "designed"\nsaved_ap = {zeros}\n'
+        'night_points = { "2" = [0, 3] }\n'
+    )
+    s = load_game("starlight", players=2, components=str(p)).new_initial_state()
+    assert s.np == [0, 3] and s.saved == [0, 0]
+    # A count missing from the table gets no compensation.
+    assert load_game("starlight", players=3, components=str(p)).new_initial_state().saved == [0] * 3

@@ -65,13 +65,37 @@ def test_SL_1_2_SL_1_3_gods_dealt_two_keep_one():
 
 
 def test_SL_1_5_setup():
-    s = new(3)
+    s = new(3, turn_order_compensation=False)
     assert len(s.core_pool) == 3 and len(s.long_pool) == 5 and len(s.short_pool) == 5
     assert all(f >= 0 for f in s.flare_pool) and len(s.flare_pool) == 4
     for p in range(3):
         assert [s.t.core_ids[c] for c in s.cores[p]] == [f"S{p + 1}"]
         assert len(s.laurels[p]) == 2 and s.saved[p] == 0
     assert s.turn == 0 and s.round == 1 and s.ap == 2
+
+
+@pytest.mark.parametrize("players,starbots", [(2, 0), (3, 0), (4, 0), (5, 0), (2, 2), (3, 1)])
+def test_SL_1_5_later_seats_start_with_saved_ap_and_night_points(players, starbots):
+    comp = load_game("starlight", players=players).tables.data.turn_order
+    saved, night = comp.saved_ap[str(players)], comp.night_points[str(players)]
+    # The designed compensation: seat 0 gets nothing, every later live seat at least as much
+    # as the one before it, and the last live seat something.
+    assert saved[0] == night[0] == 0
+    assert saved == sorted(saved) and night == sorted(night) and saved[-1] + night[-1] > 0
+    s = new(players, starbots=starbots)
+    bots = [0] * starbots
+    assert s.saved == saved + bots and s.np == night + bots  # Starbots get none (SL-1.5)
+    assert s.turn == 0 and s.ap == 2  # seat 0 has nothing saved to add to its first turn
+    off = new(players, starbots=starbots, turn_order_compensation=False)
+    assert off.saved == [0] * (players + starbots) and off.np == [0] * (players + starbots)
+
+
+def test_SL_1_5_SL_2_1_compensation_adds_to_the_first_turn():
+    s = new(2)
+    saved = s.t.data.turn_order.saved_ap["2"]
+    do(s, "place flares", "end")
+    settle(s)
+    assert s.turn == 1 and s.ap == 2 + saved[1] and s.saved[1] == 0
 
 
 def test_SL_2_1_first_turn():

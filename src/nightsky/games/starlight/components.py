@@ -91,6 +91,31 @@ class Board(Component):
         return self
 
 
+class TurnOrder(Component):
+    """Turn-order compensation (designed, Ruling SL-1.5): what each live seat starts with.
+
+    Keyed by the number of live players ("1"-"5"); each list gives one value per live seat in
+    turn order. Starbots receive nothing and are not counted (they always sit after the live
+    players, so live seat k is always k-th in turn order).
+    """
+
+    saved_ap: dict[str, list[int]]
+    night_points: dict[str, list[int]]
+
+    @model_validator(mode="after")
+    def _per_seat(self) -> TurnOrder:
+        for field in ("saved_ap", "night_points"):
+            table: dict[str, list[int]] = getattr(self, field)
+            for k, v in table.items():
+                if k not in ("1", "2", "3", "4", "5"):
+                    raise ValueError(f"{field} is keyed by live player count 1-5, not {k!r}")
+                if len(v) != int(k):
+                    raise ValueError(f"{field}[{k}] must give one value per live seat")
+                if any(x < 0 for x in v):
+                    raise ValueError(f"{field}[{k}] values must not be negative")
+        return self
+
+
 class Slotless(Component):
     small: int = Field(ge=0)
     medium: int = Field(ge=0)
@@ -239,6 +264,7 @@ class StarlightComponents(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     board: Board
     slotless: Slotless
+    turn_order: TurnOrder
     rays: Rays
     constellations: list[Constellation] = Field(min_length=2)
     cores: list[CoreCard] = Field(min_length=4)
@@ -276,6 +302,12 @@ class StarlightComponents(BaseModel):
             ids = [x.id for x in getattr(self, kind)]
             if len(set(ids)) != len(ids):
                 raise ValueError(f"{kind} ids must be unique")
+        for k, v in self.turn_order.saved_ap.items():
+            if any(x > self.board.save_limit for x in v):
+                raise ValueError(
+                    f"turn_order.saved_ap[{k}]: at most save_limit "
+                    f"({self.board.save_limit}) points may be saved (SL-2.7)"
+                )
         if len(self.gods) < 10:
             # Two dealt to each of up to five players.
             raise ValueError("the God deck needs ten cards (two for each of five players)")

@@ -48,6 +48,13 @@ class StarlightGame(Game):
                 "Starbot difficulty (day points per launched Starbot star: 0/2/4/6)",
                 LEVELS,
             ),
+            Option(
+                "turn_order_compensation",
+                bool,
+                True,
+                "later live seats start with saved action points / night points (Ruling SL-1.5);"
+                " false plays the uncompensated set-up",
+            ),
             Option("gods", bool, False, "deal two God cards to each live player, keep one"),
             Option(
                 "max_rounds",

@@ -192,6 +192,16 @@ class StarlightState(State):
         b = t.data.board
         for p in range(g.num_players):
             self.cores[p].append(t.num_deck_cores + p)
+        if g.options["turn_order_compensation"]:
+            # Ruling SL-1.5: later live seats start with saved action points and night points.
+            key = str(g.num_players)
+            comp = t.data.turn_order
+            saved = comp.saved_ap.get(key, [])
+            night = comp.night_points.get(key, [])
+            for p in range(len(saved)):
+                self.saved[p] = saved[p]
+            for p in range(len(night)):
+                self.np[p] = night[p]
         self.pending.extend([(D_CORE, 0)] * b.core_pool)
         self.pending.extend([(D_LONG, 0)] * b.long_pool)
         self.pending.extend([(D_SHORT, 0)] * b.short_pool)

@@ -54,7 +54,9 @@ def build() -> StarlightState:
     """The position at the start of Red's turn."""
     from nightsky import load_game
 
-    g = load_game("starlight", players=3)
+    # The book's example knows nothing of our designed turn-order compensation (Ruling
+    # SL-1.5): it is played on the uncompensated set-up so that it runs exactly as printed.
+    g = load_game("starlight", players=3, turn_order_compensation=False)
     s = cast("StarlightState", g.new_initial_state())
     rng = random.Random(2024)
     while s.current_players() == (CHANCE,):
