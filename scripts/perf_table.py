@@ -125,7 +125,6 @@ def openspiel_rate(name: str, seconds: float, seed: int = 0) -> float | None:
 def connect_four_rate(seconds: float, seed: int = 0) -> float | None:
     """PettingZoo ``connect_four_v3``: masked-random steps/s through ``env.last()``."""
     try:
-        import numpy as np
         import pettingzoo  # noqa: F401
     except ImportError:
         return None
@@ -136,24 +135,10 @@ def connect_four_rate(seconds: float, seed: int = 0) -> float | None:
         sys.modules["pygame"] = types.ModuleType("pygame")
     from pettingzoo.classic import connect_four_v3
 
-    env = connect_four_v3.env()
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        env.reset()
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            steps += 1
-        if time.perf_counter() >= deadline:
-            break
-    return round(steps / (time.perf_counter() - start), 1)
+    from nightsky.rl.bench import masked_random_play
+
+    _, steps, elapsed = masked_random_play(connect_four_v3.env(), seconds, seed)
+    return round(steps / elapsed, 1)
 
 
 # ---------------------------------------------------------------------------- the table

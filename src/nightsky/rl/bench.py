@@ -7,6 +7,7 @@ entries, so it can be added to ``nightsky bench`` as is.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -15,16 +16,14 @@ from nightsky.core.game import Game
 from nightsky.rl.aec import pettingzoo_env
 
 
-def pettingzoo_rate(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
-    """Masked-random play through the AEC env for ``seconds``: games and actions per second.
-
-    Every env step builds the acting seat's observation and mask (``env.last()``), as a learner
-    would; game actions count seat actions plus chance events, like the native bench.
-    """
-    env = pettingzoo_env(game.info.id, **game.params)
+def masked_random_play(
+    env: Any, seconds: float, seed: int = 0, after_game: Callable[[], None] | None = None
+) -> tuple[int, int, float]:
+    """Play whole games of any PettingZoo AEC ``env`` with masked-random actions for about
+    ``seconds``, every step through ``env.last()`` as a learner would: (games, steps, seconds)."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
-    games_done = seat_steps = chance = 0
+    games = steps = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
@@ -35,12 +34,29 @@ def pettingzoo_rate(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]
                 env.step(None)
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            seat_steps += 1
-        chance += env.chance_steps
-        games_done += 1
+            steps += 1
+        if after_game is not None:
+            after_game()
+        games += 1
         if time.perf_counter() >= deadline:
             break
-    elapsed = time.perf_counter() - start
+    return games, steps, time.perf_counter() - start
+
+
+def pettingzoo_rate(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
+    """Masked-random play through the AEC env for ``seconds``: games and actions per second.
+
+    Every env step builds the acting seat's observation and mask (``env.last()``), as a learner
+    would; game actions count seat actions plus chance events, like the native bench.
+    """
+    env = pettingzoo_env(game.info.id, **game.params)
+    chance = 0
+
+    def count_chance() -> None:
+        nonlocal chance
+        chance += env.chance_steps
+
+    games_done, seat_steps, elapsed = masked_random_play(env, seconds, seed, count_chance)
     return {
         "pz_games_per_second": round(games_done / elapsed, 2),
         "pz_steps_per_second": round(seat_steps / elapsed, 1),
