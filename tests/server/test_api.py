@@ -92,7 +92,8 @@ def test_spectators_see_view_none_and_cannot_act(client):
     assert all(isinstance(h, int) for h in v["view"]["hands"])  # counts only
     assert not any(line["text"].startswith("draw") for line in v["log"])
     r = client.post(f"/api/games/{gid}/actions", json={"action": "keep", "version": v["version"]})
-    assert r.status_code == 403 and r.json()["error"]["code"] == "token_required"
+    assert r.status_code == 401 and r.json()["error"]["code"] == "token_required"
+    assert r.headers["www-authenticate"] == "Bearer"
 
 
 def test_undo_own_last_action_only_when_nothing_was_revealed(client):
@@ -186,7 +187,7 @@ def test_openapi_documents_the_routes_and_models(client):
     schemas = spec["components"]["schemas"]
     assert {"SeatView", "CreateGame", "ErrorBody", "LegalChoice"} <= set(schemas)
     post = spec["paths"]["/api/games/{gid}/actions"]["post"]
-    assert {"403", "409", "422"} <= set(post["responses"])
+    assert {"401", "403", "409", "422"} <= set(post["responses"])
 
 
 def test_static_client_is_served(client):

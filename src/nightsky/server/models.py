@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -212,3 +212,16 @@ class Metrics(BaseModel):
     moves: dict[str, int]
     latency_ms: dict[str, dict[str, float]]
     games_in_memory: int
+
+
+class Health(BaseModel):
+    """Liveness: the process answers."""
+
+    status: Literal["ok"]
+
+
+class Ready(BaseModel):
+    """Readiness: whether the database answers."""
+
+    status: Literal["ready", "unavailable"]
+    database: Literal["ok", "unreachable"]

@@ -434,7 +434,7 @@ async function refresh() {
   try {
     accept(await api(`/api/games/${gid}/view`, { token }));
   } catch (e) {
-    if (e.status === 403 && token) {
+    if (e.status === 401 && token) {  // the token is wrong or was given up
       toast("This seat's link is no longer valid: you are watching.");
       rememberSeat(gid, { token: null });
       token = null;
