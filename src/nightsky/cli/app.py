@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -16,7 +16,11 @@ app = typer.Typer(
     name="nightsky",
     help="Five star-themed tabletop games played exactly by their rulebooks.",
     no_args_is_help=True,
-    add_completion=False,
+    # --install-completion / --show-completion (bash, zsh, fish, PowerShell): TAB completes
+    # commands, options, game ids and choices.
+    add_completion=True,
+    # -h as well as --help, on every command (click hands it down to subcommands).
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )
 console = Console()
@@ -43,6 +47,36 @@ def _root(
     ),
 ) -> None:
     """Five star-themed tabletop games played exactly by their rulebooks."""
+
+
+def game_id(value: str) -> str:
+    """A registered game id. The registry is read when a value is checked or completed, not
+    when the CLI loads, so games that plug-ins register count too."""
+    from nightsky.core.registry import game_ids
+
+    ids = game_ids()
+    if value not in ids:
+        raise typer.BadParameter(f"unknown game {value!r}; games: {', '.join(ids)}")
+    return value
+
+
+def complete_game(incomplete: str) -> list[tuple[str, str]]:
+    """TAB completion of a game id: the registered ids with their titles."""
+    from nightsky.core.registry import game_class, game_ids
+
+    return [(g, game_class(g).info.title) for g in game_ids() if g.startswith(incomplete)]
+
+
+GameArg = Annotated[
+    str,
+    typer.Argument(
+        parser=game_id,
+        autocompletion=complete_game,
+        metavar="GAME",
+        help="Game id (`nightsky games` lists them).",
+        show_default=False,
+    ),
+]
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
