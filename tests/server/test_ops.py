@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 from nightsky.cli import _load_commands
 from nightsky.cli import app as cli_app
+from nightsky.core.registry import packaged_game_ids
 from nightsky.server.logs import RedactSecrets, log_config, redact, redact_target
 from nightsky.server.settings import Settings
 from tests.server.conftest import auth, create, seat_tokens, ws_connect
@@ -371,3 +372,29 @@ def test_nightsky_serve_from_the_environment_as_a_user_runs_it(tmp_path: Path):
     assert "unfinished games resumed" in err
     assert f'"GET /api/games/{gid}/view HTTP/1.1" 200' in out
     assert "view?token=[redacted]" in out and "ws?token=[redacted]" in err + out
+
+
+@pytest.mark.parametrize("game_id", ["toy-secret-sum", *packaged_game_ids()])
+def test_views_encode_to_the_same_json_as_the_standard_library(game_id):
+    """orjson reads every title's views as ``json`` does (int dict keys become strings)."""
+    import random
+
+    from nightsky.core.game import CHANCE
+    from nightsky.core.registry import load_game
+    from nightsky.server.views import encode, redacted_log, seat_payload
+
+    state = load_game(game_id).new_initial_state()
+    rng = random.Random(7)
+    for step in range(120):
+        players = state.current_players()
+        if not players:
+            break
+        seat = players[0]
+        if step % 10 == 0:
+            for viewer in (None, 0):
+                body = {**seat_payload(state, viewer), "log": redacted_log(state, viewer)}
+                assert json.loads(encode(body)) == json.loads(json.dumps(body)), (game_id, step)
+        if seat == CHANCE:
+            state.apply(state.sample_chance(rng), CHANCE)
+        else:
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
