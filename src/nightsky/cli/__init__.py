@@ -16,8 +16,16 @@ def _load_commands() -> None:
 
 def main() -> None:
     """Entry point of the ``nightsky`` console script."""
+    from nightsky._extras import MissingExtraError
+
     _load_commands()
-    app()
+    try:
+        app()
+    except MissingExtraError as exc:  # an optional dependency: say which extra installs it
+        from nightsky.cli.app import err_console
+
+        err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise SystemExit(2) from None
 
 
 __all__ = ["app", "main"]
