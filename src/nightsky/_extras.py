@@ -16,6 +16,7 @@ fails with ``MissingExtraError``: an ``ImportError`` whose message says what to 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 
 EXTRAS: dict[str, tuple[str, ...]] = {
@@ -43,6 +44,13 @@ def install_hint(extra: str) -> str:
     return f'pip install "nightsky[{extra}]"'
 
 
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def missing(exc: ModuleNotFoundError, extra: str, what: str) -> ImportError:
     """The error to raise when importing a library of ``extra`` failed with ``exc``.
 
@@ -52,7 +60,7 @@ def missing(exc: ModuleNotFoundError, extra: str, what: str) -> ImportError:
     name = (exc.name or "").partition(".")[0]
     if extra not in EXTRAS:
         raise ValueError(f"unknown extra {extra!r}; extras: {', '.join(EXTRAS)}")
-    if name not in EXTRAS[extra]:
+    if name not in EXTRAS[extra] or (name != exc.name and _installed(name)):
         return exc
     return MissingExtraError(
         f"{what} needs {name}, which is not installed: {install_hint(extra)}",

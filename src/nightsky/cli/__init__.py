@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+import typer
+
 from nightsky.cli.app import app
 
 
@@ -22,10 +24,12 @@ def main() -> None:
     try:
         app()
     except MissingExtraError as exc:  # an optional dependency: say which extra installs it
-        from nightsky.cli.app import err_console
+        from nightsky.cli.app import fail
 
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
-        raise SystemExit(2) from None
+        try:
+            fail(str(exc))
+        except typer.Exit as done:
+            raise SystemExit(done.exit_code) from None
 
 
 __all__ = ["app", "main"]
