@@ -168,7 +168,7 @@ def test_the_cli_names_the_extra_of_a_missing_library(tmp_path: Path) -> None:
     assert "Traceback" not in run.stderr
     run = _blocked_python(code, "simulate", "mihi-anguli", "--players", "1", "--agents",
                           "random", "--games", "2", "--engine", "ray")
-    assert run.returncode == 2 and 'pip install "nightsky[ray]"' in run.stderr, run.stderr
+    assert run.returncode != 0 and 'pip install "nightsky[ray]"' in run.stderr, run.stderr
     run = _blocked_python("import nightsky.rl as r; r.pettingzoo_env('star-fire')")
     assert 'pip install "nightsky[pettingzoo]"' in run.stderr
     run = _blocked_python("import nightsky.rl as r; r.gym_env('star-fire')")
