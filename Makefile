@@ -59,7 +59,7 @@ test: test-deps
 
 ## Build the wheel (compiled), install it with no extras into a fresh virtual environment and
 ## run `nightsky --version`, `nightsky games` and one short game there.
-wheel-check: | $(VENV)/bin/python
+wheel-check: $(VENV)/.test-installed
 	PYTHON=$(PY) LOCK=$(LOCK) bash scripts/wheel_check.sh
 
 ## Long benchmarks and big simulations (not part of `make test`).
