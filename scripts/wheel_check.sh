@@ -54,8 +54,9 @@ EOF
 say "a fresh virtual environment with the wheel and no extras"
 "$PYTHON" -m venv "$WORK/venv"
 VPY="$WORK/venv/bin/python"
-"$VPY" -m pip install -q --upgrade "pip>=25.1" >/dev/null
-"$VPY" -m pip install -q -c "$LOCK" "$wheel"
+quiet() { "$@" 2> >(grep -v "^WARNING: Location" >&2); }  # this machine's pip.conf noise
+quiet "$VPY" -m pip install -q --upgrade "pip>=25.1" >/dev/null
+quiet "$VPY" -m pip install -q -c "$LOCK" "$wheel"
 cd "$WORK"  # away from src/, so only the installed package can be imported
 NS=venv/bin/nightsky
 
