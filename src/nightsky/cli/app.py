@@ -7,6 +7,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from nightsky.core.errors import GameError, OptionError
 from nightsky.core.game import Game
@@ -81,7 +82,8 @@ GameArg = Annotated[
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a clear error to stderr and exit non-zero."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    # escape: a message is plain text (`pip install "nightsky[ray]"` is no style tag)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from nightsky._version import __version__
 from nightsky.agents.base import agent_names
 from nightsky.core.record import Record
 from nightsky.core.registry import game_class, game_ids
@@ -223,7 +224,7 @@ def create_app(
 
     app = FastAPI(
         title="nightsky",
-        version="1.0",
+        version=__version__,
         summary="Play the five nightsky games in the browser, with friends or bots.",
         description=(
             "Each human seat has a secret token (send `Authorization: Bearer <token>`); without "
