@@ -42,6 +42,20 @@ ABILITY_BIT = {"POS1": B.POS1, "PLOT1": B.PLOT1, "POS2": B.POS2, "POS3": B.POS3,
 LONG = {v: k for k, v in B.SHORT.items()}
 LONG.update({"POS1": "POSITIONING I", "PLOT1": "PLOTTING I"})
 POINT_INDEX = {B.point_name(q): q for q in range(B.NPTS)}
+# Words for the view's keys in the web client's "what you know" panel (GameUI.view_labels).
+VIEW_LABELS = {
+    "sheets": "Sheets",
+    "points": "Star map points drawn",
+    "squares": "Squares drawn",
+    "items": "Boxes filled",
+    "items_this_turn": "Boxes filled this turn",
+    "acquired": "Abilities and Supporters acquired",
+    "dice": "Dice",
+    "lowest": "Lowest die",
+    "used": "Dice used",
+    "aux": "Choice detail",
+    "claimed_points": "Points claimed",
+}
 
 
 def _xy(q: int) -> tuple[float, float]:

@@ -62,6 +62,17 @@ def _a(v: Any) -> str:
     return quoteattr(str(v))
 
 
+# Words for the view's keys in the web client's "what you know" panel (GameUI.view_labels).
+VIEW_LABELS = {
+    "ap": "Action points",
+    "board": "Star slots (the seat whose star fills it; -1: empty)",
+    "accolades": "Accolades (the seat that won it; -1: nobody yet)",
+    "long_bag": "Long rays in the bag",
+    "short_bag": "Short rays in the bag",
+    "space": "Rondel space",
+    "saved_ap": "Saved action points",
+}
+
 MIN_FONT = 10  # the smallest text, in board units: the web client zooms to make it readable
 
 
@@ -362,6 +373,8 @@ def _ray(t: Any, x: float, y: float, size: int, color: str, count: int, gid: str
 def _button(gid: str, x: float, y: float, w: float, text: str, label: str,
             color: str = "#7fffd4") -> str:
     return _g(gid, label, [
+        # a transparent margin: the button takes taps a little beyond its outline
+        f'<rect x="{x - 3}" y="{y - 3}" width="{w + 6}" height="28" fill="transparent"/>',
         f'<rect class="hit" x="{x}" y="{y}" width="{w}" height="22" rx="11" fill="#10163a" '
         f'stroke="{color}" stroke-width="1.3"/>',
         _t(x + w / 2, y + 15, text, 10, color, "middle", "bold")])

@@ -253,12 +253,13 @@ class Viewport {
       if (size > 0 && size < minFont) minFont = size;
     }
     const base = screenScale(this.svg) || 1;  // CSS px per unit at scale 1 (page zoom aside)
-    let need = Number.isFinite(minFont) ? READABLE_PX * base / minFont : 0;
+    // (a hair over: rounding must not leave the smallest text at 11.99 px)
+    let need = Number.isFinite(minFont) ? 1.002 * READABLE_PX * base / minFont : 0;
     if (this.touchy()) {
       for (const el of this.targets) {
         const r = el.getBoundingClientRect();
         const side = Math.min(r.width, r.height);
-        if (side > 0) need = Math.max(need, TAP_PX / side);
+        if (side > 0) need = Math.max(need, 1.002 * TAP_PX * base / side);
       }
     }
     need = Math.min(need, MAX_AUTO_SCALE);
@@ -299,11 +300,17 @@ class Viewport {
     if (!tools) return;
     tools.hidden = !this.svg;
     if (!this.svg) return;
-    const mk = (label, title, fn, cls = "") => {
+    const mk = (label, title, fn, cls = "", icon = "") => {
       const b = document.createElement("button");
       b.type = "button";
       b.className = cls;
-      b.textContent = label;
+      if (icon) {
+        b.append(Object.assign(document.createElement("span"), { className: "icon", textContent: icon }),
+          Object.assign(document.createElement("span"), { className: "long", textContent: label }));
+        b.setAttribute("aria-label", title);
+      } else {
+        b.textContent = label;
+      }
       b.title = title;
       b.addEventListener("click", fn);
       return b;
@@ -321,11 +328,11 @@ class Viewport {
       mk("−", "Zoom out", () => this.zoomTo(this.scale / 1.25), "zoom-out"),
       level,
       mk("+", "Zoom in", () => this.zoomTo(this.scale * 1.25), "zoom-in"),
-      mk("Whole board", "Fit the whole board in view", () => this.zoomTo(this.fitAll()), "zoom-fit"),
+      mk("Whole board", "Fit the whole board in view", () => this.zoomTo(this.fitAll()), "zoom-fit", "⤢"),
       mk("Readable", "Back to the readable size", () => {
         this.user = false;
         this.apply(this.neededScale());
-      }, "zoom-reset"));
+      }, "zoom-reset", "Aa"));
   }
 
   /** Scroll so the section named `name` is in view, its top-left corner first. */
@@ -381,6 +388,9 @@ class Viewport {
     const box = this.box;
     box.addEventListener("pointerover", (e) => {
       if (e.pointerType === "touch" || this.pinned) return;
+      // The panel sits in the corner away from the pointer, so it hides nothing pointed at.
+      const b = box.getBoundingClientRect();
+      if (this.detail) this.detail.classList.toggle("right", e.clientX < b.left + b.width / 2);
       this.showDetail(this.describedBy(e.target));
     });
     box.addEventListener("pointerleave", (e) => {

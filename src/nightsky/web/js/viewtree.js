@@ -4,6 +4,7 @@
 // keys are shown as words ("saved_ap" → "Saved ap"). Long content wraps: the page never widens.
 
 const MAX_TABLE_COLUMNS = 7;
+const MAX_LIST_ROWS = 12;
 
 /** Words for `key` at `path` (the dotted keys above it, list indexes left out). */
 function labelOf(key, path, labels) {
@@ -17,7 +18,7 @@ function labelOf(key, path, labels) {
 function el(tag, cls, ...kids) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
-  for (const k of kids.flat()) node.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  for (const k of kids.flat(Infinity)) node.append(k instanceof Node ? k : document.createTextNode(String(k)));
   return node;
 }
 
@@ -87,6 +88,11 @@ function valueNode(value, key, path, labels, depth) {
   }
   const entries = Object.entries(value);
   if (!entries.length) return el("span", "muted", "none");
+  if (entries.length > MAX_LIST_ROWS && entries.every(([, v]) => isScalar(v))) {
+    // Many small facts (a board's slots): chips that flow in columns, not a long list.
+    return el("div", "vt-facts", entries.map(([k, v]) =>
+      el("span", "vt-fact", el("span", "vt-key", labelOf(k, here, labels)), " ", scalarText(v))));
+  }
   return el("dl", "vt-dl", entries.map(([k, v]) => [
     el("dt", "", labelOf(k, here, labels)),
     el("dd", "", valueNode(v, k, here, labels, depth + 1)),
