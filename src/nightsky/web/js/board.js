@@ -397,9 +397,13 @@ class Viewport {
       if (e.pointerType !== "touch" && !this.pinned) this.showDetail(null);
     });
     box.addEventListener("focusin", (e) => this.showDetail(this.describedBy(e.target)));
-    // A tap or click on a part of the board pins its detail; a tap on bare sky clears it.
+    // A tap on a part of the board pins its detail (a finger cannot hover); a tap on bare
+    // sky clears it. A mouse shows details on hover and never pins.
+    let touched = false;
+    box.addEventListener("pointerdown", (e) => { touched = e.pointerType !== "mouse"; }, true);
     box.addEventListener("click", (e) => {
       if (this.dragged) { e.stopPropagation(); e.preventDefault(); this.dragged = false; return; }
+      if (!touched) return;
       const el = this.describedBy(e.target);
       this.pinned = el;
       this.showDetail(el);
