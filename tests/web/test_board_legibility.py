@@ -143,6 +143,7 @@ def test_detail_panel_zoom_and_what_you_know(browser, live_server):
     target.hover()
     page.wait_for_selector("#board-detail:not([hidden])")
     assert page.inner_text("#board-detail").strip()
+    page.screenshot(path=str(ARTIFACTS / "starlight-detail.png"))
     # Zoom in and out; the section buttons jump to a part of the board.
     w0 = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
     page.click("#board-tools .zoom-in")

@@ -421,6 +421,7 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
     extra.append(spent)
     body.append(_t(24, 114, " \u00b7 ".join(extra), 11, "#aab3da"))
     deck_colors = {"elements": "#7fb4ff", "bodies": "#ffd27f", "starfire": "#ff7ad9"}
+    body.append(section("Decks", 890, 10, 380, 130))
     for i, d in enumerate(DECKS):
         body.append(_deck(900 + 120 * i, 18, d, v["decks"][d]["count"], v["decks"][d]["bottom"],
                           deck_colors[d]))
