@@ -205,10 +205,12 @@ class Viewport {
     this.size = vb && vb.width ? [vb.width, vb.height] : [800, 600];
     svg.removeAttribute("width");
     svg.removeAttribute("height");
+    const first = this.scale === null;
     const need = this.neededScale();
-    if (this.scale === null || !this.user) this.scale = need;
+    if (first || !this.user) this.scale = need;
     this.setSize(this.scale);
     [this.box.scrollLeft, this.box.scrollTop] = this.scroll;
+    if (first) this.showTargets();
     this.drawTools([...svg.querySelectorAll("[data-section]")]);
     if (this.pinned) {
       const again = this.pinned.id ? svg.querySelector(`[id="${CSS.escape(this.pinned.id)}"]`) : null;
@@ -217,6 +219,18 @@ class Viewport {
     } else {
       this.showDetail(null);
     }
+  }
+
+  /** On the first drawing, bring the choosable part of the board into view if none is. */
+  showTargets() {
+    const b = this.box.getBoundingClientRect();
+    const rects = this.targets.map((el) => el.getBoundingClientRect()).filter((r) => r.width);
+    if (!rects.length) return;
+    const seen = rects.some((r) => r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom);
+    if (seen) return;
+    const r = rects[0];
+    this.box.scrollLeft += r.left - b.left - Math.max(8, (b.width - r.width) / 4);
+    this.box.scrollTop += r.top - b.top - Math.max(8, (b.height - r.height) / 4);
   }
 
   /** The width scale at which the whole board fits the container's width. */
