@@ -190,6 +190,21 @@ def test_openapi_documents_the_routes_and_models(client):
     assert {"401", "403", "409", "422"} <= set(post["responses"])
 
 
+def test_api_docs_load_their_assets_from_this_server_only(client):
+    """/docs (Swagger UI) and /redoc name only this server's files (fastapi-offline), so they
+    work without internet; the browser test renders them with the network blocked."""
+    import re
+
+    for page in ("/docs", "/redoc"):
+        r = client.get(page)
+        assert r.status_code == 200
+        refs = re.findall(r'(?:src|href)="([^"]+)"', r.text)
+        assert refs and all(u.startswith("/") for u in refs), refs
+        for u in refs:
+            assert client.get(u).status_code == 200, u
+        assert "'self'" in r.headers["content-security-policy"]
+
+
 def test_static_client_is_served(client):
     assert client.get("/").status_code == 200
     assert client.get("/g/abc").status_code == 200

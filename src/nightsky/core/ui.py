@@ -39,6 +39,12 @@ class GameUI:
         """
         return None
 
+    def view_labels(self) -> dict[str, str]:
+        """Words for the keys of ``view`` in the web client's "what you know" panel: a key
+        (``"ap"``) or a dotted path (``"seats.rays"``) mapped to a label (``"Action points"``).
+        Keys without one are shown as words made from the key. Default: none."""
+        return {}
+
     def describe_action(self, state: State, action: Action, player: int) -> str:
         """A human sentence for ``action`` (menus, labels). Default: its notation."""
         return str(action)

@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -222,7 +223,9 @@ def create_app(
         await run_in_threadpool(manager.close)
         store.close()
 
-    app = FastAPI(
+    # FastAPIOffline: /docs (Swagger UI) and /redoc served from the fastapi-offline package's
+    # own copy of their assets, so the API docs work without internet.
+    app = FastAPIOffline(
         title="nightsky",
         version=__version__,
         summary="Play the five nightsky games in the browser, with friends or bots.",

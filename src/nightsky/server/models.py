@@ -152,6 +152,9 @@ class SeatView(BaseModel):
     current_players: list[int]
     terminal: bool
     view: dict[str, Any] = Field(description="The game's own view(seat).")
+    view_labels: dict[str, str] = Field(
+        default_factory=dict, description="Words for the view's keys (key or dotted path)."
+    )
     text: str = Field(description="Plain-text drawing for this viewer.")
     svg: str | None = Field(description="Board SVG, clickable ids = targets; null if none.")
     legal: list[LegalChoice]

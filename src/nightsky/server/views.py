@@ -56,6 +56,7 @@ def seat_payload(state: State, viewer: int | None) -> dict[str, Any]:
         "current_players": list(state.current_players()),
         "terminal": terminal,
         "view": state.view(viewer),
+        "view_labels": state.game.ui.view_labels(),
         "text": plain_text(state.game.ui.render(state, viewer)),
         "svg": state.game.ui.board_svg(state, viewer),
         "legal": legal_choices(state, viewer),

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from nightsky.core.ui import GameUI
 from nightsky.games.mihi_anguli.render import action_targets, describe, render
-from nightsky.games.mihi_anguli.svg import board_svg
+from nightsky.games.mihi_anguli.svg import VIEW_LABELS, board_svg
 
 if TYPE_CHECKING:
     from nightsky.core.game import Action, State
@@ -23,6 +23,9 @@ class MihiAnguliUI(GameUI):
 
     def board_svg(self, state: State, viewer: int | None = None) -> str | None:
         return board_svg(cast("MihiAnguliState", state), viewer)
+
+    def view_labels(self) -> dict[str, str]:
+        return VIEW_LABELS
 
     def describe_action(self, state: State, action: Action, player: int) -> str:
         return describe(cast("MihiAnguliState", state), action, player)

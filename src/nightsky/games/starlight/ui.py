@@ -12,7 +12,7 @@ from nightsky.core.ui import GameUI
 
 from .labels import action_targets, describe_action
 from .render import render_state
-from .svg import board_svg
+from .svg import VIEW_LABELS, board_svg
 
 if TYPE_CHECKING:
     from nightsky.core.game import Action, State
@@ -29,6 +29,9 @@ class StarlightUI(GameUI):
 
     def board_svg(self, state: State, viewer: int | None = None) -> str:
         return board_svg(state, viewer)
+
+    def view_labels(self) -> dict[str, str]:
+        return VIEW_LABELS
 
     def describe_action(self, state: State, action: Action, player: int) -> str:
         return describe_action(cast("StarlightState", state), cast("Act", action), player)
