@@ -173,3 +173,18 @@ def test_the_cli_names_the_extra_of_a_missing_library(tmp_path: Path) -> None:
     assert 'pip install "nightsky[pettingzoo]"' in run.stderr
     run = _blocked_python("import nightsky.rl as r; r.gym_env('star-fire')")
     assert 'pip install "nightsky[gymnasium]"' in run.stderr
+
+
+def test_a_postgres_url_without_the_driver_names_the_postgres_extra() -> None:
+    code = (
+        "from nightsky._extras import MissingExtraError\n"
+        "from nightsky.server.store import Store\n"
+        "try:\n"
+        "    Store('postgresql+psycopg://nobody@127.0.0.1:1/nightsky')\n"
+        "except MissingExtraError as exc:\n"
+        "    print('extra', exc.extra, exc)\n"
+    )
+    out = _blocked_python(code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("extra postgres ")
+    assert 'pip install "nightsky[postgres]"' in out.stdout

@@ -35,6 +35,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from nightsky._extras import missing
+
 
 class Base(DeclarativeBase):
     pass
@@ -110,7 +112,11 @@ class Store:
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        self.engine: Engine = create_engine(url, **kwargs)
+        try:
+            self.engine: Engine = create_engine(url, **kwargs)
+        except ModuleNotFoundError as exc:
+            # The driver of a PostgreSQL URL comes with the `postgres` extra.
+            raise missing(exc, "postgres", f"the database {url.split(':', 1)[0]}") from exc
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         Base.metadata.create_all(self.engine)
