@@ -4,6 +4,7 @@ and the SVG board of ``svg``. Every sheet is public (MA-10.3): nothing here can 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from nightsky.core.ui import GameUI
@@ -21,10 +22,18 @@ class MihiAnguliUI(GameUI):
     def render(self, state: State, viewer: int | None = None) -> str:
         return render(cast("MihiAnguliState", state), viewer)
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str | None:
-        return board_svg(cast("MihiAnguliState", state), viewer)
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str | None:
+        return board_svg(cast("MihiAnguliState", state), viewer, names, colors)
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         return describe(cast("MihiAnguliState", state), action, player)
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:

@@ -4,9 +4,10 @@ on the SVG board, which ``svg.py`` draws."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from nightsky.core.ui import GameUI
+from nightsky.core.ui import GameUI, seat_label
 from nightsky.games.star_fire.actions import Act
 from nightsky.games.star_fire.constants import (
     BUILD,
@@ -97,10 +98,18 @@ class StarFireUI(GameUI):
                          + extra.get(s.sub, ""))
         return "\n".join(lines)
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str:
-        return board_svg(cast("StarFireState", state), viewer)
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str:
+        return board_svg(cast("StarFireState", state), viewer, names, colors)
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         s = cast("StarFireState", state)
         a = action
         C = s.C
@@ -130,7 +139,7 @@ class StarFireUI(GameUI):
         if k in (STOP, END):
             return "stop here" if k == STOP else "end the turn"
         if k == FISSION:
-            return f"play Nuclear Fission on seat {a.a}"
+            return f"play Nuclear Fission on {seat_label(names, a.a) if names else f'seat {a.a}'}"
         if k == GAMMA:
             return f"play Gamma Ray Burst on {tt[a.a]} ({nm[a.a]})"
         if k == TRANSMUTE:

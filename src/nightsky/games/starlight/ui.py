@@ -6,6 +6,7 @@ targets of choices from ``labels``; each of them reads what ``state.view(viewer)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from nightsky.core.ui import GameUI
@@ -27,10 +28,18 @@ class StarlightUI(GameUI):
     def render(self, state: State, viewer: int | None = None) -> str:
         return render_state(state, viewer)
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str:
-        return board_svg(state, viewer)
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str:
+        return board_svg(state, viewer, names, colors)
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         return describe_action(cast("StarlightState", state), cast("Act", action), player)
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from nightsky.core.ui import GameUI
 
 from .render import action_targets, describe, render
-from .svg import board_svg
+from .svg import SEAT_COLOURS, board_svg
 
 if TYPE_CHECKING:
     from nightsky.core.game import Action, State
@@ -23,10 +24,22 @@ class StarsAreRightUI(GameUI):
     def render(self, state: State, viewer: int | None = None) -> str:
         return render(cast("StarsAreRightState", state), viewer)
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str | None:
-        return board_svg(cast("StarsAreRightState", state), viewer)
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str | None:
+        return board_svg(cast("StarsAreRightState", state), viewer, names, colors)
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def seat_colors(self) -> list[str]:
+        """The board's own four seat colours, on the page too."""
+        return [SEAT_COLOURS[i % len(SEAT_COLOURS)] for i in range(self.game.num_seats)]
+
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         return describe(cast("StarsAreRightState", state), action, player)
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:
