@@ -42,7 +42,7 @@ def test_websocket_pushes_each_seat_its_own_new_view(client):
             "n": len(pushed["log"]),
             "index": len(room_history(client, gid)) - 1,
             "seat": 0,
-            "text": "Player 1: keep (toy)",
+            "text": "Player 1 kept (toy).",
             "notation": "keep",
         }
         assert spectator.receive_json()["data"]["version"] == pushed["version"]

@@ -128,8 +128,9 @@ class GameUI:
         card destroyed) belongs here too, so a game whose rules resolve several things in one
         step tells each of them.
 
-        Default: the mover's name and ``describe_action`` when the viewer may read the move;
-        else its redacted notation; a hidden draw ("chance") says nothing.
+        Default: the mover's name and ``describe_action`` told as done (``as_done``) when
+        the viewer may read the move, else its redacted notation; a public chance outcome by
+        ``describe_chance``; a hidden draw ("chance") says nothing.
         """
         seat, action = after.history[index]
         seen = after.log_text(index, viewer)
@@ -139,7 +140,7 @@ class GameUI:
             return [self.describe_chance(before, action) if seen == str(action) else seen]
         who = seat_label(names, seat)
         if seen == str(action):
-            return [f"{who}: {self.describe_action(before, action, seat, names)}"]
+            return [f"{who} {as_done(self.describe_action(before, action, seat, names))}"]
         return [f"{who}: {seen}"]
 
     def describe_chance(self, state: State, outcome: Action) -> str:
@@ -155,6 +156,30 @@ class GameUI:
         for row in state.score_breakdown():
             keys.extend(k for k in row if k != "total" and k not in keys)
         return [ScorePart(k, k.replace("_", " ").capitalize()) for k in keys]
+
+
+_PAST = {
+    "advance": "advanced", "attach": "attached", "build": "built", "buy": "bought",
+    "choose": "chose", "circle": "circled", "discard": "discarded", "draw": "drew",
+    "end": "ended", "fill": "filled", "flip": "flipped", "flush": "flushed", "invoke": "invoked",
+    "keep": "kept", "launch": "launched", "make": "made", "pass": "passed", "place": "placed",
+    "play": "played", "push": "pushed", "put": "put", "score": "scored", "steal": "stole",
+    "step": "stepped", "stop": "stopped", "summon": "summoned", "swap": "swapped",
+    "take": "took", "use": "used",
+}
+_PERSON = {"your": "their", "you": "they", "yours": "theirs", "yourself": "themselves"}
+
+
+def as_done(label: str) -> str:
+    """A choice's label (``take a long red ray``) told as done by someone, for the log
+    (``took a long red ray.``); a label that does not start with a known verb reads
+    ``chose: <label>.``. Second person becomes third (``your`` -> ``their``)."""
+    first, _, rest = label.partition(" ")
+    words = [_PERSON.get(w, w) for w in rest.split(" ")] if rest else []
+    tail = " ".join(words)
+    verb = _PAST.get(first.lower())
+    text = f"{verb} {tail}".strip() if verb else f"chose: {label}"
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def seat_label(names: Sequence[str], seat: int) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from nightsky.core.ui import GameUI, seat_label
+from nightsky.core.ui import GameUI, ScorePart, seat_label
 from nightsky.games.star_fire.actions import Act
 from nightsky.games.star_fire.constants import (
     BUILD,
@@ -33,6 +33,7 @@ from nightsky.games.star_fire.constants import (
     WILD,
     WORMHOLE,
 )
+from nightsky.games.star_fire.narrate import describe_entry
 from nightsky.games.star_fire.svg import board_svg
 
 if TYPE_CHECKING:
@@ -97,6 +98,34 @@ class StarFireUI(GameUI):
             lines.append(f"Seat {s.cur} to act: {s.actions_left} action(s) left"
                          + extra.get(s.sub, ""))
         return "\n".join(lines)
+
+    def describe_log_entry(
+        self,
+        before: State,
+        after: State,
+        index: int,
+        viewer: int | None,
+        names: Sequence[str],
+    ) -> list[str]:
+        return describe_entry(
+            cast("StarFireState", before), cast("StarFireState", after), index, viewer, names,
+            lambda: super(StarFireUI, self).describe_log_entry(
+                before, after, index, viewer, names
+            ),
+        )
+
+    def score_parts(self, state: State) -> list[ScorePart]:
+        """The score's sources in words (SF-6)."""
+        return [
+            ScorePart("bodies", "Stars, planets and moons built (5 / 3 / 1 each)"),
+            ScorePart("system_bonus", "Star bonuses"),
+            ScorePart("moon_bonus", "Moon bonuses of planets"),
+            ScorePart("star_fire", "Star Fire cards played (1 each)"),
+            ScorePart("elements", "Elements left in the nursery (1 each)"),
+            ScorePart("largest_system", "Largest system (3)"),
+            ScorePart("most_systems", "Most complete systems (3)"),
+            ScorePart("largest_nebula", "Largest nebula (3)"),
+        ]
 
     def board_svg(
         self,

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from nightsky.core.ui import GameUI
+from nightsky.core.ui import GameUI, ScorePart
 
+from .narrate import describe_entry
 from .render import action_targets, describe, render
 from .svg import SEAT_COLOURS, board_svg
 
@@ -32,6 +33,31 @@ class StarsAreRightUI(GameUI):
         colors: Sequence[str] | None = None,
     ) -> str | None:
         return board_svg(cast("StarsAreRightState", state), viewer, names, colors)
+
+    def describe_log_entry(
+        self,
+        before: State,
+        after: State,
+        index: int,
+        viewer: int | None,
+        names: Sequence[str],
+    ) -> list[str]:
+        return describe_entry(
+            cast("StarsAreRightState", before), cast("StarsAreRightState", after), index,
+            viewer, names,
+            lambda: super(StarsAreRightUI, self).describe_log_entry(
+                before, after, index, viewer, names
+            ),
+        )
+
+    def score_parts(self, state: State) -> list[ScorePart]:
+        """The VP of the creatures by kind (TSAR-10.1); how many creatures, apart."""
+        return [
+            ScorePart("great_old_ones", "Great Old Ones (VP)"),
+            ScorePart("greater_servitors", "Greater Servitors (VP)"),
+            ScorePart("lesser_servitors", "Lesser Servitors (VP)"),
+            ScorePart("creatures", "Creatures summoned (a count, not points)", points=False),
+        ]
 
     def seat_colors(self) -> list[str]:
         """The board's own four seat colours, on the page too."""
