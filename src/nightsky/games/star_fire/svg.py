@@ -309,7 +309,7 @@ def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]
                    f'stroke="#ffe9a8" stroke-width="3" stroke-dasharray="2 3"/>')
     for j, st in enumerate(stars):
         col = STAR_COLOR[st % 8]
-        lab = _body_label(s, st) + f" - built by seat {seat}"
+        lab = _body_label(s, st) + f" - built by {owner or f'seat {seat}'}"
         out.append(
             f"<g id={_a('card:' + C.name[st])} data-label={_a(lab)} style=\"cursor:pointer\">"
             f"<title>{escape(lab)}</title>"
