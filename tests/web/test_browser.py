@@ -165,6 +165,7 @@ def test_board_svg_targets_are_highlighted_and_clicks_take_actions(page):
     page.wait_for_selector("#board svg #deck.ns-picked")
     assert not page.is_visible("#menu")
     assert page.locator("#actions button.action").count() == 2
+    assert page.text_content("#actions-title").endswith("(2 of 3)")  # the count follows the pick
     ids = sorted(page.eval_on_selector_all(".ns-target", "els => els.map(e => e.id)"))
     assert ids == ["card0", "card1"]
     page.screenshot(path=str(ARTIFACTS / "toy-narrowed.png"))
