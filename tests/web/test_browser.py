@@ -156,7 +156,7 @@ def test_board_svg_targets_are_highlighted_and_clicks_take_actions(page):
     before = page.inner_text("#log")
     page.click("#board svg #keep")  # one action on this target: taken at once
     page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
-    assert page.locator('#log .line[title="keep"]').count() == 1  # the notation, on hover
+    assert page.locator('#log .line[title="keep"]').count() >= 1  # the notation, on hover
     assert "Player 1 kept" in page.inner_text("#log")
     page.wait_for_selector("#board svg .ns-target")  # our turn again, after the bot
     # Two swaps share the deck: the click picks it, the list narrows to them and only the
