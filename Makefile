@@ -5,20 +5,26 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# The lock: the exact versions `make` installs (pyproject.toml only states ranges). Regenerate
+# it with `make lock` after changing a dependency in pyproject.toml.
+LOCK   := constraints.txt
+# What the test environment holds: every extra but postgres, and the test and dev groups.
+TEST_EXTRAS ?= rl,ray,report
 
-.PHONY: run install build test-deps test bench lint browser clean
+.PHONY: run install build test-deps test wheel-check bench lint browser lock clean
 
 # The install compiles the engine's hot path with mypyc (setup.py); a change to any engine
 # source rebuilds it, so tests never run a stale extension (nightsky/_native.py would also
 # refuse one and fall back to pure Python, with a warning).
 ENGINE_SRC := setup.py $(shell find src/nightsky/core src/nightsky/games src/nightsky/agents -name '*.py' 2>/dev/null)
 
+# pip >= 25.1 reads PEP 735 dependency groups (`--group`).
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
+	$(PIP) install -q --upgrade "pip>=25.1"
 
-$(VENV)/.installed: pyproject.toml $(ENGINE_SRC) | $(VENV)/bin/python
-	$(PIP) install -q -e .
+$(VENV)/.installed: pyproject.toml $(LOCK) $(ENGINE_SRC) | $(VENV)/bin/python
+	$(PIP) install -q -c $(LOCK) -e .
 	touch $@
 
 install: $(VENV)/.installed
@@ -28,8 +34,8 @@ DB ?= sqlite:///nightsky.sqlite3
 run: install
 	$(VENV)/bin/nightsky serve --host $(HOST) --port $(PORT) --db $(DB)
 
-$(VENV)/.test-installed: pyproject.toml $(ENGINE_SRC) | $(VENV)/bin/python
-	$(PIP) install -q -e ".[test,dev,ray,rl]"
+$(VENV)/.test-installed: pyproject.toml $(LOCK) $(ENGINE_SRC) | $(VENV)/bin/python
+	$(PIP) install -q -c $(LOCK) -e ".[$(TEST_EXTRAS)]" --group test --group dev
 	touch $@
 
 ## Rebuild the compiled extensions now (after editing engine code).
@@ -46,8 +52,15 @@ browser:
 test-deps: $(VENV)/.test-installed browser
 
 ## NIGHTSKY_REQUIRE_COMPILED: a test fails if the extensions did not build (so CI notices).
+## Then the wheel as a user gets it (scripts/wheel_check.sh).
 test: test-deps
 	NIGHTSKY_REQUIRE_COMPILED=1 $(PY) -m pytest -n 2 -q
+	$(MAKE) wheel-check
+
+## Build the wheel (compiled), install it with no extras into a fresh virtual environment and
+## run `nightsky --version`, `nightsky games` and one short game there.
+wheel-check: $(VENV)/.test-installed
+	PYTHON=$(PY) LOCK=$(LOCK) bash scripts/wheel_check.sh
 
 ## Long benchmarks and big simulations (not part of `make test`).
 bench: test-deps
@@ -57,6 +70,14 @@ lint: test-deps
 	$(VENV)/bin/ruff check src tests
 	$(VENV)/bin/mypy
 
+## Regenerate the lock from pyproject.toml: every extra and group, for Python 3.11 on every
+## platform. Versions already locked stay unless they no longer fit (UPGRADE=1: newest allowed).
+lock: | $(VENV)/bin/python
+	$(PIP) install -q -c $(LOCK) --group lock
+	$(VENV)/bin/uv pip compile pyproject.toml --all-extras --group test --group dev --group lock \
+	  --python-version 3.11 --universal --custom-compile-command "make lock" \
+	  $(if $(UPGRADE),--upgrade) -o $(LOCK)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist .wheel-check
 	find src -name '*.so' -delete; rm -f src/nightsky/_compiled.json

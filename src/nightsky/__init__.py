@@ -2,7 +2,7 @@
 
 # First: decides compiled vs pure before any engine module is imported.
 from nightsky import _native  # noqa: F401  isort: skip
+from nightsky._version import __version__
 from nightsky.core import CHANCE, Game, GameError, State, game_ids, load_game
 
-__version__ = "0.1.0"
 __all__ = ["CHANCE", "Game", "GameError", "State", "__version__", "game_ids", "load_game"]

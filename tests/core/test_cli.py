@@ -122,3 +122,66 @@ def test_bench_json_reports_throughput() -> None:
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     assert data["actions_per_second"] > 0 and data["clone_us"] > 0
+
+
+def _commands() -> list[str]:
+    from typer.main import get_command
+
+    return sorted(get_command(app).commands)  # type: ignore[attr-defined]
+
+
+def test_h_and_help_print_the_same_help_on_every_command() -> None:
+    names = _commands()
+    assert {"games", "play", "simulate", "tournament", "balance", "serve"} <= set(names)
+    for cmd in [[], *([n] for n in names)]:
+        short = runner.invoke(app, [*cmd, "-h"], env={"COLUMNS": "100"})
+        long = runner.invoke(app, [*cmd, "--help"], env={"COLUMNS": "100"})
+        assert short.exit_code == long.exit_code == 0, (cmd, short.output)
+        assert short.output == long.output and "Usage:" in short.output, cmd
+
+
+def test_version_prints_the_package_version() -> None:
+    from nightsky import __version__
+
+    out = runner.invoke(app, ["--version"])
+    assert out.exit_code == 0 and f"nightsky {__version__}" in out.output
+
+
+def test_shell_completion_is_on_and_completes_game_ids_and_choices() -> None:
+    out = runner.invoke(app, ["--show-completion", "bash"], prog_name="nightsky")
+    assert out.exit_code == 0 and "_NIGHTSKY_COMPLETE=complete_bash" in out.output
+    # Game ids come from the registry when completing: the test suite's toy game too.
+    env = {"_NIGHTSKY_COMPLETE": "complete_bash", "COMP_WORDS": "nightsky play to",
+           "COMP_CWORD": "2"}
+    out = runner.invoke(app, [], prog_name="nightsky", env=env)
+    assert out.output.split() == ["toy-secret-sum"]
+    env = {"_NIGHTSKY_COMPLETE": "complete_zsh",
+           "_TYPER_COMPLETE_ARGS": "nightsky simulate toy-secret-sum --engine "}
+    out = runner.invoke(app, [], prog_name="nightsky", env=env)
+    assert '"local"' in out.output and '"ray"' in out.output
+
+
+def test_engine_is_a_choice_and_games_are_checked_against_the_registry() -> None:
+    from nightsky.cli.commands import Engine
+    from nightsky.sim.engines import ENGINES
+
+    assert {e.value for e in Engine} == set(ENGINES)
+    args = ["simulate", "toy-secret-sum", "--agents", "random", "--games", "2"]
+    out = runner.invoke(app, [*args, "--engine", "cloud"])
+    assert out.exit_code == 2 and "local" in out.output and "ray" in out.output
+    out = runner.invoke(app, ["play", "no-such-game"])
+    assert out.exit_code == 2 and "unknown game 'no-such-game'" in out.output
+    assert "toy-secret-sum" in out.output  # the registered games, plug-ins included
+
+
+def test_run_options_come_from_the_environment() -> None:
+    args = ["simulate", "toy-secret-sum", "--agents", "random", "--games", "2", "--json"]
+    out = runner.invoke(app, args, env={"NIGHTSKY_WORKERS": "0"})
+    assert out.exit_code == 2 and "--workers must be at least 1" in out.output
+    out = runner.invoke(app, args, env={"NIGHTSKY_RAY_ADDRESS": "auto"})
+    assert out.exit_code == 2 and "--address is for --engine ray" in out.output
+    out = runner.invoke(app, args, env={"NIGHTSKY_ENGINE": "LOCAL", "NIGHTSKY_WORKERS": "2"})
+    assert out.exit_code == 0 and json.loads(out.stdout)["games"] == 2
+    # The command line wins over the variable.
+    out = runner.invoke(app, [*args, "--workers", "1"], env={"NIGHTSKY_WORKERS": "0"})
+    assert out.exit_code == 0, out.output

@@ -92,7 +92,8 @@ def test_spectators_see_view_none_and_cannot_act(client):
     assert all(isinstance(h, int) for h in v["view"]["hands"])  # counts only
     assert not any(line["text"].startswith("draw") for line in v["log"])
     r = client.post(f"/api/games/{gid}/actions", json={"action": "keep", "version": v["version"]})
-    assert r.status_code == 403 and r.json()["error"]["code"] == "token_required"
+    assert r.status_code == 401 and r.json()["error"]["code"] == "token_required"
+    assert r.headers["www-authenticate"] == "Bearer"
 
 
 def test_undo_own_last_action_only_when_nothing_was_revealed(client):
@@ -188,7 +189,22 @@ def test_openapi_documents_the_routes_and_models(client):
     schemas = spec["components"]["schemas"]
     assert {"SeatView", "CreateGame", "ErrorBody", "LegalChoice"} <= set(schemas)
     post = spec["paths"]["/api/games/{gid}/actions"]["post"]
-    assert {"403", "409", "422"} <= set(post["responses"])
+    assert {"401", "403", "409", "422"} <= set(post["responses"])
+
+
+def test_api_docs_load_their_assets_from_this_server_only(client):
+    """/docs (Swagger UI) and /redoc name only this server's files (fastapi-offline), so they
+    work without internet; the browser test renders them with the network blocked."""
+    import re
+
+    for page in ("/docs", "/redoc"):
+        r = client.get(page)
+        assert r.status_code == 200
+        refs = re.findall(r'(?:src|href)="([^"]+)"', r.text)
+        assert refs and all(u.startswith("/") for u in refs), refs
+        for u in refs:
+            assert client.get(u).status_code == 200, u
+        assert "'self'" in r.headers["content-security-policy"]
 
 
 def test_static_client_is_served(client):

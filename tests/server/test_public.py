@@ -209,7 +209,7 @@ def test_the_creator_renews_an_unclaimed_or_left_seat_and_everyone_is_told(clien
     assert r.status_code == 409
     # Bob leaves: his token stops working, the creator may invite someone else.
     assert client.post(f"/api/games/{gid}/leave", headers=auth(bob)).status_code == 200
-    assert client.get(f"/api/games/{gid}/view", headers=auth(bob)).status_code == 403
+    assert client.get(f"/api/games/{gid}/view", headers=auth(bob)).status_code == 401
     r = client.post(f"/api/games/{gid}/invites", headers=auth(ann), json={"seat": 1})
     assert r.status_code == 200
     assert "left seat 2" in view(client, gid, ann)["notices"][-2]["text"]

@@ -73,7 +73,7 @@ def test_websocket_with_a_wrong_token_is_refused(client):
         ws_connect(client, gid, "forged") as ws,
     ):
         ws.receive_json()
-    assert err.value.code == 4403
+    assert err.value.code == 4401
 
 
 def test_every_game_resumes_exactly_after_a_restart(db_url):

@@ -109,7 +109,7 @@ def test_after_the_game_each_player_replays_their_own_view(client):
         assert all(x["index"] < step for x in own["log"])
         assert [x["n"] for x in own["log"]] == list(range(1, len(own["log"]) + 1))
     bad = client.get(f"/api/games/{gid}/replay", params={"step": 1}, headers=auth("forged"))
-    assert bad.status_code == 403
+    assert bad.status_code == 401  # a wrong token: the credentials are bad
 
 
 def test_the_score_table_names_its_columns_and_keeps_counts_apart_from_points(client):
@@ -123,3 +123,44 @@ def test_the_score_table_names_its_columns_and_keeps_counts_apart_from_points(cl
     assert all(p["label"] and "_" not in p["label"] for p in parts.values())
     for row, total in zip(v["breakdown"], v["scores"], strict=True):
         assert sum(row[k] for k, p in parts.items() if p["points"]) == total
+
+
+def test_a_name_taken_after_the_view_was_sent_reaches_the_cached_encoding(client):
+    """The encoded view (cached per viewer) is made again when a seat gets its name: the
+    seats, the board and the log in words all say the new name, on GET and on the socket."""
+    made = create(client, "shooting-star", ["human", "human"], names=["Ann"])
+    gid, tok = made["id"], made["tokens"][0]["token"]
+    settle(client, gid)
+    before = view(client, gid)  # the spectator's encoding is now cached
+    assert before["seats"][1]["name"] != "Bob"
+    # Seat 0 moves first while seat 1 still has its default name.
+    v = view(client, gid, tok)
+    assert v["current_players"] == [0]
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        headers=auth(tok),
+        json={"action": v["legal"][0]["action"], "version": v["version"]},
+    )
+    assert r.status_code == 200, r.text
+    view(client, gid)
+    code = made["invites"][0]["code"]
+    r = client.post(f"/api/games/{gid}/claim", json={"invite": code, "name": "Bob"})
+    assert r.status_code == 200, r.text
+    after = view(client, gid)
+    assert after["seats"][1]["name"] == "Bob"
+    assert "Bob \u00b7 " in after["svg"]
+    bob = r.json()["token"]
+    mine = view(client, gid, bob)
+    assert mine["seats"][1]["name"] == "Bob" and "Bob \u00b7 " in mine["svg"]
+    assert mine["current_players"] == [1]
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        headers=auth(bob),
+        json={"action": mine["legal"][0]["action"], "version": mine["version"]},
+    )
+    assert r.status_code == 200, r.text
+    assert any(x["text"].startswith("Bob ") for x in view(client, gid)["log"])
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.send_json({})
+        pushed = ws.receive_json()["data"]
+    assert pushed["seats"][1]["name"] == "Bob" and pushed == view(client, gid)

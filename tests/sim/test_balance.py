@@ -110,7 +110,7 @@ def test_rows_split_shared_wins_and_skip_automaton_wins() -> None:
         (["--agents", "wizard"], "unknown agent"),
         (["--players", "9"], "players"),
         (["--workers", "0"], "--workers"),
-        (["--engine", "spark"], "local or ray"),
+        (["--engine", "spark"], "is not one of"),
         (["--option", "players=3"], "--players"),
         (["--option", "nosuch=1"], "no option"),
     ],

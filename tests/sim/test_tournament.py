@@ -75,7 +75,7 @@ def test_tournament_cli_json_and_table() -> None:
     [
         (["--agents", "random"], "at least two agents"),
         (["--agents", "random,wizard"], "unknown agent"),
-        (["--agents", "random,greedy", "--engine", "spark"], "local or ray"),
+        (["--agents", "random,greedy", "--engine", "spark"], "is not one of"),
         (["--agents", "random,greedy", "--address", "auto"], "--engine ray"),
     ],
 )

@@ -2,6 +2,15 @@
 
 A spec is ``name`` or ``name:key=value,key=value`` (``mcts:iterations=800``). Agents see the
 state only through ``view``/``resample`` unless their spec says ``cheat=true``.
+
+Names come from ``register_agent`` (the built-in agents, game-specific bots) and from the
+entry-point group ``nightsky.agents`` of installed distributions: the entry point's name is the
+agent's name and its object a factory taking the spec's keyword arguments::
+
+    [project.entry-points."nightsky.agents"]
+    cautious = "my_package.bots:CautiousAgent"
+
+A plug-in is imported only when its agent is built; a built-in name is never replaced.
 """
 
 from __future__ import annotations
@@ -11,6 +20,8 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Protocol
 
 from nightsky.core.errors import OptionError
@@ -148,9 +159,37 @@ def spec_seconds(spec: str) -> float | None:
     return None if seconds is None else float(seconds)
 
 
+ENTRY_POINTS = "nightsky.agents"
+"""The entry-point group through which installed distributions add agents."""
+
+
+def _plugin_factory(ep: EntryPoint) -> Callable[..., Agent]:
+    """A factory that imports the plug-in when the agent is first built."""
+
+    def build(**kwargs: Any) -> Agent:
+        try:
+            factory = ep.load()
+        except Exception as exc:  # noqa: BLE001 - say which plug-in, whatever broke
+            raise OptionError(
+                f"agent plug-in {ep.name!r} ({ep.value}) failed to load: {exc}"
+            ) from exc
+        agent: Agent = factory(**kwargs)
+        return agent
+
+    build.__doc__ = f"Agent plug-in {ep.name} ({ep.value})."
+    return build
+
+
+@cache
+def _load_plugins() -> None:
+    for ep in entry_points(group=ENTRY_POINTS):
+        _FACTORIES.setdefault(ep.name, _plugin_factory(ep))
+
+
 def _load_builtin() -> None:
     # Importing registers; kept lazy so `nightsky.agents.base` has no import cycle.
     import nightsky.agents.simple  # noqa: F401
 
     with contextlib.suppress(ImportError):  # search agents are optional
         import nightsky.agents.search  # noqa: F401
+    _load_plugins()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+import typer
+
 from nightsky.cli.app import app
 
 
@@ -16,8 +18,18 @@ def _load_commands() -> None:
 
 def main() -> None:
     """Entry point of the ``nightsky`` console script."""
+    from nightsky._extras import MissingExtraError
+
     _load_commands()
-    app()
+    try:
+        app()
+    except MissingExtraError as exc:  # an optional dependency: say which extra installs it
+        from nightsky.cli.app import fail
+
+        try:
+            fail(str(exc))
+        except typer.Exit as done:
+            raise SystemExit(done.exit_code) from None
 
 
 __all__ = ["app", "main"]

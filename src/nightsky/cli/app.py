@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from nightsky.core.errors import GameError, OptionError
 from nightsky.core.game import Game
@@ -16,7 +17,11 @@ app = typer.Typer(
     name="nightsky",
     help="Five star-themed tabletop games played exactly by their rulebooks.",
     no_args_is_help=True,
-    add_completion=False,
+    # --install-completion / --show-completion (bash, zsh, fish, PowerShell): TAB completes
+    # commands, options, game ids and choices.
+    add_completion=True,
+    # -h as well as --help, on every command (click hands it down to subcommands).
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )
 console = Console()
@@ -45,9 +50,40 @@ def _root(
     """Five star-themed tabletop games played exactly by their rulebooks."""
 
 
+def game_id(value: str) -> str:
+    """A registered game id. The registry is read when a value is checked or completed, not
+    when the CLI loads, so games that plug-ins register count too."""
+    from nightsky.core.registry import game_ids
+
+    ids = game_ids()
+    if value not in ids:
+        raise typer.BadParameter(f"unknown game {value!r}; games: {', '.join(ids)}")
+    return value
+
+
+def complete_game(incomplete: str) -> list[tuple[str, str]]:
+    """TAB completion of a game id: the registered ids with their titles."""
+    from nightsky.core.registry import game_class, game_ids
+
+    return [(g, game_class(g).info.title) for g in game_ids() if g.startswith(incomplete)]
+
+
+GameArg = Annotated[
+    str,
+    typer.Argument(
+        parser=game_id,
+        autocompletion=complete_game,
+        metavar="GAME",
+        help="Game id (`nightsky games` lists them).",
+        show_default=False,
+    ),
+]
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a clear error to stderr and exit non-zero."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    # escape: a message is plain text (`pip install "nightsky[ray]"` is no style tag)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

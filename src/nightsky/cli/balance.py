@@ -12,11 +12,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from nightsky.agents.base import make_agent
-from nightsky.cli.app import app, console, fail, parse_options
+from nightsky.cli.app import GameArg, app, console, fail, parse_options
 from nightsky.cli.commands import (
     AddressFlag,
+    Engine,
     EngineFlag,
     OptionFlag,
+    WorkersFlag,
     check_run_flags,
     run_with_progress,
 )
@@ -58,7 +60,7 @@ def _players(n: int) -> str:
 
 @app.command()
 def balance(
-    game: Annotated[str, typer.Argument(help="Game id.")],
+    game: GameArg,
     agents: Annotated[str, typer.Option(help="One agent spec, seated in every seat.")] = "greedy",
     games_: Annotated[int, typer.Option("--games", help="Games per player count.")] = 200,
     players: Annotated[
@@ -66,8 +68,8 @@ def balance(
         typer.Option(help="A player count to measure (repeatable); default: every count."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes (or Ray CPUs).")] = 1,
-    engine: EngineFlag = "local",
+    workers: WorkersFlag = 1,
+    engine: EngineFlag = Engine.local,
     address: AddressFlag = None,
     out: Annotated[
         Path | None, typer.Option(help="Write balance.json, balance.png and balance.html here.")

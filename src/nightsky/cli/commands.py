@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,7 +25,7 @@ from rich.progress import (
 from rich.table import Table
 
 from nightsky.agents.base import make_agent
-from nightsky.cli.app import app, build_game, console, fail, split_agents
+from nightsky.cli.app import GameArg, app, build_game, console, fail, split_agents
 from nightsky.core.errors import GameError, OptionError
 from nightsky.core.game import CHANCE, Game, State
 from nightsky.core.markup import console_text
@@ -37,6 +38,33 @@ from nightsky.sim.stats import summarize
 OptionFlag = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="Game parameter KEY=VALUE (repeatable)."),
+]
+
+
+class Engine(StrEnum):
+    """Where a run's games are played (``nightsky.sim.engines``)."""
+
+    local = "local"
+    ray = "ray"
+
+
+EngineFlag = Annotated[
+    Engine,
+    typer.Option(
+        envvar="NIGHTSKY_ENGINE",
+        case_sensitive=False,
+        help="Where to play: local (processes) or ray (a Ray cluster).",
+    ),
+]
+AddressFlag = Annotated[
+    str | None,
+    typer.Option(
+        envvar="NIGHTSKY_RAY_ADDRESS",
+        help="Ray cluster address (ray://host:10001 or auto); default: a local Ray.",
+    ),
+]
+WorkersFlag = Annotated[
+    int, typer.Option(envvar="NIGHTSKY_WORKERS", help="Worker processes (or Ray CPUs).")
 ]
 
 
@@ -70,7 +98,7 @@ def _rules_text(game_id: str) -> str:
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="Game id.")]) -> None:
+def rules(game: GameArg) -> None:
     """Print the rule catalogue of GAME (every rule id with its paraphrase and rulings)."""
     try:
         text = _rules_text(game)
@@ -158,7 +186,7 @@ def _prompt_action(state: State, seat: int) -> Any:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="Game id.")],
+    game: GameArg,
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     seats: Annotated[
         str | None, typer.Option(help="Comma list, one per seat: human or an agent spec.")
@@ -236,7 +264,7 @@ def run_with_progress(
     n: int,
     workers: int,
     quiet: bool,
-    engine: str = "local",
+    engine: Engine | str = Engine.local,
     address: str | None = None,
     label: str | None = None,
 ) -> tuple[list[GameResult], float]:
@@ -245,7 +273,7 @@ def run_with_progress(
 
     results: list[GameResult] = []
     start = time.perf_counter()
-    iterator = run_games(spec, n, engine=engine, workers=workers, address=address)
+    iterator = run_games(spec, n, engine=str(engine), workers=workers, address=address)
     with Progress(
         TextColumn("[bold blue]{task.description}"),
         BarColumn(),
@@ -263,36 +291,25 @@ def run_with_progress(
     return sorted(results, key=lambda r: r.index), time.perf_counter() - start
 
 
-EngineFlag = Annotated[
-    str, typer.Option(help="Where to play: local (processes) or ray (a Ray cluster).")
-]
-AddressFlag = Annotated[
-    str | None,
-    typer.Option(help="Ray cluster address (ray://host:10001 or auto); default: a local Ray."),
-]
-
-
-def check_run_flags(games: int, workers: int, engine: str, address: str | None) -> None:
+def check_run_flags(games: int, workers: int, engine: Engine, address: str | None) -> None:
     """Refuse run flags that cannot work (shared by simulate and tournament)."""
     if games < 1:
         fail("--games must be at least 1")
     if workers < 1:
         fail("--workers must be at least 1")
-    if engine not in {"local", "ray"}:
-        fail(f"--engine must be local or ray, got {engine!r}")
-    if address and engine != "ray":
+    if address and engine is not Engine.ray:
         fail("--address is for --engine ray")
 
 
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Argument(help="Game id.")],
+    game: GameArg,
     agents: Annotated[str, typer.Option(help="Comma list of agent specs, one per seat.")],
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     games_: Annotated[int, typer.Option("--games", help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes (or Ray CPUs).")] = 1,
-    engine: EngineFlag = "local",
+    workers: WorkersFlag = 1,
+    engine: EngineFlag = Engine.local,
     address: AddressFlag = None,
     out: Annotated[Path | None, typer.Option(help="Write summary, records and plots here.")] = None,
     report: Annotated[
@@ -459,7 +476,7 @@ BENCH_EXTRAS.append(bench_pettingzoo)
 
 @app.command()
 def bench(
-    game: Annotated[str, typer.Argument(help="Game id.")],
+    game: GameArg,
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     seconds: Annotated[float, typer.Option(help="How long to run the playouts.")] = 3.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

@@ -1,68 +1,240 @@
-"""``nightsky serve``: the web app (lobby, games with friends or bots) on uvicorn."""
+"""``nightsky serve``: the web app (lobby, games with friends or bots) on uvicorn.
+
+Every field of ``nightsky.server.settings.Settings`` is an option named after it
+(``think_seconds``: ``--think-seconds``) that also reads the environment variable
+``NIGHTSKY_<FIELD>`` (``NIGHTSKY_THINK_SECONDS``); a flag on the command line wins over the
+variable. ``tests/server/test_ops.py`` checks that no field is left out.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import fields
+from enum import StrEnum
+from typing import Annotated, Any
 
 import typer
 
 from nightsky.cli.app import app, console
+from nightsky.server.settings import Settings
+
+ENV = "NIGHTSKY_"
+DEFAULTS = Settings(secret="")
+
+SERVER = "Server"
+BOTS = "Bots"
+LIMITS = "Limits per client and in all"
+FAIR = "Fair play"
+
+
+class LogLevel(StrEnum):
+    critical = "critical"
+    error = "error"
+    warning = "warning"
+    info = "info"
+    debug = "debug"
+
+
+def _rates(value: str) -> str:
+    """A ``limits`` rate string (``"3000/minute;100/second"``), refused early when malformed."""
+    from limits import parse_many
+
+    try:
+        parse_many(value)
+    except ValueError as exc:
+        raise typer.BadParameter(f"{value!r} is not a rate such as 20/minute;200/day") from exc
+    return value
+
+
+def setting(name: str, help: str, panel: str, *aliases: str, **extra: Any) -> Any:
+    """The option of the ``Settings`` field ``name``: ``--name-with-dashes`` (and
+    ``aliases``), read from ``NIGHTSKY_NAME`` too."""
+    return typer.Option(
+        f"--{name.replace('_', '-')}",
+        *aliases,
+        envvar=ENV + name.upper(),
+        help=help,
+        rich_help_panel=panel,
+        **extra,
+    )
+
+
+def _words(values: list[str] | None) -> tuple[str, ...] | None:
+    """Repeated values, each possibly a comma list (a variable's value is split on spaces)."""
+    if values is None:
+        return None
+    return tuple(w.strip() for v in values for w in v.split(",") if w.strip())
 
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    ctx: typer.Context,
+    host: Annotated[
+        str, typer.Option(envvar="NIGHTSKY_HOST", help="Interface to listen on.",
+                          rich_help_panel=SERVER)
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(envvar="NIGHTSKY_PORT", min=0, max=65535, help="TCP port.",
+                          rich_help_panel=SERVER)
+    ] = 8000,
     db: Annotated[
         str,
-        typer.Option(help="SQLAlchemy URL (postgresql+psycopg://... needs the postgres extra)."),
+        typer.Option(
+            envvar="NIGHTSKY_DB",
+            help="SQLAlchemy URL (postgresql+psycopg://... needs the postgres extra).",
+            rich_help_panel=SERVER,
+        ),
     ] = "sqlite:///nightsky.sqlite3",
+    log_level: Annotated[
+        LogLevel,
+        typer.Option(envvar="NIGHTSKY_LOG_LEVEL", case_sensitive=False,
+                     help="Level of the server's log (stderr).", rich_help_panel=SERVER),
+    ] = LogLevel.info,
+    access_log: Annotated[
+        bool,
+        typer.Option(envvar="NIGHTSKY_ACCESS_LOG",
+                     help="One line per request on stdout (tokens never written).",
+                     rich_help_panel=SERVER),
+    ] = False,
+    ws_per_message_deflate: Annotated[
+        bool,
+        typer.Option(envvar="NIGHTSKY_WS_PER_MESSAGE_DEFLATE",
+                     help="Compress WebSocket pushes (permessage-deflate) for clients that "
+                     "offer it.", rich_help_panel=SERVER),
+    ] = True,
+    # ---- every Settings field, in the order of settings.py
+    bot_workers: Annotated[
+        int, setting("bot_workers", "Threads driving bot turns.", BOTS, min=1)
+    ] = DEFAULTS.bot_workers,
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot waits before moving (to follow its play).")
+        float,
+        setting("bot_delay", "Seconds a bot waits before moving (to follow its play).", BOTS,
+                min=0),
     ] = 0.3,
     think_seconds: Annotated[
-        float, typer.Option(help="Per-move thinking cap of a bot (specs above it are refused).")
-    ] = 5.0,
+        float,
+        setting("think_seconds", "Per-move thinking cap of a bot (specs above it are refused).",
+                BOTS, min=0),
+    ] = DEFAULTS.think_seconds,
+    think_grace: Annotated[
+        float,
+        setting("think_grace", "A worker still thinking this long after the cap is killed.",
+                BOTS, min=0),
+    ] = DEFAULTS.think_grace,
     bot_processes: Annotated[
-        int, typer.Option(help="Worker processes for search bots (0: in threads, no guard).")
-    ] = 2,
+        int,
+        setting("bot_processes", "Worker processes for search bots (0: in threads, no guard).",
+                BOTS, min=0),
+    ] = DEFAULTS.bot_processes,
+    inline_agents: Annotated[
+        list[str] | None,
+        setting("inline_agents", "Agents played in the server's threads, not in worker "
+                "processes (repeat, or a comma list).", BOTS,
+                show_default=",".join(DEFAULTS.inline_agents)),
+    ] = None,
+    bot_memory_mb: Annotated[
+        int, setting("bot_memory_mb", "Address-space limit of a search worker (MB).", BOTS,
+                     min=64)
+    ] = DEFAULTS.bot_memory_mb,
+    spec_max_chars: Annotated[
+        int, setting("spec_max_chars", "Longest agent spec accepted.", BOTS, min=1)
+    ] = DEFAULTS.spec_max_chars,
+    allow_client_seed: Annotated[
+        bool,
+        setting("allow_client_seed", "Accept a client's seed on tables with several human "
+                "seats (tests only).", FAIR),
+    ] = DEFAULTS.allow_client_seed,
+    secret: Annotated[
+        str,
+        setting("secret", "Server secret keying shared tables' chance (default: a random one "
+                "per process); prefer the variable: a command line is visible to the host's "
+                "other users.", FAIR, show_default=False),
+    ] = "",
     rate_requests: Annotated[
-        str, typer.Option(help="API requests per client (limits syntax).")
-    ] = "3000/minute;100/second",
-    rate_create: Annotated[str, typer.Option(help="Games created per client.")] = (
-        "20/minute;200/day"
-    ),
-    max_tables_per_client: Annotated[
-        int, typer.Option(help="Unfinished tables one client may hold.")
-    ] = 20,
-    max_tables: Annotated[int, typer.Option(help="Unfinished tables in all.")] = 5000,
+        str, setting("rate_requests", "API requests and sockets per client (limits syntax).",
+                     LIMITS, callback=_rates)
+    ] = DEFAULTS.rate_requests,
+    rate_create: Annotated[
+        str, setting("rate_create", "Games created per client.", LIMITS, callback=_rates)
+    ] = DEFAULTS.rate_create,
+    rate_claim: Annotated[
+        str, setting("rate_claim", "Invite claims and joins per client.", LIMITS,
+                     callback=_rates)
+    ] = DEFAULTS.rate_claim,
+    max_open_tables_per_client: Annotated[
+        int,
+        setting("max_open_tables_per_client", "Unfinished tables one client may hold.", LIMITS,
+                "--max-tables-per-client", min=1),
+    ] = DEFAULTS.max_open_tables_per_client,
+    max_open_tables: Annotated[
+        int, setting("max_open_tables", "Unfinished tables in all.", LIMITS, "--max-tables",
+                     min=1)
+    ] = DEFAULTS.max_open_tables,
+    idle_seconds: Annotated[
+        float,
+        setting("idle_seconds", "An unfinished table untouched this long leaves memory "
+                "(reloaded on demand).", LIMITS, min=0),
+    ] = DEFAULTS.idle_seconds,
+    keep_finished: Annotated[
+        int,
+        setting("keep_finished", "Finished games nobody watches kept in memory.", LIMITS, min=0),
+    ] = DEFAULTS.keep_finished,
+    max_sockets_per_table: Annotated[
+        int, setting("max_sockets_per_table", "Open WebSockets per table.", LIMITS, min=1)
+    ] = DEFAULTS.max_sockets_per_table,
+    max_sockets_per_client: Annotated[
+        int, setting("max_sockets_per_client", "Open WebSockets per client.", LIMITS, min=1)
+    ] = DEFAULTS.max_sockets_per_client,
+    ws_auth_seconds: Annotated[
+        float, setting("ws_auth_seconds", "Time a WebSocket has to send its hello.", LIMITS,
+                       min=0)
+    ] = DEFAULTS.ws_auth_seconds,
+    allowed_origins: Annotated[
+        list[str] | None,
+        setting("allowed_origins", "Browser origins allowed on the WebSocket besides the "
+                "server's own (repeat, or a comma list).", SERVER),
+    ] = None,
     trust_proxy: Annotated[
-        bool, typer.Option(help="Read the client's address from X-Forwarded-For.")
-    ] = False,
+        bool, setting("trust_proxy", "Read the client's address from X-Forwarded-For (only "
+                      "behind your own proxy).", SERVER)
+    ] = DEFAULTS.trust_proxy,
+    gzip_min_bytes: Annotated[
+        int, setting("gzip_min_bytes", "Gzip HTTP responses at least this large.", SERVER,
+                     min=0)
+    ] = DEFAULTS.gzip_min_bytes,
 ) -> None:
     """Serve the web app: open http://HOST:PORT in a browser. Every limit has a default a
-    public server can run on (see docs/server.md, threat model)."""
+    public server can run on (see docs/server.md, threat model). Probes: /healthz, /readyz."""
     import uvicorn
+    from sqlalchemy.engine import make_url
 
     from nightsky.server import create_app
-    from nightsky.server.settings import Settings
+    from nightsky.server.logs import log_config
 
-    settings = Settings(
-        think_seconds=think_seconds,
-        bot_processes=bot_processes,
-        rate_requests=rate_requests,
-        rate_create=rate_create,
-        max_open_tables_per_client=max_tables_per_client,
-        max_open_tables=max_tables,
-        trust_proxy=trust_proxy,
+    settings = settings_from(ctx.params)
+    shown = make_url(db).render_as_string(hide_password=True)
+    console.print(
+        f"nightsky web app on [bold cyan]http://{host}:{port}[/] (database {shown})",
+        highlight=False,
+        soft_wrap=True,
     )
-    console.print(f"nightsky web app on [bold cyan]http://{host}:{port}[/] (database {db})")
     uvicorn.run(
-        create_app(db, bot_delay=bot_delay, settings=settings),
+        create_app(db, settings=settings),
         host=host,
         port=port,
-        log_level="warning",
+        log_config=log_config(log_level.value, access_log),
+        log_level=log_level.value,
+        access_log=False,  # uvicorn's would show query strings: ours redacts (server/logs.py)
+        ws_per_message_deflate=ws_per_message_deflate,
         timeout_keep_alive=30,
         # SIGTERM: open sockets get this long to close before the server stops anyway.
         timeout_graceful_shutdown=2,
     )
+
+
+def settings_from(params: dict[str, Any]) -> Settings:
+    """The ``Settings`` of ``serve``'s parsed options (a field with no option: KeyError)."""
+    values: dict[str, Any] = {f.name: params[f.name] for f in fields(Settings)}
+    for name in ("inline_agents", "allowed_origins"):
+        words = _words(values[name])
+        values[name] = getattr(DEFAULTS, name) if words is None else words
+    return Settings(**values)

@@ -9,12 +9,14 @@ import typer
 from rich.table import Table
 
 from nightsky.agents.base import make_agent
-from nightsky.cli.app import app, build_game, console, fail
+from nightsky.cli.app import GameArg, app, build_game, console, fail
 from nightsky.cli.commands import (
     BENCH_EXTRAS,
     AddressFlag,
+    Engine,
     EngineFlag,
     OptionFlag,
+    WorkersFlag,
     check_run_flags,
     run_with_progress,
 )
@@ -39,15 +41,15 @@ def split_specs(text: str) -> list[str]:
 
 @app.command()
 def tournament(
-    game: Annotated[str, typer.Argument(help="Game id.")],
+    game: GameArg,
     agents: Annotated[str, typer.Option(help="Comma list of agent specs (two or more).")],
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     games_: Annotated[
         int, typer.Option("--games", help="Games in all (a multiple of the seatings is fairest).")
     ] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes (or Ray CPUs).")] = 1,
-    engine: EngineFlag = "local",
+    workers: WorkersFlag = 1,
+    engine: EngineFlag = Engine.local,
     address: AddressFlag = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     option: OptionFlag = None,

@@ -1,13 +1,24 @@
-"""The registry of games: every subpackage of ``nightsky.games`` that exports ``GAME``.
+"""The registry of games: every subpackage of ``nightsky.games`` that exports ``GAME``, and
+every game an installed distribution declares in the entry-point group ``nightsky.games``.
 
-Discovery is automatic, so adding a sixth game means adding a package and nothing else.
+Discovery is automatic, so adding a sixth game means adding a package and nothing else; a game
+published as its own distribution declares, in its ``pyproject.toml``::
+
+    [project.entry-points."nightsky.games"]
+    my-game = "my_package:MyGame"     # a Game subclass, or a module exporting GAME
+
+A shipped game keeps its id if a plug-in claims it too; a plug-in that fails to load is skipped
+with a warning, so a broken plug-in never breaks the shipped games.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import warnings
 from functools import cache
+from importlib.metadata import entry_points
+from types import ModuleType
 from typing import Any
 
 from nightsky.core.errors import OptionError
@@ -30,11 +41,47 @@ def _registry() -> dict[str, type[Game]]:
     return dict(sorted(found.items()))
 
 
+ENTRY_POINTS = "nightsky.games"
+"""The entry-point group through which installed distributions add games."""
+
+
+@cache
+def _plugins() -> dict[str, type[Game]]:
+    """Games of the ``nightsky.games`` entry points (not those shipped in ``nightsky.games``)."""
+    shipped = _registry()
+    found: dict[str, type[Game]] = {}
+    for ep in entry_points(group=ENTRY_POINTS):
+        try:
+            obj = ep.load()
+            cls = getattr(obj, "GAME", None) if isinstance(obj, ModuleType) else obj
+            if not (isinstance(cls, type) and issubclass(cls, Game)):
+                raise TypeError(f"{ep.value} is not a Game subclass nor a module exporting GAME")
+            game_id = cls.info.id
+        except Exception as exc:  # noqa: BLE001 - a broken plug-in must not break the rest
+            warnings.warn(
+                f"nightsky: skipping the game plug-in {ep.name!r} ({ep.value}): {exc}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        if game_id in shipped or game_id in found:
+            warnings.warn(
+                f"nightsky: the game plug-in {ep.name!r} ({ep.value}) reuses the id "
+                f"{game_id!r} of another game; it is skipped",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        found[game_id] = cls
+    return dict(sorted(found.items()))
+
+
 _EXTRA: dict[str, type[Game]] = {}
 
 
 def register(cls: type[Game]) -> type[Game]:
-    """Register a game class from outside ``nightsky.games`` (tests, plug-ins)."""
+    """Register a game class at run time (tests, a notebook); an installed distribution
+    declares an entry point instead (see the module doc)."""
     _EXTRA[cls.info.id] = cls
     return cls
 
@@ -43,9 +90,13 @@ def unregister(game_id: str) -> None:
     _EXTRA.pop(game_id, None)
 
 
+def _all() -> dict[str, type[Game]]:
+    return {**_registry(), **_plugins(), **_EXTRA}
+
+
 def game_ids() -> list[str]:
-    """Ids of every registered game, sorted."""
-    return sorted({*_registry(), *_EXTRA})
+    """Ids of every registered game (shipped, plug-ins, registered at run time), sorted."""
+    return sorted(_all())
 
 
 def packaged_game_ids() -> list[str]:
@@ -55,7 +106,7 @@ def packaged_game_ids() -> list[str]:
 
 
 def game_class(game_id: str) -> type[Game]:
-    reg = {**_registry(), **_EXTRA}
+    reg = _all()
     try:
         return reg[game_id]
     except KeyError:

@@ -85,6 +85,12 @@ class GameUI:
             for i in range(game.num_seats)
         ]
 
+    def view_labels(self) -> dict[str, str]:
+        """Words for the keys of ``view`` in the web client's "what you know" panel: a key
+        (``"ap"``) or a dotted path (``"seats.rays"``) mapped to a label (``"Action points"``).
+        Keys without one are shown as words made from the key. Default: none."""
+        return {}
+
     # ------------------------------------------------------------------ choices
     def describe_action(
         self, state: State, action: Action, player: int, names: Sequence[str] | None = None

@@ -45,7 +45,7 @@ def _key(k: str) -> str:
 
 
 def _attr(s: str) -> str:
-    if "&" in s or "<" in s or ">" in s or '"' in s:
+    if "&" in s or "<" in s or ">" in s or '"' in s or "\n" in s:
         return quoteattr(s)
     return '"' + s + '"'
 
@@ -77,16 +77,27 @@ def text(x: float, y: float, s: object, size: float = 14, fill: str = INK, ancho
               font_weight=weight, **kw)
 
 
-def group(body: str, id_: str | None = None, label: str | None = None, **kw: object) -> str:
+def group(body: str, id_: str | None = None, label: str | None = None,
+          detail: str | None = None, **kw: object) -> str:
     """A ``<g>``; an ``id`` makes it clickable for the client, ``label`` its tooltip (also a
-    ``<title>`` child so plain SVG viewers show it)."""
+    ``<title>`` child so plain SVG viewers show it), ``detail`` the fine print the client shows
+    in its detail panel on hover, focus or tap (lines separated by newlines)."""
     title = el("title", esc(label)) if label else ""
     extra: dict[str, object] = {}
     if id_ is not None:
         extra["id"] = id_
     if label:
         extra["data_label"] = label
+    if detail:
+        extra["data_detail"] = detail
     return el("g", title + body, **extra, **kw)
+
+
+def section(name: str, x: float, y: float, w: float, h: float) -> str:
+    """An invisible rectangle naming a part of the board (``data-section``): the web client
+    offers a button that scrolls the board to it."""
+    return el("rect", x=x, y=y, width=w, height=h, fill="none", stroke="none",
+              pointer_events="none", data_section=name)
 
 
 def star_path(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45) -> str:

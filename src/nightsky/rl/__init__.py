@@ -1,12 +1,22 @@
-"""Research adapters (extras ``nightsky[rl]``): PettingZoo, Gymnasium and OpenSpiel.
+"""Research adapters (extras ``pettingzoo``, ``gymnasium``, ``openspiel``; ``nightsky[rl]`` is
+all three), registered the standard way of each library:
 
-* ``pettingzoo_env(game_id, **params)``: an AEC environment of every seat.
-* ``gym_env(game_id, seat=0, opponents="random", **params)``: a Gymnasium environment of one
-  seat, the others played by agent specs.
-* ``nightsky.rl.openspiel``: ``register_all()`` / ``load(game_id, **params)`` make every game a
-  pyspiel game.
+* Gymnasium: importing this package registers ``nightsky/<game-id>-v0`` for every game (when
+  Gymnasium is installed), so ``gymnasium.make("nightsky/star-fire-v0", players=3)`` works after
+  ``import nightsky.rl``, and ``gymnasium.make("nightsky.rl:nightsky/star-fire-v0")`` with no
+  import at all. ``gym_env(game_id, seat=0, opponents="random", **params)`` builds one directly.
+* PettingZoo: ``nightsky.rl.pettingzoo`` holds one module per game, ``<game_id>_v0`` (dashes
+  become underscores), with ``env()``, ``raw_env()`` and, for games with simultaneous turns,
+  ``parallel_env()``, as PettingZoo's own environments do:
+  ``from nightsky.rl.pettingzoo import star_fire_v0; env = star_fire_v0.env(players=3)``.
+  ``pettingzoo_env(game_id, **params)`` is the raw AEC environment of any game.
+* OpenSpiel: importing ``nightsky.rl.openspiel`` registers ``nightsky_<game_id>`` for every game,
+  so ``pyspiel.load_game("nightsky_star_fire(players=3)")`` works.
 
-Each adapter goes through the game contract only; see ``docs/rl.md``.
+This package imports without any extra; a face whose library is missing raises
+``MissingExtraError`` naming the extra to install. Each adapter goes through the game contract
+only, so a game added to the registry (a package of ``nightsky.games`` or a plug-in's entry
+point) appears in all three with no change here; see ``docs/rl.md``.
 """
 
 from __future__ import annotations
@@ -31,10 +41,24 @@ def gym_env(
 
 
 def register_gym_envs() -> list[str]:
-    """Register ``nightsky/<game-id>-v0`` for ``gymnasium.make`` (see ``nightsky.rl.single``)."""
+    """Register ``nightsky/<game-id>-v0`` for ``gymnasium.make`` (idempotent; importing this
+    package already did, for the games known then). Returns the ids."""
     from nightsky.rl.single import register_gym_envs as reg
 
     return reg()
 
+
+def _register_on_import() -> None:
+    """Gymnasium's standard: importing the module that defines the environments registers
+    them (what ``gymnasium.make("nightsky.rl:nightsky/<id>-v0")`` relies on). Without
+    Gymnasium there is nothing to register with."""
+    try:
+        import gymnasium  # noqa: F401
+    except ModuleNotFoundError:
+        return
+    register_gym_envs()
+
+
+_register_on_import()
 
 __all__ = ["gym_env", "pettingzoo_env", "register_gym_envs"]

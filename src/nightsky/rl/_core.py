@@ -16,7 +16,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
+from nightsky._extras import missing
+
+try:
+    import numpy as np
+except ModuleNotFoundError as exc:
+    raise missing(exc, "rl", "nightsky.rl") from exc
 
 from nightsky.core.game import CHANCE, Action, Game, State
 from nightsky.core.observer import Observer

@@ -21,9 +21,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+from nightsky._extras import missing
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as exc:
+    raise missing(exc, "pettingzoo", "The PettingZoo environments (nightsky.rl)") from exc
 
 from nightsky.core.game import CHANCE, Game, State
 from nightsky.rl import _core

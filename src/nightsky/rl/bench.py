@@ -10,7 +10,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
+from nightsky._extras import missing
+
+try:
+    import numpy as np
+except ModuleNotFoundError as exc:
+    raise missing(exc, "pettingzoo", "The PettingZoo benchmark (nightsky.rl.bench)") from exc
 
 from nightsky.core.game import Game
 from nightsky.rl.aec import pettingzoo_env

@@ -1,7 +1,11 @@
 """Every nightsky game as an OpenSpiel (pyspiel) Python game.
 
-``register_all()`` registers ``nightsky_<id>`` (dashes become underscores) for every game of the
-registry; ``load(game_id, **params)`` registers if needed and returns
+Importing this module registers ``nightsky_<id>`` (dashes become underscores) for every game of
+the registry, as OpenSpiel's own Python games register on import, so
+``pyspiel.load_game("nightsky_star_fire(players=3)")`` or
+``pyspiel.load_game("nightsky_star_fire", {"players": 3})`` works after
+``import nightsky.rl.openspiel``. ``register_all()`` registers games added since;
+``load(game_id, **params)`` registers one if needed and returns
 ``pyspiel.load_game(short_name, params)``. Parameters are ``players`` plus the game's own options.
 
 How the contract maps onto OpenSpiel:
@@ -38,8 +42,13 @@ import random
 from functools import cache
 from typing import Any
 
-import numpy as np
-import pyspiel
+from nightsky._extras import missing
+
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as exc:
+    raise missing(exc, "openspiel", "The OpenSpiel games (nightsky.rl.openspiel)") from exc
 
 from nightsky.core.game import CHANCE, Action, Game, State
 from nightsky.core.registry import game_class, game_ids
@@ -334,6 +343,8 @@ def load(game_id: str, **params: Any) -> pyspiel.Game:
     """``pyspiel.load_game`` of a nightsky game (registering it first)."""
     return pyspiel.load_game(register(game_id), params)
 
+
+register_all()
 
 __all__ = [
     "SAMPLED_OUTCOMES",

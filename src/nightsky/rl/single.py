@@ -18,9 +18,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
+from nightsky._extras import missing
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ModuleNotFoundError as exc:
+    raise missing(exc, "gymnasium", "The Gymnasium environments (nightsky.rl)") from exc
 
 from nightsky.agents import Agent, make_agent
 from nightsky.core.errors import IllegalActionError, OptionError

@@ -1,4 +1,5 @@
-"""The FastAPI application: routes, error mapping, body limit, WebSocket push, static client."""
+"""The FastAPI application: routes, error mapping, body limit, gzip, access log, health
+probes, WebSocket push, static client."""
 
 from __future__ import annotations
 
@@ -8,19 +9,26 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, Security, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from nightsky._version import __version__
 from nightsky.agents.base import agent_names
+from nightsky.core.record import Record
 from nightsky.core.registry import game_class, game_ids
 from nightsky.server import models as m
 from nightsky.server.guards import (
@@ -30,6 +38,7 @@ from nightsky.server.guards import (
     client_of,
     origin_allowed,
 )
+from nightsky.server.logs import AccessLog
 from nightsky.server.rooms import Manager, NewGame, Room, ServerError, Subscriber
 from nightsky.server.settings import Settings
 from nightsky.server.store import Store, default_url
@@ -41,13 +50,22 @@ WEB_DIR = Path(str(resources.files("nightsky").joinpath("web")))
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": m.ErrorBody, "description": "Malformed JSON (`malformed_json`)."},
-    403: {"model": m.ErrorBody, "description": "Missing or wrong seat token."},
+    401: {
+        "model": m.ErrorBody,
+        "description": "No seat token where one is needed (`token_required`), or a token of "
+        "no seat of this game (`bad_token`); with `WWW-Authenticate: Bearer`.",
+    },
+    403: {
+        "model": m.ErrorBody,
+        "description": "A valid token without the right to this (`not_creator`).",
+    },
     404: {"model": m.ErrorBody, "description": "No such game (`game_not_found`)."},
     409: {"model": m.ErrorBody, "description": "Stale version, game over, or undo refused."},
     410: {"model": m.ErrorBody, "description": "Invite already used or renewed."},
     413: {"model": m.ErrorBody, "description": "Body larger than 64 KiB."},
     422: {"model": m.ErrorBody, "description": "Illegal/unknown action (with `rule`), bad field."},
     429: {"model": m.ErrorBody, "description": "Too many requests or tables (`Retry-After`)."},
+    503: {"model": m.ErrorBody, "description": "The database refused a commit, or busy."},
 }
 BODY_PARSE_FAILED = "There was an error parsing the body"  # FastAPI's words (deep nesting)
 
@@ -134,41 +152,65 @@ class ServerTiming:
         await self.app(scope, receive, timed)
 
 
-def bearer(
-    authorization: Annotated[str | None, Header()] = None,
-    x_seat_token: Annotated[str | None, Header()] = None,
+# The two ways to send a seat token, declared as OpenAPI security schemes (the Authorize
+# button of /docs). Neither refuses a request by itself (auto_error=False): a spectator sends
+# none, and the handlers answer 401/403 with this API's own error body.
+BEARER = HTTPBearer(
+    auto_error=False,
+    scheme_name="SeatToken",
+    description="The seat's secret token: `Authorization: Bearer <token>`.",
+)
+SEAT_HEADER = APIKeyHeader(
+    name="X-Seat-Token",
+    auto_error=False,
+    scheme_name="SeatTokenHeader",
+    description="The same token in an `X-Seat-Token` header.",
+)
+
+
+async def bearer(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
+    x_seat_token: Annotated[str | None, Security(SEAT_HEADER)],
 ) -> str | None:
     """The seat token: ``Authorization: Bearer <token>`` or ``X-Seat-Token: <token>``."""
     if x_seat_token:
         return x_seat_token
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip()
-    return None
+    return credentials.credentials.strip() if credentials else None
 
 
-Token = Annotated[str | None, Depends(bearer)]
+Token = Annotated[str | None, Security(bearer)]
+
+
+def operation_id(route: APIRoute) -> str:
+    """The OpenAPI operation id of a route: its name (``act``, ``get_view``)."""
+    return route.name
 
 
 def create_app(
     db_url: str | None = None,
     *,
-    bot_workers: int = 4,
-    bot_delay: float = 0.0,
-    keep_finished: int = 64,
+    bot_workers: int | None = None,
+    bot_delay: float | None = None,
+    keep_finished: int | None = None,
     settings: Settings | None = None,
 ) -> FastAPI:
     """Build the application on a database URL (default: ``nightsky.sqlite3`` here).
 
-    ``keep_finished``: how many finished games nobody is watching stay in memory (the rest
-    are reloaded from the database when asked for). ``settings``: limits and policies
-    (``nightsky.server.settings.Settings``; its defaults suit a public server)."""
-    settings = settings or Settings()
+    ``settings``: limits and policies (``nightsky.server.settings.Settings``; its defaults
+    suit a public server). ``bot_workers``, ``bot_delay`` and ``keep_finished``, when given,
+    replace those fields of ``settings``."""
+    given: dict[str, Any] = {
+        "bot_workers": bot_workers, "bot_delay": bot_delay, "keep_finished": keep_finished
+    }
+    settings = replace(
+        settings or Settings(), **{k: v for k, v in given.items() if v is not None}
+    )
     store = Store(db_url or default_url())
     manager = Manager(
         store,
-        bot_workers=bot_workers,
-        bot_delay=bot_delay,
-        keep_finished=keep_finished,
+        bot_workers=settings.bot_workers,
+        bot_delay=settings.bot_delay,
+        keep_finished=settings.keep_finished,
         settings=settings,
     )
     sockets = SocketCaps(settings)
@@ -181,9 +223,11 @@ def create_app(
         await run_in_threadpool(manager.close)
         store.close()
 
-    app = FastAPI(
+    # FastAPIOffline: /docs (Swagger UI) and /redoc served from the fastapi-offline package's
+    # own copy of their assets, so the API docs work without internet.
+    app = FastAPIOffline(
         title="nightsky",
-        version="1.0",
+        version=__version__,
         summary="Play the five nightsky games in the browser, with friends or bots.",
         description=(
             "Each human seat has a secret token (send `Authorization: Bearer <token>`); without "
@@ -192,18 +236,35 @@ def create_app(
             "sends the seat's whole view after every change (send `{\"token\": ...}` first)."
         ),
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
     )
     app.state.manager = manager
     app.state.settings = settings
+    # Middleware: the last added is the outermost. The access log sees the final answer; the
+    # timing includes the compression; bodies of 16 KiB and more are compressed in a thread.
     app.add_middleware(BodyLimit)
     app.add_middleware(RateLimit, settings=settings)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(
+        GZipMiddleware,
+        minimum_size=settings.gzip_min_bytes,
+        compresslevel=6,
+        thread_minimum_size=16 * 1024,
+    )
     app.add_middleware(ServerTiming)
+    app.add_middleware(AccessLog, settings=settings)
 
     @app.exception_handler(ServerError)
     async def _server_error(_: Request, exc: ServerError) -> JSONResponse:
-        headers = {"retry-after": str(exc.extra["retry_after"])} if exc.status == 429 else None
-        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
+        headers: dict[str, str] = {}
+        if exc.status == 429:
+            headers["retry-after"] = str(exc.extra["retry_after"])
+        elif exc.status == 401:
+            # RFC 6750: a request without credentials gets the bare challenge, a wrong token
+            # the error code.
+            bad = exc.code == "bad_token"
+            headers["www-authenticate"] = 'Bearer error="invalid_token"' if bad else "Bearer"
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -253,9 +314,32 @@ def create_app(
     def game_page(gid: str) -> FileResponse:
         return FileResponse(WEB_DIR / "game.html")
 
+    # ------------------------------------------------------------------ probes
+    @app.get("/healthz", response_model=m.Health, tags=["ops"])
+    async def healthz() -> dict[str, Any]:
+        """Liveness: the process answers (200). It checks nothing else."""
+        return {"status": "ok"}
+
+    @app.get(
+        "/readyz",
+        response_model=m.Ready,
+        tags=["ops"],
+        responses={503: {"model": m.Ready, "description": "The database cannot be reached."}},
+    )
+    def readyz(response: Response) -> dict[str, Any]:
+        """Readiness: the database answers a read (200), else 503."""
+        try:
+            store.ping()
+        except Exception as exc:  # any driver's error: the answer is the same
+            # The error's class only: a driver's message may hold the URL with its password.
+            log.warning("readiness: the database cannot be reached (%s)", type(exc).__name__)
+            response.status_code = 503
+            return {"status": "unavailable", "database": "unreachable"}
+        return {"status": "ready", "database": "ok"}
+
     # ------------------------------------------------------------------ API
     @app.get("/api/catalog", response_model=m.Catalog, tags=["games"])
-    def catalog() -> dict[str, Any]:
+    def get_catalog() -> dict[str, Any]:
         """Every game with its player counts and options (the new-game form), and agents."""
         games = []
         for gid in game_ids():
@@ -266,7 +350,7 @@ def create_app(
         return {"games": games, "agents": agent_names()}
 
     @app.get("/api/lobby", response_model=list[m.LobbyGame], tags=["games"])
-    def lobby(
+    def get_lobby(
         ids: Annotated[str | None, Query(max_length=2000)] = None,
     ) -> list[dict[str, Any]]:
         """The open tables (those their creators listed), most recently active first;
@@ -282,7 +366,7 @@ def create_app(
         tags=["games"],
         responses=ERRORS,
     )
-    def create(req: m.CreateGame, request: Request) -> dict[str, Any]:
+    def create_game(req: m.CreateGame, request: Request) -> dict[str, Any]:
         """Create a game. Returns your token (the first human seat) and a one-time invite
         code per other human seat."""
         made = manager.create(
@@ -310,11 +394,11 @@ def create_app(
         }
 
     @app.get("/api/games/{gid}/view", response_model=m.SeatView, tags=["play"], responses=ERRORS)
-    def view(gid: str, token: Token) -> Response:
+    def get_view(gid: str, token: Token) -> Response:
         """Your seat's view (with a token) or the spectator's (without one)."""
         room = room_of(gid)
         seat = manager.seat_for(room, token, required=False)
-        return _json(manager.payload(room, seat))
+        return _json(manager.encoded(room, seat))
 
     @app.post(
         "/api/games/{gid}/actions", response_model=m.SeatView, tags=["play"], responses=ERRORS
@@ -327,7 +411,7 @@ def create_app(
             seat = manager.seat_for(room, token, required=True)
             assert seat is not None
             manager.act(room, seat, req.action, req.version)
-            return _json(manager.payload(room, seat))
+            return _json(manager.encoded(room, seat))
 
     @app.post("/api/games/{gid}/undo", response_model=m.SeatView, tags=["play"], responses=ERRORS)
     def undo(gid: str, req: m.UndoRequest, token: Token) -> Response:
@@ -336,17 +420,17 @@ def create_app(
         seat = manager.seat_for(room, token, required=True)
         assert seat is not None
         manager.undo(room, seat, req.version)
-        return _json(manager.payload(room, seat))
+        return _json(manager.encoded(room, seat))
 
     @app.post("/api/games/{gid}/join", response_model=m.Joined, tags=["games"], responses=ERRORS)
-    def join(gid: str, req: m.JoinRequest) -> dict[str, Any]:
+    def join_seat(gid: str, req: m.JoinRequest) -> dict[str, Any]:
         """Take a free human seat; returns its (new) token."""
         room = room_of(gid)
         seat, token = manager.join(room, req.seat, req.name)
         return {"seat": seat, "token": token}
 
     @app.post("/api/games/{gid}/claim", response_model=m.Joined, tags=["games"], responses=ERRORS)
-    def claim(gid: str, req: m.ClaimRequest) -> dict[str, Any]:
+    def claim_seat(gid: str, req: m.ClaimRequest) -> dict[str, Any]:
         """Spend a one-time invite code: the seat and its token (410 once spent)."""
         seat, token = manager.claim(room_of(gid), req.invite, req.name)
         return {"seat": seat, "token": token}
@@ -354,7 +438,9 @@ def create_app(
     @app.post(
         "/api/games/{gid}/invites", response_model=m.Renewed, tags=["games"], responses=ERRORS
     )
-    def renew(gid: str, req: m.RenewRequest, token: Token, request: Request) -> dict[str, Any]:
+    def renew_invite(
+        gid: str, req: m.RenewRequest, token: Token, request: Request
+    ) -> dict[str, Any]:
         """The creator's new invite for a seat never claimed or whose player left (the old
         code is spent; the table's log says so to everyone)."""
         room = room_of(gid)
@@ -366,16 +452,16 @@ def create_app(
 
     @app.post("/api/games/{gid}/leave", response_model=m.SeatView, tags=["games"],
               responses=ERRORS)
-    def leave(gid: str, token: Token) -> Response:
+    def leave_seat(gid: str, token: Token) -> Response:
         """Give up your seat: your token stops working and the creator may invite another."""
         room = room_of(gid)
         seat = manager.seat_for(room, token, required=True)
         assert seat is not None
         manager.leave(room, seat)
-        return _json(manager.payload(room, None))
+        return _json(manager.encoded(room, None))
 
-    @app.get("/api/games/{gid}/record", tags=["games"], responses=ERRORS)
-    def record(gid: str) -> JSONResponse:
+    @app.get("/api/games/{gid}/record", response_model=Record, tags=["games"], responses=ERRORS)
+    def get_record(gid: str) -> JSONResponse:
         """The game's `nightsky-record/1` (once it is over)."""
         rec = manager.record(room_of(gid))
         return JSONResponse(
@@ -388,7 +474,7 @@ def create_app(
     @app.get(
         "/api/games/{gid}/replay", response_model=m.ReplayView, tags=["games"], responses=ERRORS
     )
-    def replay_step(
+    def get_replay(
         gid: str, token: Token, step: Annotated[int, Query(ge=0)] = 0
     ) -> dict[str, Any]:
         """What your seat saw (with its token) after `step` entries of a finished game: your
@@ -398,7 +484,7 @@ def create_app(
         return manager.replay_view(room, step, seat)
 
     @app.get("/api/metrics", response_model=m.Metrics, tags=["ops"])
-    def metrics() -> dict[str, Any]:
+    def get_metrics() -> dict[str, Any]:
         """Server-side work per move (apply + chance + commit + push), bots' thinking excluded."""
         from nightsky.sim.stats import percentile
 
@@ -458,19 +544,19 @@ def create_app(
         try:
             return await run_in_threadpool(manager.seat_for, room, token, required=False)
         except ServerError as exc:
-            await websocket.close(code=4403, reason=exc.code)
+            await websocket.close(code=4401 if exc.status == 401 else 4403, reason=exc.code)
             return False
 
     async def _ws_push(websocket: WebSocket, room: Room, seat: int | None) -> None:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
-        def push(payload: dict[str, Any]) -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, payload)
+        def push(message: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(queue.put_nowait, message)
 
         sub = Subscriber(seat=seat, push=push)
         await run_in_threadpool(manager.subscribe, room, sub)
-        queue.put_nowait(await run_in_threadpool(manager.payload, room, seat))
+        queue.put_nowait(await run_in_threadpool(manager.message, room, seat))
 
         async def reader() -> None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -485,10 +571,11 @@ def create_app(
                 batch = [await queue.get()]
                 while not queue.empty():
                     batch.append(queue.get_nowait())
-                payload = newest_view(batch, sent)
-                if payload is not None:
-                    await websocket.send_json({"type": "view", "data": payload})
-                    sent = payload["version"]
+                message = newest_view(batch, sent)
+                if message is not None:
+                    # Encoded once for every socket of this viewer, off the event loop.
+                    await websocket.send_text(message["text"])
+                    sent = message["version"]
                 if None in batch:
                     break
         except (WebSocketDisconnect, RuntimeError):
@@ -502,8 +589,9 @@ def create_app(
 
 
 def newest_view(batch: list[dict[str, Any] | None], sent: int) -> dict[str, Any] | None:
-    """The one view of ``batch`` worth sending: the newest (the last of equal versions), and
-    never one older than the version already sent. Views can reach the queue out of order (the
+    """The one view of ``batch`` worth sending (views or their messages, each with a
+    ``"version"``): the newest (the last of equal versions), and never one older than the
+    version already sent. Views can reach the queue out of order (the
     first view of a connection is computed while pushes already flow), so order alone is not
     enough."""
     best: dict[str, Any] | None = None
@@ -515,8 +603,8 @@ def newest_view(batch: list[dict[str, Any] | None], sent: int) -> dict[str, Any]
     return best
 
 
-def _json(payload: dict[str, Any]) -> Response:
+def _json(body: bytes) -> Response:
     # The views are built by the server itself: skip re-validating them against SeatView
-    # (which documents them) and send them straight.
-    return Response(json.dumps(payload, separators=(",", ":")), media_type="application/json")
+    # (which documents them) and send their cached encoding straight.
+    return Response(body, media_type="application/json")
 

@@ -125,8 +125,15 @@ HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 ]
-# The API documentation pages load Swagger UI / ReDoc from their CDN with inline script.
+# The API documentation pages run Swagger UI / ReDoc (served from this server by the
+# fastapi-offline package: no CDN) with a small inline start-up script, and ReDoc starts a web
+# worker from a blob: they get their own policy, still closed to every other origin.
 DOC_PATHS = ("/docs", "/redoc")
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; "
+    "base-uri 'none'; frame-ancestors 'none'"
+)
 
 
 class SecurityHeaders:
@@ -143,7 +150,8 @@ class SecurityHeaders:
 
         async def with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
-                extra = HEADERS if docs else [*HEADERS, (b"content-security-policy", CSP.encode())]
+                policy = DOCS_CSP if docs else CSP
+                extra = [*HEADERS, (b"content-security-policy", policy.encode())]
                 msg["headers"] = [*msg.get("headers", []), *extra]
             await send(msg)
 

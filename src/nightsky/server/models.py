@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -166,6 +166,9 @@ class SeatView(BaseModel):
     current_players: list[int]
     terminal: bool
     view: dict[str, Any] = Field(description="The game's own view(seat).")
+    view_labels: dict[str, str] = Field(
+        default_factory=dict, description="Words for the view's keys (key or dotted path)."
+    )
     text: str = Field(description="Plain-text drawing for this viewer.")
     svg: str | None = Field(description="Board SVG, clickable ids = targets; null if none.")
     legal: list[LegalChoice]
@@ -233,3 +236,16 @@ class Metrics(BaseModel):
     moves: dict[str, int]
     latency_ms: dict[str, dict[str, float]]
     games_in_memory: int
+
+
+class Health(BaseModel):
+    """Liveness: the process answers."""
+
+    status: Literal["ok"]
+
+
+class Ready(BaseModel):
+    """Readiness: whether the database answers."""
+
+    status: Literal["ready", "unavailable"]
+    database: Literal["ok", "unreachable"]

@@ -38,7 +38,7 @@ from nightsky.server.bounds import BotPlan, plan_bot
 from nightsky.server.settings import Settings
 from nightsky.server.store import Store, StoredGame, now
 from nightsky.server.thinking import ThinkPool
-from nightsky.server.views import seat_payload
+from nightsky.server.views import encode, seat_payload
 
 log = logging.getLogger("nightsky.server")
 
@@ -199,7 +199,7 @@ class Seat:
 @dataclass
 class Subscriber:
     seat: int | None
-    push: Callable[[dict[str, Any]], None]
+    push: Callable[[dict[str, Any]], None]  # gets Room.message(seat)
 
 
 @dataclass
@@ -232,6 +232,10 @@ class Room:
     agents: dict[int, BotPlan | None] = field(default_factory=dict)
     narrator: Narrator | None = None  # the log in words, per viewer (built on first use)
     cache: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    # Per viewer: the cached payload, its JSON, and its WebSocket message (made on demand).
+    wire: dict[int | None, tuple[dict[str, Any], bytes, str | None]] = field(
+        default_factory=dict
+    )
     # Per human seat: (the version at which its legal-action list last changed, that list).
     # A seat's POST is stale only when its own choices changed since the version it saw.
     seat_marks: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
@@ -528,10 +532,11 @@ class Room:
             # an undo rewrites history: the lines from there on are told again
             self.narrator.truncate(len(self.state.history))
         self.cache.clear()
+        self.wire.clear()
         self.mark_seats()
         for sub in list(self.subscribers):
             try:
-                sub.push(self.payload(sub.seat))
+                sub.push(self.message(sub.seat))
             except Exception:  # a closed socket must not stop the game
                 log.debug("push failed", exc_info=True)
 
@@ -564,6 +569,28 @@ class Room:
             )
             self.cache[seat] = body
             return body
+
+    def encoded(self, seat: int | None) -> bytes:
+        """``payload(seat)`` as JSON, encoded once per version for every reader of it."""
+        with self.lock:
+            body = self.payload(seat)
+            hit = self.wire.get(seat)
+            if hit is None or hit[0] is not body:
+                hit = (body, encode(body), None)
+                self.wire[seat] = hit
+            return hit[1]
+
+    def message(self, seat: int | None) -> dict[str, Any]:
+        """What a WebSocket of ``seat`` is pushed: ``{"version", "text"}``, the text being
+        ``{"type": "view", "data": <payload>}``, encoded once for every socket of that viewer
+        (by the thread that made the change, never the event loop)."""
+        with self.lock:
+            data = self.encoded(seat)
+            body, _, text = self.wire[seat]
+            if text is None:
+                text = (b'{"type":"view","data":' + data + b"}").decode()
+                self.wire[seat] = (body, data, text)
+            return {"version": body["version"], "text": text}
 
     def log_for(self, seat: int | None, names: list[str] | None = None) -> list[dict[str, Any]]:
         """The log in words as ``seat`` may read it (told once per entry for every viewer)."""
@@ -952,14 +979,15 @@ class Manager:
 
     # ------------------------------------------------------------------ requests
     def seat_for(self, room: Room, token: str | None, *, required: bool) -> int | None:
-        """The seat a token belongs to (None: a spectator). A wrong token is refused (403)."""
+        """The seat a token belongs to (None: a spectator). No token where one is required,
+        or a token of no seat of this game: 401 (the credentials are missing or wrong)."""
         if not token:
             if required:
-                raise ServerError(403, "token_required", "this needs your seat's token")
+                raise ServerError(401, "token_required", "this needs your seat's token")
             return None
         seat = room.seat_of_token(token)
         if seat is None:
-            raise ServerError(403, "bad_token", "this token belongs to no seat of this game")
+            raise ServerError(401, "bad_token", "this token belongs to no seat of this game")
         self._change(room, lambda r: r.mark_joined(seat))
         return seat
 
@@ -1010,6 +1038,12 @@ class Manager:
 
     def payload(self, room: Room, seat: int | None) -> dict[str, Any]:
         return room.payload(seat)
+
+    def encoded(self, room: Room, seat: int | None) -> bytes:
+        return room.encoded(seat)
+
+    def message(self, room: Room, seat: int | None) -> dict[str, Any]:
+        return room.message(seat)
 
     def undo_allowed(self, room: Room, seat: int | None) -> bool:
         return room.undo_allowed(seat)

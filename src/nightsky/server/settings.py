@@ -1,7 +1,8 @@
 """The server's limits and policies, each with a default a public server can run on.
 
-``create_app(db, settings=Settings(...))`` and ``nightsky serve --...`` set them; the threat
-model in ``docs/server.md`` says what each one protects.
+``create_app(db, settings=Settings(...))`` sets them; ``nightsky serve`` has one option per
+field (``--think-seconds``), each also read from an environment variable named after the field
+(``NIGHTSKY_THINK_SECONDS``). The threat model in ``docs/server.md`` says what each one protects.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class Settings:
     # ---- bots
+    bot_workers: int = 4
+    """Threads that drive bot turns (a search thinks in ``bot_processes``; these wait on it)."""
+    bot_delay: float = 0.0
+    """Seconds a bot waits before it moves, so people can follow its play."""
     think_seconds: float = 5.0
     """Per-move thinking cap of a bot. A spec asking for more (``seconds=``) is refused (422);
     a search agent without a time budget gets this one, so it plays its best move so far."""
@@ -47,6 +52,9 @@ class Settings:
     max_open_tables: int = 5000
     idle_seconds: float = 600.0
     """Unfinished tables nobody touched this long leave memory (reloaded on the next request)."""
+    keep_finished: int = 64
+    """How many finished games nobody watches stay in memory; beyond that the least recently
+    fetched leave it (reloaded on the next request)."""
     max_sockets_per_table: int = 64
     max_sockets_per_client: int = 32
     ws_auth_seconds: float = 10.0
@@ -55,4 +63,7 @@ class Settings:
     """Browser origins allowed on the WebSocket besides the server's own."""
     trust_proxy: bool = False
     """Take the client's address from ``X-Forwarded-For`` (only behind your own proxy)."""
-    name_max_chars: int = 40
+
+    # ---- responses
+    gzip_min_bytes: int = 1024
+    """HTTP responses at least this large are gzip-compressed for clients that accept it."""

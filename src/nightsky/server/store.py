@@ -134,6 +134,11 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """Read one row id of ``games``: raises if the database cannot be reached or read."""
+        with Session(self.engine) as s:
+            s.execute(select(GameRow.id).limit(1)).all()
+
     # ------------------------------------------------------------------ writes
     def create(self, g: StoredGame) -> None:
         with self._lock, Session(self.engine) as s, s.begin():

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+import orjson
+
 from nightsky.core.game import CHANCE, State
 from nightsky.core.markup import plain_text
 from nightsky.core.narration import narrate
@@ -57,6 +59,7 @@ def seat_payload(
         "current_players": list(state.current_players()),
         "terminal": terminal,
         "view": state.view(viewer),
+        "view_labels": ui.view_labels(),
         "text": plain_text(ui.render(state, viewer)),
         "svg": ui.board_svg(state, viewer, names, colors),
         "legal": legal_choices(state, viewer, names),
@@ -65,3 +68,9 @@ def seat_payload(
         "score_parts": [asdict(p) for p in ui.score_parts(state)] if terminal else None,
         "winners": list(state.winners()) if terminal else [],
     }
+
+
+def encode(payload: Any) -> bytes:
+    """``payload`` as compact JSON (orjson: 3-6x faster than ``json`` on a view). Integer dict
+    keys become strings, as ``json.dumps`` makes them."""
+    return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)

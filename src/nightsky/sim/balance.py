@@ -133,10 +133,9 @@ def headlines(data: dict[str, Any]) -> list[str]:
 def plot_balance(data: dict[str, Any], path: Path) -> Path:
     """Two panels, seats along x and one bar colour per player count: the win share's
     distance from the fair share with its interval, and the score advantage."""
-    import matplotlib
+    from nightsky.sim.plots import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     counts = sorted({r["players"] for r in data["rows"]})
     width = 0.8 / max(1, len(counts))

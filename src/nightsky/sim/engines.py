@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from nightsky._extras import install_hint
 from nightsky.core.errors import OptionError
 from nightsky.sim.runner import GameResult, MatchSpec, _play_chunk, batches, run_matches
 
@@ -48,9 +49,7 @@ def run_matches_ray(
     try:
         import ray
     except ImportError:
-        raise OptionError(
-            "the ray engine needs Ray: pip install 'nightsky[ray]'"
-        ) from None
+        raise OptionError(f"the ray engine needs Ray: {install_hint('ray')}") from None
     started = False
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {

@@ -1,20 +1,33 @@
-"""PNG plots of a simulation (matplotlib, headless)."""
+"""PNG plots of a simulation (matplotlib, headless: the extra ``nightsky[report]``).
+
+matplotlib is imported when a plot is drawn (``pyplot()``), so this module, and what imports
+it, loads without the extra; drawing without it raises ``MissingExtraError`` naming the extra.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-import matplotlib
+from nightsky._extras import require
+from nightsky.sim.runner import GameResult
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+PLOTS = "Plots (simulate --out, simulate --report, balance --out)"
 
-from nightsky.sim.runner import GameResult  # noqa: E402
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` on the headless Agg back end, or ``MissingExtraError`` naming
+    the extra ``report``."""
+    matplotlib = require("matplotlib", "report", PLOTS)
+    matplotlib.use("Agg")
+    return importlib.import_module("matplotlib.pyplot")
 
 
 def score_distribution(results: Sequence[GameResult], agents: Sequence[str], path: Path) -> Path:
     """One histogram of final scores per seat, overlaid."""
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
     lo = min(min(r.scores) for r in results)
     hi = max(max(r.scores) for r in results)
@@ -39,6 +52,7 @@ def score_distribution(results: Sequence[GameResult], agents: Sequence[str], pat
 
 def game_length(results: Sequence[GameResult], path: Path) -> Path:
     """Histogram of player actions per game."""
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
     lengths = [r.actions for r in results]
     ax.hist(lengths, bins=min(40, max(5, len(set(lengths)))), color="#4a6fa5")

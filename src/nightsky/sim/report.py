@@ -199,12 +199,9 @@ def _usage(results: Sequence[GameResult], seats: int) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------------------- plots
 def _plots(out: Path, results: Sequence[GameResult], data: dict[str, Any]) -> dict[str, str]:
-    import matplotlib
+    from nightsky.sim.plots import game_length, pyplot, score_distribution
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from nightsky.sim.plots import game_length, score_distribution
+    plt = pyplot()
 
     files: dict[str, str] = {}
     agents = data["agents"]

@@ -47,6 +47,120 @@ def test_SF_16_1_builds_and_star_fire_plays_count() -> None:
     assert not s.last_turn  # one draw plus one payable build
 
 
+# Seat 1 holds two Star Fire cards it can always play, so the game goes on to its turn.
+ALIVE = ["wormhole4", "wormhole5"]
+
+
+def test_sf_16_1_divine_intervention_on_a_star_counts_as_two_actions() -> None:
+    # Divine Intervention on a Star costs 2 actions (SF-11.1): with it, the seat has 2 actions.
+    s = position(game(2), hands={0: ["S2", "divine1"], 1: ALIVE}, decks=EMPTY)
+    assert not s.last_turn and s.actions_left == 2 and "divine S2 new" in _acts(s)
+    act(s, "divine S2 new")
+    assert s.cur == 1 and not s.eliminated[0] and names(s, s.pile[0]) == ["divine1"]
+
+
+def test_sf_16_1_gamma_ray_burst_on_a_star_counts_as_two_actions() -> None:
+    s = position(
+        game(2), hands={0: ["gamma1"], 1: ALIVE}, systems={1: [(["S1"], [], [])]}, decks=EMPTY
+    )
+    assert not s.last_turn and s.actions_left == 2 and "gamma S1" in _acts(s)
+    act(s, "gamma S1")
+    assert s.cur == 1 and not s.eliminated[0]
+
+
+def test_sf_16_1_a_star_then_a_planet_on_it_are_two_actions() -> None:
+    # Alone, the Planet has no system to go into; once the Star stands, it has. (The element
+    # deck was reshuffled already, so the spent elements cannot be drawn instead, SF-15.2.)
+    s = position(
+        game(2),
+        hands={0: ["S1", "P3"], 1: ALIVE},
+        nursery={0: ["H5", "He5", "H1", "C1", "HM1"]},
+        decks=EMPTY,
+        reshuffled=True,
+    )
+    assert not s.last_turn and s.actions_left == 2
+    act(s, "build S1 new")
+    act(s, "build P3 at S1")
+    assert s.cur == 1 and not s.eliminated[0]
+
+
+def test_sf_16_1_a_planet_then_a_moon_on_it_are_two_actions() -> None:
+    s = position(
+        game(2),
+        hands={0: ["P2", "M1"], 1: ALIVE},
+        nursery={0: ["C5", "HM1", "C1"]},
+        systems={0: [(["S1"], [], [])]},
+        decks=EMPTY,
+        reshuffled=True,
+    )
+    assert not s.last_turn and s.actions_left == 2
+    act(s, "build P2 at S1")
+    act(s, "build M1 on P2")
+    assert s.cur == 1 and not s.eliminated[0]
+
+
+def test_sf_16_1_a_worm_hole_can_steal_what_pays_the_second_action() -> None:
+    s = position(
+        game(2),
+        hands={0: ["wormhole1", "M1"], 1: ALIVE},
+        nursery={1: ["C1"]},
+        systems={0: [(["S1"], [("P6", [])], [])]},
+        decks=EMPTY,
+        reshuffled=True,
+    )
+    assert not s.last_turn and s.actions_left == 2
+    act(s, "wormhole")
+    act(s, "steal C1")
+    act(s, "build M1 on P6")
+    assert s.cur == 1 and not s.eliminated[0]
+
+
+def test_sf_16_1_a_gamma_ray_burst_then_drawing_the_body_it_sent_back() -> None:
+    # The burst puts the Planet on the (public) bottom of the bodies deck: it can be drawn.
+    s = position(
+        game(2),
+        hands={0: ["gamma1"], 1: ALIVE},
+        systems={1: [(["S1"], [("P1", [])], [])]},
+        decks=EMPTY,
+    )
+    assert not s.last_turn and s.actions_left == 2
+    act(s, "gamma P1")
+    act(s, "draw bodies")
+    assert s.cur == 1 and not s.eliminated[0] and names(s, s.hands[0]) == ["P1"]
+
+
+def test_sf_16_1_two_stars_each_payable_alone_but_not_together_are_one_action() -> None:
+    # Both Stars cost one unit of each element; the nursery pays for one of them only.
+    s = position(
+        game(2),
+        hands={0: ["S5", "S6"], 1: ALIVE},
+        nursery={0: ["H1", "He1", "C1", "HM1"]},
+        decks=EMPTY,
+        reshuffled=True,
+    )
+    assert s.last_turn and s.actions_left == 1
+    act(s, "build S5 new")
+    assert s.cur == 1 and s.eliminated[0]
+
+
+def test_sf_16_1_an_unseen_card_to_draw_is_not_counted_on() -> None:
+    # The one card left could be the Planet the nursery pays for, but nobody has seen it.
+    kw = {
+        "hands": {1: ALIVE},
+        "nursery": {0: ["H1", "C1", "HM1"]},
+        "systems": {0: [(["S1"], [], [])]},
+        "reshuffled": True,
+    }
+    s = position(game(2), decks={0: [], 1: ["P3"], 2: []}, **kw)
+    assert s.last_turn and s.actions_left == 1
+    # The same card seen on the bottom of the deck (SF-4.3) is drawn and built: two actions.
+    s = position(game(2), decks=EMPTY, bottoms={1: ["P3"]}, **kw)
+    assert not s.last_turn and s.actions_left == 2
+    act(s, "draw bodies")
+    act(s, "build P3 at S1")
+    assert s.cur == 1 and not s.eliminated[0]
+
+
 def test_SF_16_2_fission_alone_never_eliminates() -> None:
     s = position(game(2), hands={0: ["fission1"], 1: ["P2"]})
     act(s, "fission 1")
@@ -59,14 +173,10 @@ def test_SF_16_2_fission_alone_never_eliminates() -> None:
 
 
 def test_SF_16_3_one_action_or_end_before_elimination() -> None:
-    s = position(
-        game(2),
-        hands={0: ["gamma1"], 1: ["P2"]},
-        systems={1: [(["S1"], [("P1", [])], [])]},
-        decks=EMPTY,
-    )
+    # Fission is one action and leaves nothing to do after it: the last turn.
+    s = position(game(2), hands={0: ["fission1"], 1: ["P2"]}, decks=EMPTY)
     assert s.last_turn and s.actions_left == 1
-    assert set(_acts(s)) == {"gamma P1", "end", "discard gamma"} - {"discard gamma"}
+    assert set(_acts(s)) == {"fission 1", "end"}
     act(s, "end")
     assert s.eliminated[0] and s.cur == 1
 

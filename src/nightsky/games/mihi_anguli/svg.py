@@ -43,6 +43,20 @@ ABILITY_BIT = {"POS1": B.POS1, "PLOT1": B.PLOT1, "POS2": B.POS2, "POS3": B.POS3,
 LONG = {v: k for k, v in B.SHORT.items()}
 LONG.update({"POS1": "POSITIONING I", "PLOT1": "PLOTTING I"})
 POINT_INDEX = {B.point_name(q): q for q in range(B.NPTS)}
+# Words for the view's keys in the web client's "what you know" panel (GameUI.view_labels).
+VIEW_LABELS = {
+    "sheets": "Sheets",
+    "points": "Star map points drawn",
+    "squares": "Squares drawn",
+    "items": "Boxes filled",
+    "items_this_turn": "Boxes filled this turn",
+    "acquired": "Abilities and Supporters acquired",
+    "dice": "Dice",
+    "lowest": "Lowest die",
+    "used": "Dice used",
+    "aux": "Choice detail",
+    "claimed_points": "Points claimed",
+}
 
 
 def _xy(q: int) -> tuple[float, float]:
@@ -134,9 +148,9 @@ def _item(it: Item, x: float, y: float, state: str, pre: str | None) -> str:
     elif it.kind == "Q":
         body += el("rect", x=x + 4, y=y + 4, width=8, height=8, fill="none", stroke=ink,
                    stroke_width=1.2)
-        body += text(x + 16, y + 20, it.value, 11, ink, anchor="middle", weight="bold")
+        body += text(x + 16, y + 21, it.value, 12, ink, anchor="middle", weight="bold")
     else:
-        body += text(x + 12, y + 17, f"E{it.value}", 10.5, ink, anchor="middle",
+        body += text(x + 12, y + 16.5, f"E{it.value}", 12, ink, anchor="middle",
                      weight="bold")
     kind = {"E": f"{it.value} experience", "S": "a star", "Q": f"{it.value} squares"}[it.kind]
     label = f"{it.label}: costs {kind}" + (" (filled)" if filled else "")
@@ -164,7 +178,7 @@ def _wheel(c: Compiled, sheet: dict[str, Any], pre: str | None, cx: float, cy: f
     out = [el("circle", cx=cx, cy=cy, r=130, fill="#0d1436", stroke=EDGE, stroke_width=2),
            el("circle", cx=cx, cy=cy, r=34, fill="#1a2250", stroke=GOLD, stroke_width=1.5)]
     week = min(sheet["week"], 6)
-    out.append(text(cx, cy - 4, "week", 10, DIM, anchor="middle"))
+    out.append(text(cx, cy - 4, "week", 12, DIM, anchor="middle"))
     out.append(text(cx, cy + 15, week, 18, GOLD, anchor="middle", weight="bold"))
     day = sheet["day"].rstrip("*")
     for d in range(7):
@@ -292,7 +306,7 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
     # articles
     y = 540
     out.append(text(COL_A, y, "Articles", 15, GOLD, weight="bold"))
-    out.append(text(COL_A + 280, y, "points", 11, DIM, anchor="end"))
+    out.append(text(COL_A + 280, y, "points", 12, DIM, anchor="end"))
     claimed = set(sheet["claimed_points"])
     for w in range(1, 6):
         yy = y + 12 + (w - 1) * 34
@@ -333,7 +347,7 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
             g = B.G_OF_ABILITY[ABILITY_BIT[short]]
             out.append(_items_row(c, g, COL_B + 102, yy + 1, sheet, pre))
         else:
-            out.append(text(COL_B + 104, yy + 18, "owned from the start", 11, DIM))
+            out.append(text(COL_B + 104, yy + 18, "owned from the start", 12, DIM))
     y = 490
     out.append(text(COL_B, y, "Supporters", 15, GOLD, weight="bold"))
     for k, name in enumerate(B.SUPPORTERS):
@@ -343,7 +357,7 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
         head = (el("rect", x=COL_B, y=yy, width=96, height=26, rx=6,
                    fill="#2c3f8f" if own else "#121838", stroke=GOLD if own else EDGE,
                    stroke_width=1.5 if own else 1)
-                + text(COL_B + 48, yy + 18, short, 11 if len(short) > 8 else 12,
+                + text(COL_B + 48, yy + 18, short, 12,
                        INK if own else DIM, anchor="middle", weight="bold"))
         tip = f"{name}: " + ("acquired" if own else "not acquired")
         id_ = f"{pre}mentor" if name == "MENTOR" and pre is not None else None
@@ -361,9 +375,10 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
 
 def board_svg(state: MihiAnguliState, viewer: int | None, names: Sequence[str] | None = None,
               colors: Sequence[str] | None = None) -> str:
-    """One ``<svg>`` of the sheets: the viewer's large (seat 0's for a spectator), the others
-    below at half (two others) or a third (three others) of the size. ``names``/``colors``:
-    each seat's name and colour as the page shows them (default ``seat N``, no colour)."""
+    """One ``<svg>`` of the sheets at full size: the viewer's first (seat 0's for a
+    spectator), the others below it; each sheet is a section the client can jump to.
+    ``names``/``colors``: each seat's name and colour as the page shows them (default
+    ``seat N``, no colour)."""
     v = state.view(viewer)
 
     def who(q: int, default: str) -> str:
@@ -376,8 +391,7 @@ def board_svg(state: MihiAnguliState, viewer: int | None, names: Sequence[str] |
     main = viewer if viewer is not None and 0 <= viewer < n else 0
     others = [i for i in range(n) if i != main]
     W = SW + 40
-    small = 1 / 2 if n <= 3 else 1 / 3
-    H = 70 + SH + 20 + (SH * small + 20 if others else 0)
+    H = 70 + (SH + 20) * n
     out = [text(24, 46, "Mihi Anguli", 28, GOLD, weight="bold")]
     if v["terminal"]:
         win = " and ".join(who(q, f"seat {q}") for q in state.winners())
@@ -391,10 +405,10 @@ def board_svg(state: MihiAnguliState, viewer: int | None, names: Sequence[str] |
     out.append(text(220, 44, status, 17, INK))
     out.append(el("g", _sheet(state, main, v, viewer, main == viewer, who(main, ""),
                               colour(main)),
-                  transform="translate(20,70)"))
+                  transform="translate(20,70)",
+                  data_section="Your sheet" if main == viewer else who(main, f"Seat {main}")))
     for k, i in enumerate(others):
-        x = 20 + k * (SW * small + 13)
-        y = 70 + SH + 20
+        y = 70 + (SH + 20) * (k + 1)
         out.append(el("g", _sheet(state, i, v, viewer, False, who(i, ""), colour(i)),
-                      transform=f"translate({x:.1f},{y}) scale({small:.4f})"))
+                      transform=f"translate(20,{y})", data_section=who(i, f"Seat {i}")))
     return svg(W, H, "".join(out), "Mihi Anguli")

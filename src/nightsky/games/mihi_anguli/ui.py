@@ -11,7 +11,7 @@ from nightsky.core.game import CHANCE
 from nightsky.core.ui import GameUI, ScorePart, seat_label
 from nightsky.games.mihi_anguli.actions import Roll
 from nightsky.games.mihi_anguli.render import action_targets, describe, render
-from nightsky.games.mihi_anguli.svg import board_svg
+from nightsky.games.mihi_anguli.svg import VIEW_LABELS, board_svg
 
 if TYPE_CHECKING:
     from nightsky.core.game import Action, State
@@ -66,6 +66,9 @@ class MihiAnguliUI(GameUI):
             ScorePart("headhunter", "HEADHUNTER"),
             ScorePart("unique", "Done by no other player (1 each)"),
         ]
+
+    def view_labels(self) -> dict[str, str]:
+        return VIEW_LABELS
 
     def describe_action(
         self, state: State, action: Action, player: int, names: Sequence[str] | None = None

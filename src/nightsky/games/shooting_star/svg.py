@@ -18,7 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 from nightsky.games.shooting_star.constants import CARD_KEYS
 from nightsky.games.shooting_star.render import describe_event
-from nightsky.games.svgkit import DIM, EDGE, GOLD, INK, PANEL, el, group, star_path, svg, text
+from nightsky.games.svgkit import (
+    DIM,
+    EDGE,
+    GOLD,
+    INK,
+    PANEL,
+    el,
+    group,
+    section,
+    star_path,
+    svg,
+    text,
+)
 
 if TYPE_CHECKING:
     from nightsky.games.shooting_star.state import ShootingStarState
@@ -120,7 +132,7 @@ def _blast(blast: tuple[tuple[int, int], ...], cx: float, cy: float, cell: float
             out.append(el("rect", x=x + 0.5, y=y + 0.5, width=cell - 1, height=cell - 1, rx=2,
                           fill=fill, opacity=0.95 if n else 1))
             if n > 1:
-                out.append(text(x + cell / 2, y + cell * 0.75, f"\u00d7{n}", cell * 0.6,
+                out.append(text(x + cell / 2, y + cell * 0.8, f"{n}", max(cell * 0.8, 12),
                                 "#0b1026", anchor="middle", weight="bold"))
             if (dc, dr) == (0, 0) and n < 2:
                 out.append(el("circle", cx=x + cell / 2, cy=y + cell / 2, r=cell * 0.18,
@@ -136,14 +148,15 @@ def _dest_card(state: ShootingStarState, k: int, x: float, y: float, w: float, h
     body = el("rect", x=x, y=y, width=w, height=h, rx=8, fill=DARKER.get(colour, "#333"),
               stroke=c, stroke_width=2)
     body += text(x + 8, y + 21, key, 18, c, weight="bold")
-    body += text(x + 8, y + 36, card.title, 10.5, INK)
+    body += text(x + 8, y + 37, card.title, 12, INK)
     if card.blast:
         cell = min(w - 16, h - 50) / 5
         body += _blast(tuple(tuple(b) for b in card.blast), x + w / 2, y + 44 + (h - 50) / 2,
                        cell, c)
     else:
         body += _shield(x + w / 2, y + h / 2 + 8, min(w, h) * 0.25, c)
-        body += text(x + w / 2, y + h - 8, "captures attackers", 9, DIM, anchor="middle")
+        body += text(x + w / 2, y + h - 22, "captures", 12, DIM, anchor="middle")
+        body += text(x + w / 2, y + h - 8, "attackers", 12, DIM, anchor="middle")
     if card.blast:
         label = f"{key} {card.title}: priority {card.priority}, blasts the lit cells"
     else:
@@ -175,9 +188,12 @@ def board_svg(state: ShootingStarState, viewer: int | None,
     out.append(text(30, 42, "Shooting Star", 26, GOLD, weight="bold"))
     out.append(text(245, 42, status, 17, INK))
     out.append(_sector(state, v, viewer, look))
+    out.append(section("Star Sector", *SECTOR))
     out.append(_seats(state, v, viewer, look))
+    out.append(section("Admirals", 850, 70, W - 860, H - 80))
     if me is not None:
         out.append(_hand(state, v, me))
+        out.append(section("Your cards", 20, SECTOR[1] + SECTOR[3] + 4, SECTOR[2], 270))
     out.append(_events(state, v, look))
     return svg(W, H, "".join(out), "Shooting Star")
 
@@ -278,7 +294,7 @@ def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
                     shown = "face-down card" if cover["card"] == "?" else cover["card"]
                     label += f"; {who} {shown}"
             if cell is not None or building:
-                body += text(px + s - 8, py + 16, name, 10, "#5d6aa8", anchor="end")
+                body += text(px + s - 8, py + 17, name, 12, "#7d8ac8", anchor="end")
             out.append(group(body, f"cell-{x + 1}-{y + 1}", label))
     return "".join(out)
 
@@ -287,7 +303,7 @@ def _chip(x: float, y: float, key: str, colour: str, faded: bool = False) -> str
     c = COLOUR.get(colour, "#ccc")
     return (el("rect", x=x, y=y, width=26, height=20, rx=4, fill=DARKER.get(colour, "#333"),
                stroke=c, stroke_width=1.2, opacity=0.4 if faded else 1)
-            + text(x + 13, y + 14.5, key, 11, INK, anchor="middle", weight="bold"))
+            + text(x + 13, y + 14.5, key, 12, INK, anchor="middle", weight="bold"))
 
 
 def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
@@ -329,7 +345,7 @@ def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
         out.append(text(W - 36, y + 53, " \u00b7 ".join(tag), 12.5, GOLD if won else DIM,
                         anchor="end"))
         # cards not yet revealed (public set) and the conquest pile
-        out.append(text(x0 + 16, y + 52, "unrevealed", 10.5, DIM))
+        out.append(text(x0 + 16, y + 52, "unrevealed", 12, DIM))
         cx = x0 + 86
         for key in seat["unrevealed"]:
             out.append(_chip(cx, y + 38, key, seat["colour"]))
@@ -339,8 +355,7 @@ def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
         moons = sum(1 for c in planets if g.p_moon[g.code_index[c]])
         cards = len(conq) - len(planets)
         out.append(text(x0 + 16, y + 78, f"conquest: {len(planets)} planets ({moons} with a "
-                        f"Moon), {cards} captured cards \u00b7 Space Debris "
-                        f"{len(seat['debris'])}", 11.5, INK))
+                        f"Moon), {cards} cards \u00b7 Debris {len(seat['debris'])}", 12, INK))
         if row_h > 110:
             px = x0 + 16
             for c in conq[:22]:
@@ -362,10 +377,10 @@ def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
             out.append(text(x0 + 16, y + row_h - 22,
                             f"{b['cards']:g} cards + {b['moons']:g} Moons + {b['missions']:g} "
                             f"missions ({codes}) + {b['debris_bonus']:g} debris bonus = "
-                            f"{b['total']:g}", 11.5, GOLD if won else INK))
+                            f"{b['total']:g}", 12, GOLD if won else INK))
         if seat["planet_hand"] and q != viewer:
             out.append(text(x0 + 16, y + row_h - 22, f"planets to build: "
-                            f"{len(seat['planet_hand'])}", 11, DIM))
+                            f"{len(seat['planet_hand'])}", 12, DIM))
     ly = top + n * row_h + 10
     if H - ly > 130:
         out.append(_legend(x0, ly))
@@ -433,7 +448,7 @@ def _hand(state: ShootingStarState, v: dict[str, Any], me: dict[str, Any]) -> st
                        stroke="#9d4edd" if lv == 5 else "none", stroke_width=2)
             if g.p_moon[p]:
                 body += el("circle", cx=px + 22, cy=py, r=3.5, fill="#dfe6ff")
-            body += text(px + 40, py + 11, (g.p_name[p] or code)[:4], 10, INK, anchor="middle")
+            body += text(px + 40, py + 11, (g.p_name[p] or code)[:4], 12, INK, anchor="middle")
             kind_name = ("Dark Planet" if kind == 2 else
                          f"{g.p_name[p]} (3/4)" if kind == 1 else "1/2 planet")
             out.append(group(body, planet_target(code), f"{code}: {kind_name}"
@@ -446,7 +461,7 @@ def _hand(state: ShootingStarState, v: dict[str, Any], me: dict[str, Any]) -> st
         out.append(text(30, my, "Secret Missions", 13, GOLD, weight="bold"))
         for i, code in enumerate(missions):
             m = g.missions[g.mission_index[code]]
-            out.append(text(150 + 0 * i, my + i * 16, f"{m.value} pt \u00b7 {m.text}", 11.5,
+            out.append(text(150 + 0 * i, my + i * 18, f"{m.value} pt \u00b7 {m.text}", 13,
                             INK))
     return "".join(out)
 
@@ -460,4 +475,4 @@ def _events(state: ShootingStarState, v: dict[str, Any], look: _Look) -> str:
     line = "Last resolution: " + "; ".join(lines)
     if len(line) > 180:
         line = line[:179] + "\u2026"
-    return text(30, 66, line, 11.5, DIM)
+    return text(30, 66, line, 13, DIM)

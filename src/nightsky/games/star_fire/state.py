@@ -224,38 +224,68 @@ class StarFireState(State):
         return k
 
     def can_take_two(self, seat: int) -> bool:
-        """SF-16.1 ruling: judged at the start of the turn from what is on the table.
+        """SF-16.1 ruling: whether ``seat`` has a legal sequence of two actions now.
 
-        Two actions are possible when two cards can still be drawn, or when draws, builds the
-        nursery can pay for (or the dealt Star, or a Divine Intervention) and playable Star
-        Fire cards add up to two. Discarding only recycles a card, so it keeps nobody in the
-        game, unless the option ``discard_keeps_alive`` is set (then any held card counts).
+        Judged at the start of its turn, as if it had its two actions (Nuclear Fission's block
+        does not count, SF-16.2; a Nuclear Fusion third action is not needed). Two cards left to
+        draw are two actions; otherwise every legal first action is tried on a scratch copy with
+        the engine's own rules (``_probe_rest``): a Divine Intervention on a Star or a Gamma Ray
+        Burst on a Star is two actions by itself; after any other one, a second action must be
+        legal (a Planet on the Star just built, a build paid with what a Worm Hole stole). A card
+        drawn unseen brings nothing to count on. Discarding only recycles a card, so it keeps
+        nobody in the game, unless the option ``discard_keeps_alive`` is set.
         """
-        if self.g.options["discard_keeps_alive"] and (self.hands[seat] or self.nursery[seat]):
+        # Two draws: the shortcut of the search below (a draw is legal while drawable(d) > 0).
+        if self.drawable(DECK_E) + self.drawable(DECK_B) + self.drawable(DECK_S) >= 2:
             return True
-        cap = sum(self.drawable(d) for d in range(3))
-        if cap >= 2:
-            return True
-        C = self.C
-        has_divine = self._has_kind(seat, SF_DIVINE) >= 0
-        for c in self.hands[seat]:
-            k = C.cat[c]
-            if k == STARFIRE:
-                sk = C.sf_kind[c]
-                if sk in (SF_WORMHOLE, SF_TRANSMUTE):
-                    cap += 1
-                elif sk == SF_FISSION:
-                    cap += any(not self.eliminated[q] for q in range(self.n) if q != seat)
-                elif sk == SF_GAMMA:
-                    cap += bool(self._gamma_targets())
-            elif self._targets(seat, c) and (
-                has_divine or c == self.free_star[seat]
-                or self.payment(seat, C.cost[c]) is not None
-            ):
-                cap += 1
-            if cap >= 2:
+        probe = self._copy()
+        probe.cur = seat
+        probe.actions_left = 2
+        probe.actions_taken = 0
+        probe.credit = [0, 0, 0, 0, 0]
+        probe.sub = SUB_NONE
+        probe.queue = []
+        # The first few legal actions (a draw, the first body that can be built) usually
+        # settle it; the whole list (a payment per held body) is built only when they do not.
+        early = probe._real_actions(seat, first_only=True)
+        for a in early:
+            if a.kind != DISCARD and a.kind != DISCARD_SF and probe._probe_first(seat, a):
+                return True
+        keep_alive = bool(self.g.options["discard_keeps_alive"])
+        for a in probe._real_actions(seat):
+            if a.kind == DISCARD or a.kind == DISCARD_SF:
+                if keep_alive:
+                    return True  # a discard is two actions (SF-13.1)
+            elif a not in early and probe._probe_first(seat, a):
                 return True
         return False
+
+    def _probe_first(self, seat: int, action: Act) -> bool:
+        """SF-16.1: whether ``action``, taken first on a scratch copy of this probe, leaves
+        ``seat`` a second action."""
+        scratch = self._copy()
+        scratch._act(action, seat)
+        return scratch._probe_rest(seat, -1)
+
+    def _probe_rest(self, seat: int, last: int) -> bool:
+        """On a scratch copy after ``seat``'s first action (SF-16.1): finish it, then say
+        whether a second action is legal. Unseen draws are taken blind; Worm Hole steals and
+        Transmutation choices are tried as sets (in card order, ``last`` the latest card)."""
+        while self._settle_draws():
+            d = self.queue.pop(0)[1]
+            self.pool[d].pop()  # an unseen card leaves the deck; what it is stays unknown
+        if self.sub != SUB_NONE:
+            for a in self._compute_legal(seat):
+                if a.kind != STOP and a.a <= last:
+                    continue
+                scratch = self._copy()
+                scratch._act(a, seat)
+                if scratch._probe_rest(seat, a.a):
+                    return True
+            return False
+        if self.actions_left <= 0:
+            return True  # the first action took both (SF-10.2, SF-11.1)
+        return bool(self._real_actions(seat, first_only=True))
 
     def system_of(self, seat: int, star: int) -> list[list[int]] | None:
         for sys in self.systems[seat]:
@@ -792,20 +822,8 @@ class StarFireState(State):
     def _settle(self) -> None:
         """Resolve what needs no decision: public draws, reshuffles, turn ends, eliminations."""
         while True:
-            while self.queue:
-                seat, d, mode = self.queue[0]
-                if self.pool[d]:
-                    return  # a chance node
-                if self.bottom[d]:  # SF-4.3: the public bottom is drawn in order
-                    self.queue.pop(0)
-                    self._receive(seat, self.bottom[d].pop(0), mode, public=True)
-                    continue
-                if d == DECK_E and not self.reshuffled and self.spent:
-                    self.reshuffled = True  # SF-15.1: once, events stay out
-                    self.pool[DECK_E] = self.spent
-                    self.spent = []
-                    continue
-                self.queue.pop(0)  # nothing left to draw
+            if self._settle_draws():
+                return  # a chance node
             if self.phase == PH_DEAL:
                 self.pool[DECK_B] += self.pool[DECK_SETUP]  # SF-2.2
                 self.pool[DECK_SETUP] = []
@@ -820,6 +838,25 @@ class StarFireState(State):
             self._end_turn()
             if self.phase == PH_OVER:
                 return
+
+    def _settle_draws(self) -> bool:
+        """Resolve pending draws that need no chance; True when the next one is a chance node
+        (an unseen card comes off the pool)."""
+        while self.queue:
+            seat, d, mode = self.queue[0]
+            if self.pool[d]:
+                return True
+            if self.bottom[d]:  # SF-4.3: the public bottom is drawn in order
+                self.queue.pop(0)
+                self._receive(seat, self.bottom[d].pop(0), mode, public=True)
+                continue
+            if d == DECK_E and not self.reshuffled and self.spent:
+                self.reshuffled = True  # SF-15.1: once, events stay out
+                self.pool[DECK_E] = self.spent
+                self.spent = []
+                continue
+            self.queue.pop(0)  # nothing left to draw
+        return False
 
     def _end_turn(self) -> None:
         cur = self.cur

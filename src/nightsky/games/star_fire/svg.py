@@ -28,7 +28,7 @@ from nightsky.games.star_fire.constants import (
     STAR,
     STARFIRE,
 )
-from nightsky.games.svgkit import starfield
+from nightsky.games.svgkit import section, starfield
 
 if TYPE_CHECKING:
     from nightsky.games.star_fire.state import StarFireState
@@ -53,8 +53,12 @@ def _a(v: Any) -> str:
     return quoteattr(str(v))
 
 
+MIN_FONT = 10  # the smallest text, in board units: the web client zooms to make it readable
+
+
 def _t(x: float, y: float, text: str, size: int = 12, fill: str = "#dfe6ff",
        anchor: str = "start", weight: str = "normal", extra: str = "") -> str:
+    size = max(size, MIN_FONT)
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
             f'text-anchor="{anchor}" font-weight="{weight}" pointer-events="none"{extra}>'
             f"{escape(text)}</text>")
@@ -430,6 +434,7 @@ def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None 
     extra.append(spent)
     body.append(_t(24, 114, " \u00b7 ".join(extra), 11, "#aab3da"))
     deck_colors = {"elements": "#7fb4ff", "bodies": "#ffd27f", "starfire": "#ff7ad9"}
+    body.append(section("Decks", 890, 10, 380, 130))
     for i, d in enumerate(DECKS):
         body.append(_deck(900 + 120 * i, 18, d, v["decks"][d]["count"], v["decks"][d]["bottom"],
                           deck_colors[d]))
@@ -452,6 +457,7 @@ def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None 
         body.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="14" '
                     f'fill="#141a40" fill-opacity="0.8" stroke="{seat_color(viewer)}" '
                     f'stroke-opacity="0.6"/>')
+        body.append(section("Your hand", 12, y, W - 24, h))
         body.append(_t(28, y + 24, f"Your hand ({who(viewer)})", 14,
                        seat_color(viewer), weight="bold"))
         if not n_cards:
@@ -494,6 +500,7 @@ def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None 
         left_h = 180 + chip_rows * 42  # header, status, nursery rows, hand backs
         h = max(sys_h + 16 + (14 if terminal else 0), left_h)
         acting = (not terminal and q in v["current_players"])
+        body.append(section("You" if q == viewer else who(q), 12, y, W - 24, h))
         body.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="16" '
                     f'fill="#0f1434" fill-opacity="0.75" stroke="{col}" '
                     f'stroke-opacity="{0.95 if acting else 0.35}" '

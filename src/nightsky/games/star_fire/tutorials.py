@@ -32,9 +32,14 @@ def position(
     piles: dict[int, list[str]] | None = None,
     seat: int = 0,
     decks: dict[int, list[str]] | None = None,
+    bottoms: dict[int, list[str]] | None = None,
+    reshuffled: bool = False,
 ) -> StarFireState:
     """A play-phase position with the named cards placed; every other card stays in its deck
-    (unseen) unless ``decks`` lists a deck's whole content. ``seat`` starts its turn."""
+    (unseen) unless ``decks`` lists a deck's whole content. ``bottoms`` lists cards returned
+    to the (public) bottom of a deck (SF-4.3); ``reshuffled`` says the element deck was
+    already reshuffled once, so spent elements are out of play (SF-15.2). ``seat`` starts its
+    turn."""
     s = game.new_initial_state()
     C = s.C
     by = C.by_name
@@ -47,6 +52,9 @@ def position(
 
     s.queue = []
     s.phase = PH_PLAY
+    s.reshuffled = reshuffled
+    for d, names in (bottoms or {}).items():
+        s.bottom[d] = ids(names)
     for q, names in (hands or {}).items():
         s.hands[q] = ids(names)
     for q, names in (nursery or {}).items():

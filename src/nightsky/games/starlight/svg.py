@@ -22,7 +22,7 @@ from contextvars import ContextVar
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from nightsky.games.svgkit import starfield
+from nightsky.games.svgkit import section, starfield
 
 from .components import PRIVILEGES
 from .labels import BOON_TEXT, NP_TEXT
@@ -64,8 +64,23 @@ def _a(v: Any) -> str:
     return quoteattr(str(v))
 
 
+# Words for the view's keys in the web client's "what you know" panel (GameUI.view_labels).
+VIEW_LABELS = {
+    "ap": "Action points",
+    "board": "Star slots (the seat whose star fills it; -1: empty)",
+    "accolades": "Accolades (the seat that won it; -1: nobody yet)",
+    "long_bag": "Long rays in the bag",
+    "short_bag": "Short rays in the bag",
+    "space": "Rondel space",
+    "saved_ap": "Saved action points",
+}
+
+MIN_FONT = 10  # the smallest text, in board units: the web client zooms to make it readable
+
+
 def _t(x: float, y: float, text: str, size: float = 12, fill: str = "#dfe6ff",
        anchor: str = "start", weight: str = "normal", extra: str = "") -> str:
+    size = max(size, MIN_FONT)
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
             f'text-anchor="{anchor}" font-weight="{weight}" pointer-events="none"{extra}>'
             f"{escape(text)}</text>")
@@ -378,6 +393,8 @@ def _ray(t: Any, x: float, y: float, size: int, color: str, count: int, gid: str
 def _button(gid: str, x: float, y: float, w: float, text: str, label: str,
             color: str = "#7fffd4") -> str:
     return _g(gid, label, [
+        # a transparent margin: the button takes taps a little beyond its outline
+        f'<rect x="{x - 3}" y="{y - 3}" width="{w + 6}" height="28" fill="transparent"/>',
         f'<rect class="hit" x="{x}" y="{y}" width="{w}" height="22" rx="11" fill="#10163a" '
         f'stroke="{color}" stroke-width="1.3"/>',
         _t(x + w / 2, y + 15, text, 10, color, "middle", "bold")])
@@ -441,6 +458,7 @@ def _board_svg(s: Any, viewer: int | None) -> str:
         out.extend(_constellation(s, v, ci, bx + gc * (cw + 8), by + gr * (ch + 8), cw, ch))
     rows = -(-len(t.constellations) // 3)
     board_bottom = by + rows * (ch + 8)
+    out.append(section("Sky", bx, by, 3 * (cw + 8), rows * (ch + 8)))
     # legend
     ly = board_bottom
     legend = [f'<circle cx="{bx + 14}" cy="{ly + 6}" r="6" fill="none" '
@@ -470,7 +488,9 @@ def _board_svg(s: Any, viewer: int | None) -> str:
     rw = W - rx - 12
     rcx, rcy = rx + rw / 2, by + 166
     out.extend(_rondel(s, v, rcx, rcy, 106))
+    out.append(section("Rondel", rx, by, rw, 330))
     py = by + 342
+    out.append(section("Pools", rx, py, rw, 290))
     panel_at = len(out)  # the panel's frame goes in once its height is known
     # Cores
     out.append(_t(rx + 12, py + 20, f"Core pool \u00b7 deck {v['core_deck']} \u00b7 "
@@ -521,6 +541,7 @@ def _board_svg(s: Any, viewer: int | None) -> str:
 
     # ---- under the board: Accolades, slotless table, the star being launched
     ay = board_bottom + 32
+    out.append(section("Accolades", bx, ay, 3 * (cw + 8), 100))
     out.append(_t(bx + 6, ay + 14, "Accolades", 13, "#ffe9a8", weight="bold"))
     for k, acc in enumerate(t.data.accolades):
         x0 = bx + 6 + k * 150
@@ -623,6 +644,7 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
     me = q == viewer
     bot = sd["starbot"]
     h = 96 if bot else 246
+    out.append(section("Your mat" if me else f"{_who(s, q)}'s mat", 12, y, W - 24, h))
     out.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="16" fill="#0f1434" '
                f'fill-opacity="0.82" stroke="{col}" stroke-opacity="{0.95 if acting else 0.4}" '
                f'stroke-width="{2.6 if acting else 1.2}"/>')

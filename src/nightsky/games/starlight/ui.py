@@ -14,7 +14,7 @@ from nightsky.core.ui import GameUI, ScorePart
 from .labels import action_targets, describe_action
 from .narrate import describe_entry
 from .render import render_state
-from .svg import board_svg
+from .svg import VIEW_LABELS, board_svg
 
 if TYPE_CHECKING:
     from nightsky.core.game import Action, State
@@ -65,6 +65,9 @@ class StarlightUI(GameUI):
         if state.game.num_seats > state.game.num_players:
             parts.insert(1, ScorePart("stars", "Starbot's launched stars"))
         return parts
+
+    def view_labels(self) -> dict[str, str]:
+        return VIEW_LABELS
 
     def describe_action(
         self, state: State, action: Action, player: int, names: Sequence[str] | None = None

@@ -25,6 +25,7 @@ from nightsky.games.svgkit import (
     el,
     esc,
     group,
+    section,
     star_path,
     svg,
     text,
@@ -152,7 +153,7 @@ def _sky(v: dict[str, Any]) -> str:
                 body += face_art(face, x + TILE / 2, y + TILE / 2 + 2, TILE)
                 body += el("path", d=f"M{x + TILE - 30},{y + 3} h20 a7,7 0 0 1 7,7 v20 Z",
                            fill="#2b3570")
-                body += text(x + TILE - 9, y + 17, back, 10, DIM, anchor="end")
+                body += text(x + TILE - 8, y + 18, back, 12, DIM, anchor="end")
             label = f"{name}: {face_name(face)} (back: {face_name(back)})"
             out.append(group(body, f"tile-{r}-{c}", label))
     # push arrows: rows at the left/right ends, columns at the top/bottom
@@ -213,13 +214,16 @@ def card_svg(card: Card, x: float, y: float, w: float = 132, h: float = 150,
     fill, edge = KIND_FILL[card.kind], KIND_EDGE[card.kind]
     body = [el("rect", x=x, y=y, width=w, height=h, rx=9, fill=fill, stroke=edge,
                stroke_width=2, opacity=0.55 if dim else None)]
-    fs = 12.5 if w >= 120 else 11
+    fs = 12.5 if w >= 120 else 12
     room = max(6, int((w - 34) / (fs * 0.6)))
     name = card.name if len(card.name) <= room else card.name[:room - 1] + "\u2026"
     body.append(text(x + 7, y + 18, name, fs, INK, weight="bold"))
     body.append(el("circle", cx=x + w - 14, cy=y + 14, r=11, fill="#0b1026", stroke=GOLD))
     body.append(text(x + w - 14, y + 18.5, card.vp, 12, GOLD, anchor="middle", weight="bold"))
-    body.append(text(x + 8, y + 32, KIND_NAME[card.kind], 9.5, DIM))
+    kind = KIND_NAME[card.kind]
+    room = int((w - 14) / 7.2)  # the full kind is in the title (the client's detail panel)
+    body.append(text(x + 7, y + 33, kind if len(kind) <= room else kind[:room - 1] + "\u2026",
+                     12, DIM))
     # invocation symbols
     sx = x + 8
     for i, n in enumerate(card.invocation):
@@ -235,13 +239,13 @@ def card_svg(card: Card, x: float, y: float, w: float = 132, h: float = 150,
     if card.kind != MINION:
         a, b = foot.split(">")
         foot = f"{SYM_GLYPH[a]} \u2192 {' '.join(SYM_GLYPH[ch] for ch in b)}"
-    body.append(text(x + 8, y + h - 9, foot, 11, INK))
+    body.append(text(x + 8, y + h - 9, foot, 12, INK))
     if card.bonus >= 0:
         body.append(el("rect", x=x + w - 30, y=y + h - 28, width=24, height=24, rx=5,
                        fill="#0b1030", stroke=GOLD, stroke_width=1))
         body.append(face_art(FACES[card.bonus], x + w - 18, y + h - 16, 26))
     if note:
-        body.append(text(x + w / 2, y + h + 14, note, 10.5, GOLD, anchor="middle"))
+        body.append(text(x + w / 2, y + h + 14, note, 12, GOLD, anchor="middle"))
     inv = card.invocation_text()
     label = (f"{card.name} ({KIND_NAME[card.kind]}, {card.vp} VP): invoke for {inv}; "
              f"power {card.power_text()}; constellations {card.code_text}")
@@ -299,11 +303,12 @@ def board_svg(state: StarsAreRightState, viewer: int | None,
                            anchor="middle", weight="bold"), None, SYM_NAME[sym]))
                 sx += 28
     out.append(_sky(v))
+    out.append(section("Sky", SKY_X - 50, SKY_Y - 40, TILE * 5 + 100, TILE * 5 + 80))
     # deck, discard, invoked
     py = SKY_Y + TILE * 5 + 118
     out.append(card_back(SKY_X, py, 86, 112, f"draw deck: {v['deck_size']} cards", "deck",
                          v["deck_size"]))
-    out.append(text(SKY_X + 43, py + 126, f"deck \u00b7 reshuffles {v['reshuffles']}", 11,
+    out.append(text(SKY_X + 43, py + 127, f"deck \u00b7 reshuffles {v['reshuffles']}", 12,
                     DIM, anchor="middle"))
     disc = v["discard"]
     if disc:
@@ -314,12 +319,12 @@ def board_svg(state: StarsAreRightState, viewer: int | None,
         out.append(group(el("rect", x=SKY_X + 115, y=py, width=132, height=112, rx=9,
                             fill="none", stroke=EDGE, stroke_dasharray="6,4"),
                          "discard", "discard pile: empty"))
-    out.append(text(SKY_X + 181, py + 126, f"discard pile ({len(disc)})", 11, DIM,
+    out.append(text(SKY_X + 181, py + 127, f"discard pile ({len(disc)})", 12, DIM,
                     anchor="middle"))
     for key, title in (("invoked", "invoked"), ("resolving", "Dhole resolving")):
         if v[key]:
             out.append(card_svg(by_id[v[key]], SKY_X + 270, py, 132, 112))
-            out.append(text(SKY_X + 336, py + 126, title, 11, GOLD, anchor="middle"))
+            out.append(text(SKY_X + 336, py + 127, title, 12, GOLD, anchor="middle"))
     last = v.get("last_summon")
     if last:
         summoner = "you" if last["seat"] == viewer else who(last["seat"])
@@ -328,6 +333,9 @@ def board_svg(state: StarsAreRightState, viewer: int | None,
     out.append(_legend(SKY_X - 45, H - 116))
     # seats on the right
     out.append(_seats(v, viewer, by_id, state.winners() if v["terminal"] else [], names, colors))
+    out.append(section("Seats", 670, 60, W - 680, H - 70 - (190 if viewer is not None else 0)))
+    if viewer is not None:
+        out.append(section("Your hand", 670, H - 200, W - 680, 200))
     return svg(W, H, "".join(out), "The Stars Are Right")
 
 
@@ -339,9 +347,9 @@ def _legend(x: float, y: float) -> str:
         out.append(el("rect", x=cx, y=cy, width=24, height=24, rx=5, fill="url(#ns-tile)",
                       stroke="#33407a"))
         out.append(face_art(code, cx + 12, cy + 12, 26))
-        out.append(text(cx + 30, cy + 16, code, 11, GOLD, weight="bold"))
+        out.append(text(cx + 30, cy + 16, code, 12, GOLD, weight="bold"))
         gap = 8 * len(code) + (3 if "W" in code else 0)
-        out.append(text(cx + 36 + gap, cy + 16, FACE_NAMES[i], 11, INK))
+        out.append(text(cx + 36 + gap, cy + 16, FACE_NAMES[i], 12, INK))
     return "".join(out)
 
 
@@ -399,7 +407,7 @@ def _seats(v: dict[str, Any], viewer: int | None, by_id: dict[str, Card],
             out.append(text(hx + 42, y + 27, f"\u00d7{v['hand_sizes'][q]}", 14, INK))
             if known:
                 out.append(text(W - 36, y + 52, "known: " + ", ".join(by_id[k].name
-                                for k in known), 10.5, DIM, anchor="end"))
+                                for k in known), 12, DIM, anchor="end"))
         y += row_h
     if viewer is not None:
         hand = v["hand"] or []

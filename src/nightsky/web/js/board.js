@@ -5,7 +5,19 @@
 // carry class="hit", else its first shape is outlined). A click on a target takes its action;
 // when several legal actions share it, they are offered in a small menu (and the action list
 // is narrowed to them) while their further targets glow, so a second click can choose too.
+// Elements may also carry `data-detail` (lines of fine print) and `data-section` (a part of
+// the board worth jumping to): hover, focus or a tap shows the detail in a panel beside the
+// board; the sections become buttons of the board's toolbar.
+//
+// The board is drawn in a viewport that pans (drag, scroll) and zooms (buttons, ctrl+wheel,
+// pinch). Its first scale is never below the one at which the smallest text is READABLE_PX
+// CSS pixels and, on a small or touch screen, every click target at least TAP_PX.
 // Nothing here knows any game.
+
+export const READABLE_PX = 12;
+export const TAP_PX = 40;
+const MAX_AUTO_SCALE = 4;
+const MAX_FIT_SCALE = 1.6;
 
 /** Map each target id to the legal choices that name it. */
 export function targetMap(legal) {
@@ -54,6 +66,8 @@ const SHAPES = new Set(["rect", "circle", "ellipse", "polygon", "path"]);
  * a cancelled menu can clear the picks.
  */
 export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, picked: initial = [] }) {
+  const port = viewportOf(container);
+  port.save();
   container.replaceChildren();
   const node = svg ? parseSvg(svg) : null;
   if (!node) {
@@ -61,6 +75,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     pre.className = "text";
     pre.textContent = text || "";
     container.append(pre);
+    port.attach(null, []);
     return { highlight() {}, reset() {}, picked: () => [], needsMenu: () => true, targets: new Map(), svg: null };
   }
   container.append(node);
@@ -108,6 +123,8 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
     tip.textContent = targetMap(legal).get(id).map((c) => c.label).join(" / ");
     const own = [...el.children].find((c) => c.localName === "title");
+    // The element's own name stays for the detail panel; the tooltip lists the choices.
+    if (own && !el.dataset.name) el.dataset.name = own.textContent;
     if (own) own.replaceWith(tip); else el.prepend(tip);
     const act = (ev) => {
       const choices = active.get(id);
@@ -123,6 +140,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     el.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") act(ev); });
   }
   paint();
+  port.attach(node, [...byId.values()]);
   return {
     svg: node,
     targets: byId,
@@ -138,4 +156,315 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
       for (const t of choice.targets || []) byId.get(t)?.classList.add("ns-hover");
     },
   };
+}
+
+// ------------------------------------------------------------------ viewport: pan, zoom, detail
+
+const ports = new WeakMap();
+
+/** The pan/zoom state of a board container, kept across redraws (a push redraws the board). */
+function viewportOf(container) {
+  let port = ports.get(container);
+  if (!port) {
+    port = new Viewport(container);
+    ports.set(container, port);
+  }
+  return port;
+}
+
+/** The effective size of a length of `el`'s user space on screen, per CSS pixel of scale. */
+function screenScale(el) {
+  const m = el.getScreenCTM();
+  return m ? Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : 1;
+}
+
+class Viewport {
+  constructor(container) {
+    this.box = container;
+    this.tools = document.getElementById(`${container.id}-tools`);
+    this.detail = document.getElementById(`${container.id}-detail`);
+    this.svg = null;
+    this.scale = null;     // CSS px per SVG unit; null until the first board
+    this.user = false;     // the player zoomed: keep their scale
+    this.scroll = [0, 0];
+    this.pinned = null;    // the element whose detail a tap pinned
+    this.size = [0, 0];    // the viewBox's width and height
+    this.listen();
+  }
+
+  save() {
+    if (this.svg) this.scroll = [this.box.scrollLeft, this.box.scrollTop];
+  }
+
+  attach(svg, targets) {
+    this.svg = svg;
+    this.targets = targets;
+    this.box.classList.toggle("has-svg", !!svg);
+    if (!svg) { this.drawTools([]); this.showDetail(null); return; }
+    const vb = svg.viewBox && svg.viewBox.baseVal;
+    this.size = vb && vb.width ? [vb.width, vb.height] : [800, 600];
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    const first = this.scale === null;
+    const need = this.neededScale();
+    if (first || !this.user) this.scale = need;
+    this.setSize(this.scale);
+    [this.box.scrollLeft, this.box.scrollTop] = this.scroll;
+    if (first) this.showTargets();
+    this.drawTools([...svg.querySelectorAll("[data-section]")]);
+    if (this.pinned) {
+      const again = this.pinned.id ? svg.querySelector(`[id="${CSS.escape(this.pinned.id)}"]`) : null;
+      this.pinned = again;
+      this.showDetail(again);
+    } else {
+      this.showDetail(null);
+    }
+  }
+
+  /** On the first drawing, bring the choosable part of the board into view if none is. */
+  showTargets() {
+    const b = this.box.getBoundingClientRect();
+    const rects = this.targets.map((el) => el.getBoundingClientRect()).filter((r) => r.width);
+    if (!rects.length) return;
+    const seen = rects.some((r) => r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom);
+    if (seen) return;
+    const r = rects[0];
+    this.box.scrollLeft += r.left - b.left - Math.max(8, (b.width - r.width) / 4);
+    this.box.scrollTop += r.top - b.top - Math.max(8, (b.height - r.height) / 4);
+  }
+
+  /** The width scale at which the whole board fits the container's width. */
+  fitWidth() {
+    const w = this.box.clientWidth - 2;
+    return w > 0 ? w / this.size[0] : 1;
+  }
+
+  /** The scale whole board fits the container (width and height). */
+  fitAll() {
+    const h = this.box.clientHeight - 2;
+    return Math.min(this.fitWidth(), h > 0 ? h / this.size[1] : Infinity);
+  }
+
+  /** Small screens and touch: targets must be big enough for a finger. */
+  touchy() {
+    return window.matchMedia("(pointer: coarse)").matches || window.innerWidth <= 700;
+  }
+
+  /**
+   * The first scale: the board fills the width (up to MAX_FIT_SCALE), but never smaller than
+   * the scale at which the smallest text is READABLE_PX and, on touch or small screens, every
+   * target TAP_PX across.
+   */
+  neededScale() {
+    const scroll = [this.box.scrollLeft, this.box.scrollTop];
+    this.setSize(1);
+    let minFont = Infinity;
+    for (const t of this.svg.querySelectorAll("text")) {
+      if (!t.textContent.trim()) continue;
+      const r = t.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      const size = parseFloat(getComputedStyle(t).fontSize) * screenScale(t);
+      if (size > 0 && size < minFont) minFont = size;
+    }
+    const base = screenScale(this.svg) || 1;  // CSS px per unit at scale 1 (page zoom aside)
+    // (a hair over: rounding must not leave the smallest text at 11.99 px)
+    let need = Number.isFinite(minFont) ? 1.002 * READABLE_PX * base / minFont : 0;
+    if (this.touchy()) {
+      for (const el of this.targets) {
+        const r = el.getBoundingClientRect();
+        const side = Math.min(r.width, r.height);
+        if (side > 0) need = Math.max(need, 1.002 * TAP_PX * base / side);
+      }
+    }
+    need = Math.min(need, MAX_AUTO_SCALE);
+    const fit = Math.min(this.fitWidth(), MAX_FIT_SCALE);
+    if (this.scale !== null) this.setSize(this.scale);
+    [this.box.scrollLeft, this.box.scrollTop] = scroll;
+    return Math.max(need, fit);
+  }
+
+  setSize(scale) {
+    this.svg.style.width = `${this.size[0] * scale}px`;
+    this.svg.style.height = `${this.size[1] * scale}px`;
+    const pct = this.tools && this.tools.querySelector(".zoom-level");
+    if (pct) pct.textContent = `${Math.round(scale * 100)}%`;
+  }
+
+  /** Zoom to `scale`, keeping the board point under `anchor` (box pixels; default: centre). */
+  apply(scale, anchor) {
+    const box = this.box;
+    const old = this.scale || scale;
+    const [ax, ay] = anchor || [box.clientWidth / 2, box.clientHeight / 2];
+    const ux = (box.scrollLeft + ax) / old;
+    const uy = (box.scrollTop + ay) / old;
+    this.setSize(scale);
+    this.scale = scale;
+    box.scrollLeft = ux * scale - ax;
+    box.scrollTop = uy * scale - ay;
+  }
+
+  zoomTo(scale, anchor) {
+    if (!this.svg) return;
+    this.user = true;
+    this.apply(Math.max(0.1, Math.min(scale, 6)), anchor);
+  }
+
+  drawTools(sections) {
+    const tools = this.tools;
+    if (!tools) return;
+    tools.hidden = !this.svg;
+    if (!this.svg) return;
+    const mk = (label, title, fn, cls = "", icon = "") => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = cls;
+      if (icon) {
+        b.append(Object.assign(document.createElement("span"), { className: "icon", textContent: icon }),
+          Object.assign(document.createElement("span"), { className: "long", textContent: label }));
+        b.setAttribute("aria-label", title);
+      } else {
+        b.textContent = label;
+      }
+      b.title = title;
+      b.addEventListener("click", fn);
+      return b;
+    };
+    const jump = sections.map((el) => mk(el.dataset.section, `Show ${el.dataset.section}`,
+      () => this.reveal(el.dataset.section), "section"));
+    const level = document.createElement("span");
+    level.className = "zoom-level";
+    level.textContent = `${Math.round(this.scale * 100)}%`;
+    tools.replaceChildren(
+      Object.assign(document.createElement("span"), { className: "sections" }),
+      Object.assign(document.createElement("span"), { className: "zoom" }));
+    tools.firstChild.append(...jump);
+    tools.lastChild.append(
+      mk("−", "Zoom out", () => this.zoomTo(this.scale / 1.25), "zoom-out"),
+      level,
+      mk("+", "Zoom in", () => this.zoomTo(this.scale * 1.25), "zoom-in"),
+      mk("Whole board", "Fit the whole board in view", () => this.zoomTo(this.fitAll()), "zoom-fit", "⤢"),
+      mk("Readable", "Back to the readable size", () => {
+        this.user = false;
+        this.apply(this.neededScale());
+      }, "zoom-reset", "Aa"));
+  }
+
+  /** Scroll so the section named `name` is in view, its top-left corner first. */
+  reveal(name) {
+    const el = this.svg && [...this.svg.querySelectorAll("[data-section]")].find((e) => e.dataset.section === name);
+    if (!el) return;
+    const r = el.getBoundingClientRect();
+    const b = this.box.getBoundingClientRect();
+    const left = this.box.scrollLeft + r.left - b.left - 6;
+    const top = this.box.scrollTop + r.top - b.top - 6;
+    this.box.scrollTo({ left, top, behavior: "smooth" });
+    this.showDetail(null);
+  }
+
+  /** The element whose detail a pointer over `node` shows: the nearest that names itself. */
+  describedBy(node) {
+    if (!this.svg || !node || !this.svg.contains(node)) return null;
+    for (let el = node; el && el !== this.svg; el = el.parentNode) {
+      if (el.nodeType !== 1) continue;
+      if (el.dataset && (el.dataset.detail || el.dataset.name || el.dataset.label)) return el;
+      if ([...el.children].some((c) => c.localName === "title")) return el;
+    }
+    return null;
+  }
+
+  showDetail(el) {
+    const panel = this.detail;
+    if (!panel) return;
+    if (!el) { panel.hidden = true; panel.replaceChildren(); return; }
+    const title = [...el.children].find((c) => c.localName === "title");
+    const name = el.dataset.name || el.dataset.label || (title && !el.classList.contains("ns-target") ? title.textContent : "");
+    const head = document.createElement("div");
+    head.className = "detail-name";
+    head.textContent = name || "";
+    const body = document.createElement("div");
+    body.className = "detail-body";
+    for (const line of (el.dataset.detail || "").split("\n").filter(Boolean)) {
+      const d = document.createElement("div");
+      d.textContent = line;
+      body.append(d);
+    }
+    panel.replaceChildren(head, body);
+    if (el.classList.contains("ns-target") && title) {
+      const act = document.createElement("div");
+      act.className = "detail-act";
+      act.textContent = `Click to: ${title.textContent}`;
+      panel.append(act);
+    }
+    panel.hidden = !name && !el.dataset.detail;
+  }
+
+  listen() {
+    const box = this.box;
+    box.addEventListener("pointerover", (e) => {
+      if (e.pointerType === "touch" || this.pinned) return;
+      // The panel sits in the corner away from the pointer, so it hides nothing pointed at.
+      const b = box.getBoundingClientRect();
+      if (this.detail) this.detail.classList.toggle("right", e.clientX < b.left + b.width / 2);
+      this.showDetail(this.describedBy(e.target));
+    });
+    box.addEventListener("pointerleave", (e) => {
+      if (e.pointerType !== "touch" && !this.pinned) this.showDetail(null);
+    });
+    box.addEventListener("focusin", (e) => this.showDetail(this.describedBy(e.target)));
+    // A tap on a part of the board pins its detail (a finger cannot hover); a tap on bare
+    // sky clears it. A mouse shows details on hover and never pins.
+    let touched = false;
+    box.addEventListener("pointerdown", (e) => { touched = e.pointerType !== "mouse"; }, true);
+    box.addEventListener("click", (e) => {
+      if (this.dragged) { e.stopPropagation(); e.preventDefault(); this.dragged = false; return; }
+      if (!touched) return;
+      const el = this.describedBy(e.target);
+      this.pinned = el;
+      this.showDetail(el);
+    }, true);
+    // Drag with the mouse to pan (touch pans natively: the board scrolls).
+    let drag = null;
+    box.addEventListener("pointerdown", (e) => {
+      if (e.pointerType !== "mouse" || e.button !== 0 || !this.svg) return;
+      drag = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop, moved: false };
+    });
+    window.addEventListener("pointermove", (e) => {
+      if (!drag) return;
+      const dx = e.clientX - drag.x;
+      const dy = e.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < 5) return;
+      drag.moved = true;
+      box.classList.add("panning");
+      box.scrollLeft = drag.left - dx;
+      box.scrollTop = drag.top - dy;
+    });
+    window.addEventListener("pointerup", () => {
+      if (drag && drag.moved) this.dragged = true;  // the click that follows is no choice
+      drag = null;
+      box.classList.remove("panning");
+      setTimeout(() => { this.dragged = false; }, 0);
+    });
+    // Ctrl+wheel (and a trackpad's pinch, which browsers send as one) zooms at the pointer.
+    box.addEventListener("wheel", (e) => {
+      if (!e.ctrlKey || !this.svg) return;
+      e.preventDefault();
+      const b = box.getBoundingClientRect();
+      this.zoomTo(this.scale * Math.exp(-e.deltaY / 300), [e.clientX - b.left, e.clientY - b.top]);
+    }, { passive: false });
+    // Two fingers pinch-zoom the board (one finger pans it natively).
+    let pinch = null;
+    const dist = (t) => Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY);
+    box.addEventListener("touchstart", (e) => {
+      if (e.touches.length === 2 && this.svg) pinch = { d: dist(e.touches), scale: this.scale };
+    }, { passive: true });
+    box.addEventListener("touchmove", (e) => {
+      if (!pinch || e.touches.length !== 2) return;
+      e.preventDefault();
+      const b = box.getBoundingClientRect();
+      const cx = (e.touches[0].clientX + e.touches[1].clientX) / 2 - b.left;
+      const cy = (e.touches[0].clientY + e.touches[1].clientY) / 2 - b.top;
+      this.zoomTo(pinch.scale * dist(e.touches) / pinch.d, [cx, cy]);
+    }, { passive: false });
+    box.addEventListener("touchend", () => { pinch = null; }, { passive: true });
+  }
 }

@@ -1,6 +1,7 @@
 // The game page: board (SVG or text), seats, legal choices, log, push, undo, end screen, replay.
 import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
 import { drawBoard } from "./board.js";
+import { drawViewTree } from "./viewtree.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = location.pathname.split("/").filter(Boolean).pop();
@@ -265,28 +266,16 @@ function drawLog(lines, v) {
 
 let logAtBottom = true;
 
+/** "What you know": the view as labelled sections; the raw JSON and text behind a toggle. */
 function drawDetails(v) {
-  $("text").hidden = !v.svg;
-  $("text").textContent = v.svg ? v.text : "";
-  const tree = $("viewtree");
-  tree.replaceChildren(valueNode(v.view, 0));
+  drawViewTree($("viewtree"), v.view, v.view_labels || {});
+  if ($("raw").open) drawRaw(v);
 }
 
-function valueNode(value, depth) {
-  if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
-  if (Array.isArray(value)) {
-    if (value.every((x) => x === null || typeof x !== "object")) {
-      return value.length ? h("span", {}, value.map((x) => h("span", { class: "chip" }, x === null ? "—" : String(x))))
-        : h("span", { class: "muted" }, "none");
-    }
-    return h("div", {}, value.map((x, i) => h("div", {}, h("span", { class: "muted small" }, `#${i} `), valueNode(x, depth + 1))));
-  }
-  if (typeof value === "object") {
-    if (depth > 4) return h("span", { class: "chip" }, JSON.stringify(value).slice(0, 120));
-    return h("table", {}, Object.entries(value).map(([k, x]) =>
-      h("tr", {}, h("td", { class: "k" }, k.replace(/_/g, " ")), h("td", {}, valueNode(x, depth + 1)))));
-  }
-  return h("span", {}, String(value));
+function drawRaw(v) {
+  $("text").hidden = !v.svg;
+  $("text").textContent = v.svg ? v.text : "";
+  $("rawjson").textContent = JSON.stringify(v.view, null, 2);
 }
 
 function drawInvites(v) {
@@ -506,7 +495,7 @@ async function refresh() {
   try {
     accept(await api(`/api/games/${gid}/view`, { token }));
   } catch (e) {
-    if (e.status === 403 && token) {
+    if (e.status === 401 && token) {  // the token is wrong or was given up
       toast("This seat's link is no longer valid: you are watching.");
       rememberSeat(gid, { token: null });
       token = null;
@@ -548,6 +537,7 @@ async function main() {
   $("autoplay").addEventListener("change", maybeAutoplay);
   $("filter").addEventListener("input", () => current && drawActions(current));
   $("more").addEventListener("toggle", () => current && $("more").open && drawDetails(current));
+  $("raw").addEventListener("toggle", () => current && $("raw").open && drawRaw(current));
   document.addEventListener("click", (e) => { if (!e.target.closest(".menu, .ns-target, #actions")) cancelPick(); });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") cancelPick(); });
   $("log").addEventListener("scroll", () => {
