@@ -253,10 +253,16 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
               stroke=GOLD if i == viewer else EDGE, stroke_width=2)]
     # header
     score = v["scores"][i]
-    who = (name or f"Seat {i}") + (" (you)" if i == viewer else "")
+    who = name or f"Seat {i}"
+    if len(who) > 20:  # a long name is cut here (whole in the players panel)
+        who = who[:19] + "\u2026"
+    who += " (you)" if i == viewer else ""
     if color:  # the seat's colour, as on the page
         out.append(el("circle", cx=30, cy=32, r=8, fill=color))
-    out.append(text(46 if color else 24, 40, who, 24, GOLD, weight="bold"))
+    name_x = 46 if color else 24
+    out.append(text(name_x, 40, who, 24, GOLD, weight="bold"))
+    # the sheet's state starts after the name (bold 24 px: at most ~0.62 em a character)
+    info_x = max(215, round(name_x + 0.62 * 24 * len(who) + 20))
     week = sheet["week"]
     day = "Saturday (MENTOR)" if sheet["day"] == "Saturday*" else sheet["day"]
     info = f"week {min(week, 6)} \u00b7 {day} \u00b7 {sheet['phase']}"
@@ -268,7 +274,7 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
         info += f" \u00b7 stars to spend {sheet['stars_to_spend']}"
     if sheet["squares_to_spend"]:
         info += f" \u00b7 squares to spend {sheet['squares_to_spend']}"
-    out.append(text(215, 38, info, 15, INK))
+    out.append(text(info_x, 38, info, 15, INK))
     parts = [f"{k} {bd[k]:g}" for k in ("region", "stars", "articles", "publisher",
                                           "headhunter", "unique") if bd[k]]
     out.append(text(SW - 24, 40, f"{score:g} pts", 24, GOLD, anchor="end", weight="bold"))

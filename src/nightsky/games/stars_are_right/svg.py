@@ -377,16 +377,20 @@ def _seats(v: dict[str, Any], viewer: int | None, by_id: dict[str, Card],
                       fill=PANEL, stroke=col if acting or won else EDGE,
                       stroke_width=3 if acting or won else 1.2, opacity=0.92))
         name = names[q] if names is not None and q < len(names) and names[q] else f"Seat {q}"
+        if len(name) > 20:  # a long name is cut here (whole in the players panel)
+            name = name[:19] + "\u2026"
         who = name + (" (you)" if q == viewer else "")
         out.append(el("circle", cx=x0 + 20, cy=y + 22, r=8, fill=col))
         out.append(text(x0 + 36, y + 28, who, 16, INK, weight="bold"))
-        out.append(text(x0 + 160, y + 28, f"{v['scores'][q]} VP", 16, GOLD, weight="bold"))
+        # the points follow the name (bold 16 px: at most ~0.62 em a character)
+        vp_x = max(x0 + 160, round(x0 + 36 + 0.62 * 16 * len(who) + 12))
+        out.append(text(vp_x, y + 28, f"{v['scores'][q]} VP", 16, GOLD, weight="bold"))
         info = f"hand {v['hand_sizes'][q]} \u00b7 creatures {len(v['creatures'][q])}"
         if acting:
             info += " \u00b7 acting"
         if won:
             info = "\u2605 winner"
-        out.append(text(x0 + 240, y + 28, info, 13, DIM))
+        out.append(text(vp_x + 80, y + 28, info, 13, DIM))
         # creatures
         cx: float = x0 + 14
         cards = v["creatures"][q]
