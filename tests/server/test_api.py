@@ -131,7 +131,9 @@ def test_undo_own_last_action_only_when_nothing_was_revealed(client):
 
 
 def test_lobby_lists_open_seats_and_join_gives_a_working_token(client):
-    made = create(client, "toy-secret-sum", ["human", "human", "random"], names=["Ann"])
+    made = create(
+        client, "toy-secret-sum", ["human", "human", "random"], names=["Ann"], listed=True
+    )
     gid = made["id"]
     entry = next(g for g in client.get("/api/lobby").json() if g["id"] == gid)
     assert entry["open_seats"] == [1] and entry["seats"][0]["name"] == "Ann"

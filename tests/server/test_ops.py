@@ -104,7 +104,7 @@ def test_openapi_declares_the_token_schemes_and_readable_operation_ids(client):
     assert schemes["SeatTokenHeader"]["name"] == "X-Seat-Token"
     ops = _operations(spec)
     assert set(ops) == OPERATIONS
-    for name in ("get_view", "act", "undo", "renew_invite", "leave_seat"):
+    for name in ("get_view", "act", "undo", "renew_invite", "leave_seat", "get_replay"):
         assert {"SeatToken": []} in ops[name]["security"], name
     assert "security" not in ops["get_lobby"]
 

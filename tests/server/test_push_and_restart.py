@@ -39,16 +39,31 @@ def test_websocket_pushes_each_seat_its_own_new_view(client):
         pushed = ws1.receive_json()["data"]
         assert pushed["version"] == r.json()["version"] and pushed["seat"] == 1
         assert pushed["legal"] and pushed["log"][-1] == {
-            "index": len(pushed["log"]) - 1,
+            "n": len(pushed["log"]),
+            "index": len(room_history(client, gid)) - 1,
             "seat": 0,
-            "text": "keep",
+            "text": "Player 1 kept (toy).",
+            "notation": "keep",
         }
         assert spectator.receive_json()["data"]["version"] == pushed["version"]
         # What seat 1 is pushed is what any state it cannot tell apart would give it.
         room = client.app.state.manager.get(gid)
         other = room.state.resample(1, random.Random(0))
-        expect = json.loads(json.dumps({**seat_payload(other, 1), "log": redacted_log(other, 1)}))
+        names = [x["name"] for x in pushed["seats"]]
+        colors = [x["color"] for x in pushed["seats"]]
+        expect = json.loads(
+            json.dumps(
+                {
+                    **seat_payload(other, 1, names, colors),
+                    "log": redacted_log(other, 1, names=names),
+                }
+            )
+        )
         assert {k: pushed[k] for k in expect} == expect
+
+
+def room_history(client, gid):
+    return client.app.state.manager.get(gid).state.history
 
 
 def test_websocket_with_a_wrong_token_is_refused(client):

@@ -149,7 +149,9 @@ class ToyState(State):
 class ToyUI(GameUI):
     """The toy's presentation: a deck, the viewer's two cards and a keep button."""
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         return f"{action} (toy)"
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:
@@ -157,7 +159,13 @@ class ToyUI(GameUI):
         targets = {"keep": ["keep"], "swap0": ["card0", "deck"], "swap1": ["card1", "deck"]}
         return targets.get(str(action), [])
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str | None:
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str | None:
         v = state.view(viewer)
         parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 120">']
         parts.append(

@@ -156,7 +156,8 @@ def test_board_svg_targets_are_highlighted_and_clicks_take_actions(page):
     before = page.inner_text("#log")
     page.click("#board svg #keep")  # one action on this target: taken at once
     page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
-    assert "keep" in page.inner_text("#log")
+    assert page.locator('#log .line[title="keep"]').count() >= 1  # the notation, on hover
+    assert "Player 1 kept" in page.inner_text("#log")
     page.wait_for_selector("#board svg .ns-target")  # our turn again, after the bot
     # Two swaps share the deck: the click picks it, the list narrows to them and only the
     # cards that tell them apart still glow; Escape forgets the pick.
@@ -164,6 +165,7 @@ def test_board_svg_targets_are_highlighted_and_clicks_take_actions(page):
     page.wait_for_selector("#board svg #deck.ns-picked")
     assert not page.is_visible("#menu")
     assert page.locator("#actions button.action").count() == 2
+    assert page.text_content("#actions-title").endswith("(2 of 3)")  # the count follows the pick
     ids = sorted(page.eval_on_selector_all(".ns-target", "els => els.map(e => e.id)"))
     assert ids == ["card0", "card1"]
     page.screenshot(path=str(ARTIFACTS / "toy-narrowed.png"))
@@ -181,7 +183,7 @@ def test_lobby_join_takes_the_free_seat_and_spectators_watch(page):
 
     made = httpx.post(
         page.base + "/api/games",
-        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"]},
+        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"], "listed": True},
     ).json()
     page.goto(page.base + "/")
     item = page.locator(f'.lobby-item[data-id="{made["id"]}"]')
@@ -235,7 +237,7 @@ def test_a_pick_on_the_board_survives_a_redraw(page):
 
     made = httpx.post(
         page.base + "/api/games",
-        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"]},
+        json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "human"], "listed": True},
     ).json()
     page.goto(made["tokens"][0]["invite"])
     page.wait_for_selector("#conn.live")

@@ -350,9 +350,14 @@ def create_app(
         return {"games": games, "agents": agent_names()}
 
     @app.get("/api/lobby", response_model=list[m.LobbyGame], tags=["games"])
-    def get_lobby() -> list[dict[str, Any]]:
-        """Recent games, most recently active first; `open_seats` lists seats free to join."""
-        return manager.lobby()
+    def get_lobby(
+        ids: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> list[dict[str, Any]]:
+        """The open tables (those their creators listed), most recently active first;
+        `open_seats` lists seats free to join. With `ids` (comma-separated game ids, e.g. the
+        games this browser plays): those games, listed or not."""
+        wanted = [x for x in ids.split(",") if x] if ids is not None else None
+        return manager.lobby(ids=wanted)
 
     @app.post(
         "/api/games",
@@ -365,7 +370,9 @@ def create_app(
         """Create a game. Returns your token (the first human seat) and a one-time invite
         code per other human seat."""
         made = manager.create(
-            NewGame(req.game, req.seats, req.players, req.options, req.names, req.seed),
+            NewGame(
+                req.game, req.seats, req.players, req.options, req.names, req.seed, req.listed
+            ),
             client=client_of(request.scope, settings, hashed=True),
         )
         room = made.room
@@ -467,9 +474,14 @@ def create_app(
     @app.get(
         "/api/games/{gid}/replay", response_model=m.ReplayView, tags=["games"], responses=ERRORS
     )
-    def get_replay(gid: str, step: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
-        """The spectator's view after `step` entries of a finished game."""
-        return manager.replay_view(room_of(gid), step)
+    def get_replay(
+        gid: str, token: Token, step: Annotated[int, Query(ge=0)] = 0
+    ) -> dict[str, Any]:
+        """What your seat saw (with its token) after `step` entries of a finished game: your
+        view, board and log; without a token, the spectator's."""
+        room = room_of(gid)
+        seat = manager.seat_for(room, token, required=False)
+        return manager.replay_view(room, step, seat)
 
     @app.get("/api/metrics", response_model=m.Metrics, tags=["ops"])
     def get_metrics() -> dict[str, Any]:

@@ -50,6 +50,11 @@ class CreateGame(BaseModel):
         lt=2**62,
         description="Seed of chance and bots: only on a table with at most one human seat.",
     )
+    listed: bool = Field(
+        False,
+        description="Show the table in the lobby: anyone may watch it there and take its free "
+        "seats. Default: private, its invited seats taken only with their invite links.",
+    )
 
 
 class SeatToken(BaseModel):
@@ -120,9 +125,11 @@ class LegalChoice(BaseModel):
 
 
 class LogLine(BaseModel):
-    index: int
+    n: int = Field(description="Line number for this viewer: 1, 2, ... without gaps.")
+    index: int = Field(description="The history entry the line tells (several lines may).")
     seat: int = Field(description="-1 for chance.")
-    text: str = Field(description="The entry as this viewer may see it (secrets redacted).")
+    text: str = Field(description="The entry in words, as this viewer may know it.")
+    notation: str = Field(description="The entry's notation as this viewer may see it.")
 
 
 class PublicSeat(BaseModel):
@@ -131,6 +138,13 @@ class PublicSeat(BaseModel):
     name: str
     spec: str | None
     joined: bool
+    color: str = Field(description="The seat's one colour (#rrggbb), as the board draws it.")
+
+
+class ScorePartModel(BaseModel):
+    key: str = Field(description="Key of `breakdown`.")
+    label: str = Field(description="The column in words.")
+    points: bool = Field(description="False: a count shown beside the points, not in the total.")
 
 
 class Notice(BaseModel):
@@ -161,19 +175,23 @@ class SeatView(BaseModel):
     log: list[LogLine]
     scores: list[float] | None
     breakdown: list[dict[str, float]] | None
+    score_parts: list[ScorePartModel] | None = Field(description="The score table's columns.")
     winners: list[int]
+    listed: bool = Field(description="Shown in the lobby; false: a private table.")
     can_undo: bool
     notices: list[Notice] = Field(description="What happened to the table besides moves.")
 
 
 class ReplayView(BaseModel):
-    """The spectator's view after `step` entries of a finished game's record."""
+    """What a seat (with its token) or a spectator saw after `step` entries of a finished
+    game's record."""
 
     id: str
     game: str
     title: str
     step: int
     steps: int
+    seat: int | None = Field(description="Whose view this is; null for a spectator.")
     seats: list[PublicSeat]
     current_players: list[int]
     terminal: bool
@@ -184,6 +202,7 @@ class ReplayView(BaseModel):
     log: list[LogLine]
     scores: list[float] | None
     breakdown: list[dict[str, float]] | None
+    score_parts: list[ScorePartModel] | None
     winners: list[int]
 
 
@@ -200,7 +219,9 @@ class LobbyGame(BaseModel):
     title: str
     players: int | None
     status: str
-    open_seats: list[int]
+    listed: bool = Field(description="Shown in the lobby (false: private, reached by its links).")
+    open_seats: list[int] = Field(description="Free seats anyone may join (listed tables only).")
+    free_seats: list[int] = Field(description="Human seats still waiting for their player.")
     version: int
     seats: list[LobbySeat]
     created_at: str

@@ -31,13 +31,14 @@ from typing import Any
 
 from nightsky.core.errors import GameError, GameOverError, OptionError, RecordError
 from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.narration import Narrator
 from nightsky.core.record import make_record, parse_record, replay
 from nightsky.core.registry import game_class, load_game
 from nightsky.server.bounds import BotPlan, plan_bot
 from nightsky.server.settings import Settings
 from nightsky.server.store import Store, StoredGame, now
 from nightsky.server.thinking import ThinkPool
-from nightsky.server.views import encode, log_line, seat_payload
+from nightsky.server.views import encode, seat_payload
 
 log = logging.getLogger("nightsky.server")
 
@@ -154,14 +155,15 @@ class Seat:
     def human(self) -> bool:
         return self.kind == "human"
 
-    def public(self, index: int) -> dict[str, Any]:
-        """What anyone may know of the seat."""
+    def public(self, index: int, color: str) -> dict[str, Any]:
+        """What anyone may know of the seat (``color``: its one colour, board and page)."""
         return {
             "seat": index,
             "kind": self.kind,
             "name": self.name,
             "spec": self.spec,
             "joined": self.joined or not self.human,
+            "color": color,
         }
 
     def owns(self, token_hash: str) -> bool:
@@ -219,13 +221,16 @@ class Room:
     seed_source: str | None = None
     secret: bytes = b""
     notices: list[dict[str, Any]] = field(default_factory=list)
+    # Listed in the lobby (anyone may watch it there and join its free seats); a private
+    # table's invited seats are taken only with their invite links.
+    listed: bool = False
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: list[Subscriber] = field(default_factory=list)
     # (seat, history length after the action): a contiguous run of undoable human actions.
     undo_stack: list[tuple[int, int]] = field(default_factory=list)
     bot_busy: bool = False
     agents: dict[int, BotPlan | None] = field(default_factory=dict)
-    logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    narrator: Narrator | None = None  # the log in words, per viewer (built on first use)
     cache: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     # Per viewer: the cached payload, its JSON, and its WebSocket message (made on demand).
     wire: dict[int | None, tuple[dict[str, Any], bytes, str | None]] = field(
@@ -268,11 +273,22 @@ class Room:
         return [p for p in now if 0 <= p < n and self.seats[p].kind == "bot"]
 
     def public_seats(self) -> list[dict[str, Any]]:
-        out = [s.public(i) for i, s in enumerate(self.seats)]
+        """Every seat as anyone may see it, with its one name and colour."""
+        game = self.state.game
+        colors = game.ui.seat_colors()
+        out = [s.public(i, colors[i]) for i, s in enumerate(self.seats)]
         # Seats the game adds itself (Starlight's Starbots) are played by the rules.
-        for i in range(len(self.seats), self.state.game.num_seats):
-            name = self.state.game.seat_name(i)
-            out.append({"seat": i, "kind": "game", "name": name, "spec": None, "joined": True})
+        for i in range(len(self.seats), game.num_seats):
+            out.append(
+                {
+                    "seat": i,
+                    "kind": "game",
+                    "name": game.seat_name(i),
+                    "spec": None,
+                    "joined": True,
+                    "color": colors[i],
+                }
+            )
         return out
 
     def creator(self) -> int | None:
@@ -307,11 +323,20 @@ class Room:
                 self.changed()
 
     def join(self, seat: int | None, name: str | None) -> tuple[int, str]:
-        """Take a free human seat (the lobby's Join); returns the seat and its new token."""
+        """Take a free human seat (the lobby's Join); returns the seat and its new token.
+        Only an open table's seats may be joined: a private table's are reserved for the
+        players its creator invited (their links claim them, ``claim``)."""
         with self.lock:
             free = self.open_seats()
             if self.state.is_terminal():
                 raise ServerError(409, "game_over", "the game is over")
+            if not self.listed:
+                raise ServerError(
+                    403,
+                    "seat_reserved",
+                    "this table is private: its free seats are reserved for the players its "
+                    "creator invited, and only an invite link takes one",
+                )
             if seat is None:
                 if not free:
                     raise ServerError(409, "no_free_seat", "every seat is taken")
@@ -327,7 +352,7 @@ class Room:
         row.spend_invite()
         row.joined, row.left = True, False
         if name:
-            row.name = name
+            row.name = unique_name(name, [s.name for i, s in enumerate(self.seats) if i != seat])
         self.persist(seats_changed=True, bump=True)
         self.changed()
         return token
@@ -503,9 +528,9 @@ class Room:
 
     def changed(self) -> None:
         """Push every subscriber its new view. Under the lock."""
-        hist = self.state.history
-        for lines in self.logs.values():
-            del lines[len(hist) :]  # an undo rewrites history: drop the lines that changed
+        if self.narrator is not None:
+            # an undo rewrites history: the lines from there on are told again
+            self.narrator.truncate(len(self.state.history))
         self.cache.clear()
         self.wire.clear()
         self.mark_seats()
@@ -522,7 +547,10 @@ class Room:
             cached = self.cache.get(seat)
             if cached is not None and cached["version"] == self.version:
                 return cached
-            body = seat_payload(self.state, seat)
+            seats = self.public_seats()
+            names = [x["name"] for x in seats]
+            colors = [x["color"] for x in seats]
+            body = seat_payload(self.state, seat, names, colors)
             body.update(
                 {
                     "id": self.id,
@@ -531,10 +559,11 @@ class Room:
                     "params": self.params,
                     "version": self.version,
                     "seat": seat,
-                    "seats": self.public_seats(),
+                    "seats": seats,
                     "status": self.status,
+                    "listed": self.listed,
                     "can_undo": self.undo_allowed(seat),
-                    "log": self.log_for(seat),
+                    "log": self.log_for(seat, names),
                     "notices": list(self.notices),
                 }
             )
@@ -563,14 +592,16 @@ class Room:
                 self.wire[seat] = (body, data, text)
             return {"version": body["version"], "text": text}
 
-    def log_for(self, seat: int | None) -> list[dict[str, Any]]:
-        """The history as ``seat`` may read it (lines cached per viewer)."""
-        lines = self.logs.setdefault(seat, [])
-        hist = self.state.history
-        del lines[len(hist) :]
-        for i in range(len(lines), len(hist)):
-            lines.append(log_line(self.state, i, hist[i][0], hist[i][1], seat))
-        return list(lines)
+    def log_for(self, seat: int | None, names: list[str] | None = None) -> list[dict[str, Any]]:
+        """The log in words as ``seat`` may read it (told once per entry for every viewer)."""
+        with self.lock:
+            if names is None:
+                names = [x["name"] for x in self.public_seats()]
+            if self.narrator is None:
+                self.narrator = Narrator(self.state.game, names)
+            else:
+                self.narrator.rename(names)
+            return self.narrator.lines(self.state, seat)
 
     def record(self) -> dict[str, Any]:
         with self.lock:
@@ -580,19 +611,24 @@ class Room:
                 )
             return make_record(self.state)
 
-    def replay_view(self, step: int) -> dict[str, Any]:
-        """The spectator's view after ``step`` entries of the record (finished games only)."""
+    def replay_view(self, step: int, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) saw after ``step`` entries of the record: its
+        own view, board and log (finished games only)."""
         with self.lock:
             if not self.state.is_terminal():
                 raise ServerError(409, "game_not_over", "replays open when the game is over")
             rec = make_record(self.state)
+            seats = self.public_seats()
+            names = [x["name"] for x in seats]
+            colors = [x["color"] for x in seats]
+            lines = self.log_for(seat, names)
         n = len(rec["history"])
         if not 0 <= step <= n:
             raise ServerError(422, "bad_step", f"step must be within 0..{n}", field="step")
         parse_record(rec)
         state = replay(rec, check_result=False, upto=step)
-        body = seat_payload(state, None)
-        hist = state.history
+        body = seat_payload(state, seat, names, colors)
+        body["legal"] = []  # a replay is watched, not played
         body.update(
             {
                 "id": self.id,
@@ -600,8 +636,9 @@ class Room:
                 "title": state.game.info.title,
                 "step": step,
                 "steps": n,
-                "seats": self.public_seats(),
-                "log": [log_line(state, i, s, a, None) for i, (s, a) in enumerate(hist)],
+                "seat": seat,
+                "seats": seats,
+                "log": [line for line in lines if line["index"] < step],
             }
         )
         return body
@@ -871,6 +908,7 @@ class Manager:
             seed_source=g.seed_source,
             secret=self.secret,
             notices=list(g.notices),
+            listed=bool(g.listed),
         )
 
     def create(self, req: NewGame, client: str = "") -> Created:
@@ -899,6 +937,7 @@ class Manager:
             created_at=now(),
             seed_source="server" if req.seed is None else "client",
             client=client or None,
+            listed=bool(req.listed),
         )
         room = self._room(stored, game.new_initial_state())
         with room.lock:
@@ -1012,8 +1051,8 @@ class Manager:
     def record(self, room: Room) -> dict[str, Any]:
         return room.record()
 
-    def replay_view(self, room: Room, step: int) -> dict[str, Any]:
-        return room.replay_view(step)
+    def replay_view(self, room: Room, step: int, seat: int | None = None) -> dict[str, Any]:
+        return room.replay_view(step, seat)
 
     def subscribe(self, room: Room, sub: Subscriber) -> None:
         with room.lock:
@@ -1026,9 +1065,15 @@ class Manager:
         if not room.subscribers and room.state.is_terminal():
             self.trim()
 
-    def lobby(self, limit: int = 50) -> list[dict[str, Any]]:
+    def lobby(self, limit: int = 50, ids: list[str] | None = None) -> list[dict[str, Any]]:
+        """The open tables, most recently active first; with ``ids``, those games instead
+        (listed or not: whoever holds a game's link may watch it)."""
         out = []
-        for g in self.store.recent(limit):
+        if ids is not None:
+            games = self.store.some([g for g in ids if _plausible_id(g)][:limit])
+        else:
+            games = self.store.recent(limit, listed=True)
+        for g in games:
             with contextlib.suppress(GameError):
                 out.append(_lobby_entry(g))
         return out
@@ -1054,6 +1099,7 @@ class NewGame:
     options: dict[str, Any] = field(default_factory=dict)
     names: list[str] | None = None
     seed: int | None = None
+    listed: bool = False  # shown in the lobby, its free seats open to anyone
 
 
 SHIPPED_COMPONENTS = {"": "", "default": ""}
@@ -1095,6 +1141,7 @@ def _new_seats(
     rows: list[Seat] = []
     token: str | None = None
     invites: dict[int, str] = {}
+    levels = [raw.strip().split(":")[0] for raw in specs]
     for i, raw in enumerate(specs):
         name = (names[i] if names and i < len(names) else "") or ""
         spec = raw.strip()
@@ -1109,10 +1156,26 @@ def _new_seats(
                 plan_bot(spec, settings)
             except GameError as exc:
                 raise ServerError(422, exc.code, f"seat {i}: {exc}", field="seats") from None
-            seat = Seat(kind="bot", name=name or f"{spec.split(':')[0]} bot", spec=spec)
+            # Bots are called by their level and, among bots of that level, a number.
+            level = levels[i]
+            number = levels[: i + 1].count(level)
+            seat = Seat(kind="bot", name=name or f"{level} bot {number}", spec=spec)
             seat.joined = True
+        seat.name = unique_name(seat.name, [r.name for r in rows])
         rows.append(seat)
     return rows, token, invites
+
+
+def unique_name(name: str, others: list[str]) -> str:
+    """``name``, or ``name (2)``, ``name (3)``... when another seat already goes by it: one
+    name per seat, so the log and the board never mix two players up."""
+    taken = {o.casefold() for o in others}
+    if name.casefold() not in taken:
+        return name
+    k = 2
+    while f"{name} ({k})".casefold() in taken:
+        k += 1
+    return f"{name} ({k})"
 
 
 def _lobby_entry(g: StoredGame) -> dict[str, Any]:
@@ -1123,7 +1186,12 @@ def _lobby_entry(g: StoredGame) -> dict[str, Any]:
         "title": game_class(g.game).info.title,
         "players": g.params.get("players"),
         "status": g.status,
-        "open_seats": [i for i, s in enumerate(seats) if s.human and not s.joined],
+        "listed": bool(g.listed),
+        # only a listed table's free seats may be joined from the lobby
+        "open_seats": [i for i, s in enumerate(seats) if s.human and not s.joined]
+        if g.listed
+        else [],
+        "free_seats": [i for i, s in enumerate(seats) if s.human and not s.joined],
         "version": g.version,
         "seats": [
             {"seat": i, "kind": s.kind, "name": s.name, "joined": s.joined}

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -64,6 +65,9 @@ class GameRow(Base):
     # What happened to the table besides moves (an invite renewed, a player left): a list of
     # {"version", "text"} shown to everyone.
     notices: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    # Shown in the lobby (its creator opened it); null (a game from before private tables)
+    # or false: reached only by its links.
+    listed: Mapped[bool | None] = mapped_column(Boolean, nullable=True, index=True)
 
 
 class MoveRow(Base):
@@ -94,6 +98,7 @@ class StoredGame:
     seed_source: str | None = None
     client: str | None = None
     notices: list[dict[str, Any]] = field(default_factory=list)
+    listed: bool = False
 
 
 def now() -> datetime:
@@ -157,6 +162,7 @@ class Store:
                     seed_source=g.seed_source,
                     client=g.client,
                     notices=g.notices,
+                    listed=g.listed,
                 )
             )
             for i, (seat, text) in enumerate(g.history):
@@ -225,11 +231,23 @@ class Store:
                 q = q.where(GameRow.client == client)
             return int(s.execute(q).scalar_one())
 
-    def recent(self, limit: int = 50) -> list[StoredGame]:
-        """The most recently active games, without their moves (for the lobby)."""
+    def recent(self, limit: int = 50, *, listed: bool | None = None) -> list[StoredGame]:
+        """The most recently active games, without their moves (for the lobby); with
+        ``listed=True`` only those shown in the lobby."""
         with Session(self.engine) as s:
-            rows = s.scalars(select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit))
+            q = select(GameRow)
+            if listed is not None:
+                q = q.where(GameRow.listed.is_(True) if listed else GameRow.listed.is_not(True))
+            rows = s.scalars(q.order_by(GameRow.updated_at.desc()).limit(limit))
             return [_stored(r, []) for r in rows]
+
+    def some(self, ids: list[str]) -> list[StoredGame]:
+        """The games of ``ids`` that exist, most recently active first, without their moves."""
+        if not ids:
+            return []
+        with Session(self.engine) as s:
+            q = select(GameRow).where(GameRow.id.in_(ids)).order_by(GameRow.updated_at.desc())
+            return [_stored(r, []) for r in s.scalars(q)]
 
 
 def _stored(row: GameRow, history: list[tuple[int, str]]) -> StoredGame:
@@ -247,6 +265,7 @@ def _stored(row: GameRow, history: list[tuple[int, str]]) -> StoredGame:
         seed_source=row.seed_source,
         client=row.client,
         notices=[dict(x) for x in row.notices or []],
+        listed=bool(row.listed),
     )
 
 

@@ -57,4 +57,4 @@ def test_SL_1_1_starbot_seats_are_named_by_the_game() -> None:
     from nightsky.cli.commands import seat_names
 
     g = load_game("starlight", players=1, starbots=2, starbot_level="hard")
-    assert seat_names(g, ["greedy"]) == ["greedy", "Starbot 2 (hard)", "Starbot 3 (hard)"]
+    assert seat_names(g, ["greedy"]) == ["greedy", "Starbot 1 (hard)", "Starbot 2 (hard)"]

@@ -138,8 +138,30 @@ def describe(st: MihiAnguliState, action: Any, player: int) -> str:
                 grid = [cells[0:3], [cells[7], "o" if centre else ".", cells[3]],
                         [cells[6], cells[5], cells[4]]]
                 pic = "/".join("".join(r) for r in grid)
-                return f"PLOTTING I with die {action.a}, layout {pic}"
-    return str(action)
+                return f"use PLOTTING I with die {action.a}, layout {pic}"
+    a, b = action.a, action.b
+    words = {
+        "pos1": f"use POSITIONING I: dice {a} and {b} pick the major point {a},{b}",
+        "pos2": f"use POSITIONING II: die {a} picks the major point {a},{a}",
+        "pos3": f"use POSITIONING III: die {a} picks a major point with a coordinate {a}",
+        "pos4": f"use POSITIONING IV: dice {a} and {b} pick any major point",
+        "plot2": f"use PLOTTING II with die {a}: both layouts of its pips",
+        "plot3": f"use PLOTTING III with die {a}: {a} points around the major point",
+        "plot4": f"use PLOTTING IV with dice {a} and {b}: the major point and the eight around it",
+        "plot5": f"use PLOTTING V with dice {a} and {b}: any one empty point",
+        "rec": f"use RECORDING with die {a}: the next item of article W{b}",
+        "opt": f"use OPTIMIZING with die {a}: one star or squares item",
+        "study": f"use STUDYING with die {a}: spend {a} experience",
+        "go": "advance on the schedule",
+        "mentor": "MENTOR: move the schedule die back one day first",
+        "promote": f"PROMOTER: fill the leftmost item of article W{a}",
+        "claim": "circle the article's reward: its points"
+        if a == 0
+        else "circle the article's reward: fill a point of the map",
+        "done": "stop spending experience",
+        "end": "end the turn",
+    }
+    return words.get(k, str(action))
 
 
 def action_targets(st: MihiAnguliState, action: Any, player: int) -> list[str]:

@@ -16,6 +16,7 @@ reward), and the buttons ``go``, ``done``, ``end``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -225,17 +226,17 @@ _CACHE: dict[tuple[Any, ...], tuple[Compiled, str]] = {}
 
 
 def _sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None,
-           interactive: bool) -> str:
+           interactive: bool, name: str | None = None, color: str | None = None) -> str:
     """One sheet, memoised: a sheet is redrawn only when its seat, score or role changed
     (in a simultaneous turn each action changes one sheet of up to four)."""
     c = state.c
     bd = state.score_breakdown()[i]
     key = (id(c), i, i == viewer, interactive, len(v["sheets"]), state.seats[i].key(),
-           tuple(sorted(bd.items())), v["scores"][i])
+           tuple(sorted(bd.items())), v["scores"][i], name, color)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is c:
         return hit[1]
-    out = _draw_sheet(state, i, v, viewer, bd, interactive)
+    out = _draw_sheet(state, i, v, viewer, bd, interactive, name, color)
     if len(_CACHE) > 256:
         _CACHE.clear()
     _CACHE[key] = (c, out)
@@ -243,7 +244,8 @@ def _sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None
 
 
 def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None,
-                bd: dict[str, float], interactive: bool) -> str:
+                bd: dict[str, float], interactive: bool, name: str | None = None,
+                color: str | None = None) -> str:
     c = state.c
     sheet = v["sheets"][i]
     pre = f"p{i}-" if interactive else None
@@ -251,8 +253,16 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
               stroke=GOLD if i == viewer else EDGE, stroke_width=2)]
     # header
     score = v["scores"][i]
-    who = f"Seat {i}" + (" (you)" if i == viewer else "")
-    out.append(text(24, 40, who, 24, GOLD, weight="bold"))
+    who = name or f"Seat {i}"
+    if len(who) > 20:  # a long name is cut here (whole in the players panel)
+        who = who[:19] + "\u2026"
+    who += " (you)" if i == viewer else ""
+    if color:  # the seat's colour, as on the page
+        out.append(el("circle", cx=30, cy=32, r=8, fill=color))
+    name_x = 46 if color else 24
+    out.append(text(name_x, 40, who, 24, GOLD, weight="bold"))
+    # the sheet's state starts after the name (bold 24 px: at most ~0.62 em a character)
+    info_x = max(215, round(name_x + 0.62 * 24 * len(who) + 20))
     week = sheet["week"]
     day = "Saturday (MENTOR)" if sheet["day"] == "Saturday*" else sheet["day"]
     info = f"week {min(week, 6)} \u00b7 {day} \u00b7 {sheet['phase']}"
@@ -264,7 +274,7 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
         info += f" \u00b7 stars to spend {sheet['stars_to_spend']}"
     if sheet["squares_to_spend"]:
         info += f" \u00b7 squares to spend {sheet['squares_to_spend']}"
-    out.append(text(215, 38, info, 15, INK))
+    out.append(text(info_x, 38, info, 15, INK))
     parts = [f"{k} {bd[k]:g}" for k in ("region", "stars", "articles", "publisher",
                                           "headhunter", "unique") if bd[k]]
     out.append(text(SW - 24, 40, f"{score:g} pts", 24, GOLD, anchor="end", weight="bold"))
@@ -369,10 +379,20 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
     return "".join(out)
 
 
-def board_svg(state: MihiAnguliState, viewer: int | None) -> str:
+def board_svg(state: MihiAnguliState, viewer: int | None, names: Sequence[str] | None = None,
+              colors: Sequence[str] | None = None) -> str:
     """One ``<svg>`` of the sheets at full size: the viewer's first (seat 0's for a
-    spectator), the others below it; each sheet is a section the client can jump to."""
+    spectator), the others below it; each sheet is a section the client can jump to.
+    ``names``/``colors``: each seat's name and colour as the page shows them (default
+    ``seat N``, no colour)."""
     v = state.view(viewer)
+
+    def who(q: int, default: str) -> str:
+        return names[q] if names is not None and q < len(names) and names[q] else default
+
+    def colour(q: int) -> str | None:
+        return colors[q] if colors is not None and q < len(colors) and colors[q] else None
+
     n = len(v["sheets"])
     main = viewer if viewer is not None and 0 <= viewer < n else 0
     others = [i for i in range(n) if i != main]
@@ -380,20 +400,21 @@ def board_svg(state: MihiAnguliState, viewer: int | None) -> str:
     H = 70 + (SH + 20) * n
     out = [text(24, 46, "Mihi Anguli", 28, GOLD, weight="bold")]
     if v["terminal"]:
-        win = " and ".join(f"seat {q}" for q in state.winners())
+        win = " and ".join(who(q, f"seat {q}") for q in state.winners())
         status = "Game over" + (f": {win} won" if n > 1 else f": {v['scores'][0]:g} points")
     else:
         acting = [q for q in v["current_players"] if q >= 0]
         status = f"Turn {v['turn'] + 1}"
         if acting:
             status += " \u00b7 acting: " + ", ".join(
-                "you" if q == viewer else f"seat {q}" for q in acting)
+                "you" if q == viewer else who(q, f"seat {q}") for q in acting)
     out.append(text(220, 44, status, 17, INK))
-    out.append(el("g", _sheet(state, main, v, viewer, main == viewer),
+    out.append(el("g", _sheet(state, main, v, viewer, main == viewer, who(main, ""),
+                              colour(main)),
                   transform="translate(20,70)",
-                  data_section="Your sheet" if main == viewer else f"Seat {main}"))
+                  data_section="Your sheet" if main == viewer else who(main, f"Seat {main}")))
     for k, i in enumerate(others):
         y = 70 + (SH + 20) * (k + 1)
-        out.append(el("g", _sheet(state, i, v, viewer, False), transform=f"translate(20,{y})",
-                      data_section=f"Seat {i}"))
+        out.append(el("g", _sheet(state, i, v, viewer, False, who(i, ""), colour(i)),
+                      transform=f"translate(20,{y})", data_section=who(i, f"Seat {i}")))
     return svg(W, H, "".join(out), "Mihi Anguli")

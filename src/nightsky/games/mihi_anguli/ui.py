@@ -4,9 +4,12 @@ and the SVG board of ``svg``. Every sheet is public (MA-10.3): nothing here can 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from nightsky.core.ui import GameUI
+from nightsky.core.game import CHANCE
+from nightsky.core.ui import GameUI, ScorePart, seat_label
+from nightsky.games.mihi_anguli.actions import Roll
 from nightsky.games.mihi_anguli.render import action_targets, describe, render
 from nightsky.games.mihi_anguli.svg import VIEW_LABELS, board_svg
 
@@ -21,13 +24,55 @@ class MihiAnguliUI(GameUI):
     def render(self, state: State, viewer: int | None = None) -> str:
         return render(cast("MihiAnguliState", state), viewer)
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str | None:
-        return board_svg(cast("MihiAnguliState", state), viewer)
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str | None:
+        return board_svg(cast("MihiAnguliState", state), viewer, names, colors)
+
+    def describe_log_entry(
+        self,
+        before: State,
+        after: State,
+        index: int,
+        viewer: int | None,
+        names: Sequence[str],
+    ) -> list[str]:
+        """Every move is public (MA-10.3); the roll tells each player's three ability dice."""
+        seat, action = after.history[index]
+        if seat == CHANCE and isinstance(action, Roll):
+            dice = [
+                f"{seat_label(names, q)} {', '.join(map(str, d))}"
+                for q, d in enumerate(action.dice)
+                if d is not None
+            ]
+            out = ["The ability dice are rolled: " + "; ".join(dice) + "."]
+        else:
+            out = super().describe_log_entry(before, after, index, viewer, names)
+        if after.is_terminal() and not before.is_terminal():
+            out.append("The game is over: the sheets are scored.")
+        return out
+
+    def score_parts(self, state: State) -> list[ScorePart]:
+        """The score's sources in words (MA-9.3 to MA-9.5, MA-10.4)."""
+        return [
+            ScorePart("region", "Largest group of filled squares"),
+            ScorePart("stars", "Filled star points (1 each)"),
+            ScorePart("articles", "Article rewards circled"),
+            ScorePart("publisher", "PUBLISHER"),
+            ScorePart("headhunter", "HEADHUNTER"),
+            ScorePart("unique", "Done by no other player (1 each)"),
+        ]
 
     def view_labels(self) -> dict[str, str]:
         return VIEW_LABELS
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         return describe(cast("MihiAnguliState", state), action, player)
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from nightsky.games.shooting_star.constants import (
@@ -108,26 +109,34 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def describe_event(state: ShootingStarState, e: Event) -> str:
+def describe_event(
+    state: ShootingStarState, e: Event, name: Callable[[int], str] | None = None
+) -> str:
+    """One resolution event in a few words (``name``: how to call a seat; default
+    ``seat N``)."""
     g = state.g
+
+    def who(q: int) -> str:
+        return name(q) if name is not None else f"seat {q}"
+
     if type(e) is Resolve:
-        return f"seat {e.seat} fires {CARD_KEYS[e.card]} at {g.cell_name(e.cell)}"
+        return f"{who(e.seat)} fires {CARD_KEYS[e.card]} at {g.cell_name(e.cell)}"
     if type(e) is ShieldCapture:
         where = g.cell_name(e.cell)
-        return f"seat {e.owner}'s Shield at {where} captures seat {e.seat}'s {CARD_KEYS[e.card]}"
+        return f"{who(e.owner)}'s Shield at {where} captures {who(e.seat)}'s {CARD_KEYS[e.card]}"
     if type(e) is Destroy:
         return (
-            f"seat {e.seat} destroys seat {e.victim}'s {CARD_KEYS[e.card]} at "
+            f"{who(e.seat)} destroys {who(e.victim)}'s {CARD_KEYS[e.card]} at "
             f"{g.cell_name(e.cell)}"
         )
     if type(e) is Flip:
         return f"{g.cell_name(e.cell)} flips {e.before}->{e.after}"
     if type(e) is Capture:
-        return f"seat {e.seat} captures {g.planet_label(e.planet)} (Level {e.level})"
+        return f"{who(e.seat)} captures {g.planet_label(e.planet)} (Level {e.level})"
     if type(e) is Replace:
         return f"{g.planet_label(e.planet)} replaces it at {g.cell_name(e.cell)}"
     if type(e) is Isolated:
-        return f"seat {e.seat} takes isolated {g.planet_label(e.planet)}"
+        return f"{who(e.seat)} takes isolated {g.planet_label(e.planet)}"
     return str(e)
 
 

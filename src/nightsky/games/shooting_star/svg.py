@@ -12,6 +12,7 @@ Clickable ids follow ``ShootingStarUI.action_targets``: ``cell-<col>-<row>`` (1-
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -164,34 +165,76 @@ def _dest_card(state: ShootingStarState, k: int, x: float, y: float, w: float, h
 
 
 # ---------------------------------------------------------------- board
-def board_svg(state: ShootingStarState, viewer: int | None) -> str:
-    """One ``<svg>`` of what ``viewer`` sees (None: a spectator)."""
+def board_svg(state: ShootingStarState, viewer: int | None,
+              names: Sequence[str] | None = None, colors: Sequence[str] | None = None) -> str:
+    """One ``<svg>`` of what ``viewer`` sees (None: a spectator). ``names``/``colors``: how
+    the page calls and colours each seat (default: the admiral and its colour)."""
     v = state.view(viewer)
     out: list[str] = []
     seats = v["seats"]
     me = seats[viewer] if viewer is not None and 0 <= viewer < len(seats) else None
+    look = _Look(seats, names, colors)
     # header
     if v["terminal"]:
-        win = " and ".join(f"{seats[q]['admiral']} ({seats[q]['colour']})" for q in v["winners"])
+        win = " and ".join(look.title(q) for q in v["winners"])
         status = f"Game over: {win} won"
     else:
         acting = v["current_players"]
         who = ""
         if acting and acting[0] >= 0:
-            who = "you" if acting[0] == viewer else seats[acting[0]]["admiral"]
+            who = "you" if acting[0] == viewer else look.name(acting[0])
         step = "build the Star Sector" if v["phase"] == "build" else "place a card face down"
         status = f"Turn {v['turn']}/7 \u00b7 {who} to {step}" if who else "dealing"
     out.append(text(30, 42, "Shooting Star", 26, GOLD, weight="bold"))
     out.append(text(245, 42, status, 17, INK))
-    out.append(_sector(state, v, viewer))
+    out.append(_sector(state, v, viewer, look))
     out.append(section("Star Sector", *SECTOR))
-    out.append(_seats(state, v, viewer))
+    out.append(_seats(state, v, viewer, look))
     out.append(section("Admirals", 850, 70, W - 860, H - 80))
     if me is not None:
         out.append(_hand(state, v, me))
         out.append(section("Your cards", 20, SECTOR[1] + SECTOR[3] + 4, SECTOR[2], 270))
-    out.append(_events(state, v))
+    out.append(_events(state, v, look))
     return svg(W, H, "".join(out), "Shooting Star")
+
+
+class _Look:
+    """Each seat's name and colour on this board: the page's where given, else the
+    admiral's own."""
+
+    def __init__(self, seats: list[dict[str, Any]], names: Sequence[str] | None,
+                 colors: Sequence[str] | None) -> None:
+        self.seats = seats
+        self.names = names
+        self.colors = colors
+
+    def name(self, q: int) -> str:
+        if self.names is not None and q < len(self.names) and self.names[q]:
+            return self.names[q]
+        return str(self.seats[q]["admiral"])
+
+    def owner(self, q: int) -> str:
+        """Whose card it is: the name, else the colour."""
+        if self.names is not None and q < len(self.names) and self.names[q]:
+            return self.names[q]
+        return str(self.seats[q]["colour"])
+
+    def title(self, q: int) -> str:
+        """The name with the admiral (``Alice (Krakenian)``)."""
+        seat = self.seats[q]
+        if self.names is not None and q < len(self.names) and self.names[q]:
+            return f"{self.names[q]} ({seat['admiral']})"
+        return f"{seat['admiral']} ({seat['colour']})"
+
+    def header(self, q: int) -> str:
+        if self.names is not None and q < len(self.names) and self.names[q]:
+            return f"{self.names[q]} \u00b7 {self.seats[q]['admiral']}"
+        return f"Seat {q} \u00b7 {self.seats[q]['admiral']}"
+
+    def color(self, q: int) -> str:
+        if self.colors is not None and q < len(self.colors) and self.colors[q]:
+            return self.colors[q]
+        return COLOUR.get(self.seats[q]["colour"], "#ccc")
 
 
 def _window(state: ShootingStarState, v: dict[str, Any]) -> tuple[range, range]:
@@ -208,7 +251,8 @@ def _window(state: ShootingStarState, v: dict[str, Any]) -> tuple[range, range]:
             range(max(0, min(ys) - pad), min(g.height, max(ys) + 1 + pad)))
 
 
-def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> str:
+def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
+            look: _Look) -> str:
     cols, rows = _window(state, v)
     sx, sy, sw, sh = SECTOR
     s = min(165.0, sw / len(cols), sh / len(rows))
@@ -246,7 +290,7 @@ def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> 
                 if cover is not None:
                     col = colour_of[cover["seat"]]
                     body += _cover(px, py, s, col, cover["card"])
-                    who = "your" if cover["seat"] == viewer else f"{col}'s"
+                    who = "your" if cover["seat"] == viewer else f"{look.owner(cover['seat'])}'s"
                     shown = "face-down card" if cover["card"] == "?" else cover["card"]
                     label += f"; {who} {shown}"
             if cell is not None or building:
@@ -262,7 +306,8 @@ def _chip(x: float, y: float, key: str, colour: str, faded: bool = False) -> str
             + text(x + 13, y + 14.5, key, 12, INK, anchor="middle", weight="bold"))
 
 
-def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> str:
+def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
+           look: _Look) -> str:
     g = state.g
     seats = v["seats"]
     n = len(seats)
@@ -278,14 +323,14 @@ def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None) -> s
     for idx, q in enumerate(_order(n, viewer)):
         seat = seats[q]
         y = top + idx * row_h
-        col = COLOUR.get(seat["colour"], "#ccc")
+        col = look.color(q)
         live = bool(acting) and acting[0] == q
         won = q in v["winners"]
         out.append(el("rect", x=x0, y=y, width=W - x0 - 20, height=row_h - 10, rx=12,
                       fill=PANEL, stroke=col if live or won else EDGE,
                       stroke_width=3 if live or won else 1.2, opacity=0.92))
         out.append(el("circle", cx=x0 + 20, cy=y + 22, r=9, fill=col))
-        who = f"Seat {q} \u00b7 {seat['admiral']}" + (" (you)" if q == viewer else "")
+        who = look.header(q) + (" (you)" if q == viewer else "")
         out.append(text(x0 + 36, y + 28, who, 16, INK, weight="bold"))
         pts = score[q]
         out.append(text(W - 36, y + 28, f"{pts:g} pts" if v["terminal"] else f"{pts:g}",
@@ -421,11 +466,12 @@ def _hand(state: ShootingStarState, v: dict[str, Any], me: dict[str, Any]) -> st
     return "".join(out)
 
 
-def _events(state: ShootingStarState, v: dict[str, Any]) -> str:
+def _events(state: ShootingStarState, v: dict[str, Any], look: _Look) -> str:
     if not state.events:
         return ""
     # events are public: the text log shows them to everyone as well
-    lines = [describe_event(state, e) for e in state.events][-6:]
+    who = look.owner if look.names is not None else None
+    lines = [describe_event(state, e, who) for e in state.events][-6:]
     line = "Last resolution: " + "; ".join(lines)
     if len(line) > 180:
         line = line[:179] + "\u2026"

@@ -3,14 +3,16 @@ click targets of every choice."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from nightsky.core.game import Action, State
-from nightsky.core.ui import GameUI
+from nightsky.core.ui import GameUI, ScorePart
 from nightsky.games.shooting_star.actions import Build, Discard, Place
 from nightsky.games.shooting_star.constants import CARD_KEYS, DARK_LEVEL
+from nightsky.games.shooting_star.narrate import describe_entry
 from nightsky.games.shooting_star.render import render
-from nightsky.games.shooting_star.svg import board_svg, card_target, planet_target
+from nightsky.games.shooting_star.svg import COLOUR, board_svg, card_target, planet_target
 
 if TYPE_CHECKING:
     from nightsky.games.shooting_star.game import ShootingStarGame
@@ -25,10 +27,43 @@ class ShootingStarUI(GameUI):
     def render(self, state: State, viewer: int | None = None) -> str:
         return render(cast("ShootingStarState", state), viewer)
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str | None:
-        return board_svg(cast("ShootingStarState", state), viewer)
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str | None:
+        return board_svg(cast("ShootingStarState", state), viewer, names, colors)
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def seat_colors(self) -> list[str]:
+        """Each admiral's own colour (the colour of its Destruction cards, SS-1.1)."""
+        return [COLOUR.get(c, "#cccccc") for c in self.game.colours]
+
+    def describe_log_entry(
+        self,
+        before: State,
+        after: State,
+        index: int,
+        viewer: int | None,
+        names: Sequence[str],
+    ) -> list[str]:
+        return describe_entry(
+            cast("ShootingStarState", before), cast("ShootingStarState", after), index, viewer,
+            names,
+        )
+
+    def score_parts(self, state: State) -> list[ScorePart]:
+        return [
+            ScorePart("cards", "Captured cards (planets and Destruction cards, 1 each)"),
+            ScorePart("moons", "Moons on captured planets (1 each)"),
+            ScorePart("missions", "Secret Missions"),
+            ScorePart("debris_bonus", "Largest Space Debris (3)"),
+        ]
+
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         st = cast("ShootingStarState", state)
         g = self.game
         if type(action) is Place:

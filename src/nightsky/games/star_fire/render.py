@@ -4,9 +4,10 @@ on the SVG board, which ``svg.py`` draws."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from nightsky.core.ui import GameUI
+from nightsky.core.ui import GameUI, ScorePart, seat_label
 from nightsky.games.star_fire.actions import Act
 from nightsky.games.star_fire.constants import (
     BUILD,
@@ -32,6 +33,7 @@ from nightsky.games.star_fire.constants import (
     WILD,
     WORMHOLE,
 )
+from nightsky.games.star_fire.narrate import describe_entry
 from nightsky.games.star_fire.svg import board_svg
 
 if TYPE_CHECKING:
@@ -97,10 +99,46 @@ class StarFireUI(GameUI):
                          + extra.get(s.sub, ""))
         return "\n".join(lines)
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str:
-        return board_svg(cast("StarFireState", state), viewer)
+    def describe_log_entry(
+        self,
+        before: State,
+        after: State,
+        index: int,
+        viewer: int | None,
+        names: Sequence[str],
+    ) -> list[str]:
+        return describe_entry(
+            cast("StarFireState", before), cast("StarFireState", after), index, viewer, names,
+            lambda: super(StarFireUI, self).describe_log_entry(
+                before, after, index, viewer, names
+            ),
+        )
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def score_parts(self, state: State) -> list[ScorePart]:
+        """The score's sources in words (SF-6)."""
+        return [
+            ScorePart("bodies", "Stars, planets and moons built (5 / 3 / 1 each)"),
+            ScorePart("system_bonus", "Star bonuses"),
+            ScorePart("moon_bonus", "Moon bonuses of planets"),
+            ScorePart("star_fire", "Star Fire cards played (1 each)"),
+            ScorePart("elements", "Elements left in the nursery (1 each)"),
+            ScorePart("largest_system", "Largest system (3)"),
+            ScorePart("most_systems", "Most complete systems (3)"),
+            ScorePart("largest_nebula", "Largest nebula (3)"),
+        ]
+
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str:
+        return board_svg(cast("StarFireState", state), viewer, names, colors)
+
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         s = cast("StarFireState", state)
         a = action
         C = s.C
@@ -130,7 +168,7 @@ class StarFireUI(GameUI):
         if k in (STOP, END):
             return "stop here" if k == STOP else "end the turn"
         if k == FISSION:
-            return f"play Nuclear Fission on seat {a.a}"
+            return f"play Nuclear Fission on {seat_label(names, a.a) if names else f'seat {a.a}'}"
         if k == GAMMA:
             return f"play Gamma Ray Burst on {tt[a.a]} ({nm[a.a]})"
         if k == TRANSMUTE:

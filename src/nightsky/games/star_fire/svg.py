@@ -14,6 +14,7 @@ each has ``class="hit"``. Only what ``view(viewer)`` holds is drawn.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -263,7 +264,7 @@ SYS_H = 176
 
 
 def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]],
-            owner_color: str) -> list[str]:
+            owner_color: str, owner: str | None = None) -> list[str]:
     C = s.C
     stars, planets, loose = sys
     w = _system_width(s, sys)
@@ -281,7 +282,8 @@ def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]
         if rm and len(s.moons_on[p]) >= rm:
             bonus += bp
     names = "+".join(C.title[st] for st in stars)
-    label = (f"Seat {seat}'s system of {names}: {len(planets)} planet(s), {n_moons} moon(s), "
+    label = (f"{owner or f'Seat {seat}'}'s system of {names}: {len(planets)} planet(s), "
+             f"{n_moons} moon(s), "
              f"{pts} body points + {bonus} bonus")
     sid = f"system:{seat}:{C.name[stars[0]]}"
     out.append(
@@ -311,7 +313,7 @@ def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]
                    f'stroke="#ffe9a8" stroke-width="3" stroke-dasharray="2 3"/>')
     for j, st in enumerate(stars):
         col = STAR_COLOR[st % 8]
-        lab = _body_label(s, st) + f" - built by seat {seat}"
+        lab = _body_label(s, st) + f" - built by {owner or f'seat {seat}'}"
         out.append(
             f"<g id={_a('card:' + C.name[st])} data-label={_a(lab)} style=\"cursor:pointer\">"
             f"<title>{escape(lab)}</title>"
@@ -365,8 +367,8 @@ def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]
     return out
 
 
-def _new_system(seat: int, x: float, y: float, color: str) -> str:
-    label = f"Seat {seat}: found a new solar system here"
+def _new_system(seat: int, x: float, y: float, color: str, owner: str | None = None) -> str:
+    label = f"{owner or f'Seat {seat}'}: found a new solar system here"
     return (f"<g id={_a(f'systems:{seat}')} data-label={_a(label)} style=\"cursor:pointer\">"
             f"<title>{escape(label)}</title>"
             f'<rect class="hit" x="{x}" y="{y}" width="96" height="{SYS_H}" rx="14" '
@@ -379,10 +381,21 @@ def _new_system(seat: int, x: float, y: float, color: str) -> str:
 
 # ---------------------------------------------------------------- the whole board
 
-def board_svg(s: StarFireState, viewer: int | None) -> str:
-    """One ``<svg>`` of what ``viewer`` sees (None: a spectator)."""
+def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None = None,
+              colors: Sequence[str] | None = None) -> str:
+    """One ``<svg>`` of what ``viewer`` sees (None: a spectator). ``names``/``colors``: each
+    seat's name and colour as the page shows them (default ``Seat N`` and ``SEAT_COLOR``)."""
     C = s.C
     v = s.view(viewer)
+
+    def who(q: int) -> str:
+        return names[q] if names is not None and q < len(names) and names[q] else f"Seat {q}"
+
+    def seat_color(q: int) -> str:
+        if colors is not None and q < len(colors) and colors[q]:
+            return colors[q]
+        return SEAT_COLOR[q % 6]
+
     body: list[str] = []
     scores = v["scores"]
     terminal = v["terminal"]
@@ -393,14 +406,14 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
                    extra=' letter-spacing="4"'))
     body.append(_t(24, 60, "Galactic Architects", 12, "#aab3da"))
     if terminal:
-        best = ", ".join(f"Seat {q}" for q in sorted(winners))
+        best = ", ".join(who(q) for q in sorted(winners))
         status = f"Game over - winner: {best}"
     elif v["phase"] in ("deal", "setup"):
         status = "Setting up: each seat places or keeps its dealt Star"
         if s.phase == PH_SETUP and not s.queue:
-            status = f"Set-up: Seat {s.setup_seat} places or keeps its dealt Star"
+            status = f"Set-up: {who(s.setup_seat)} places or keeps its dealt Star"
     else:
-        status = f"Round {v['round']} \u00b7 Seat {v['turn']} to act \u00b7 "
+        status = f"Round {v['round']} \u00b7 {who(v['turn'])} to act \u00b7 "
         status += f"{v['actions_left']} action(s) left"
         if v["substep"] == "wormhole":
             status += f" \u00b7 Worm Hole: steal up to {v['substep_units']} unit(s)"
@@ -442,11 +455,11 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
         rows = max(1, -(-n_cards // per_row))
         h = 36 + rows * 140
         body.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="14" '
-                    f'fill="#141a40" fill-opacity="0.8" stroke="{SEAT_COLOR[viewer % 6]}" '
+                    f'fill="#141a40" fill-opacity="0.8" stroke="{seat_color(viewer)}" '
                     f'stroke-opacity="0.6"/>')
         body.append(section("Your hand", 12, y, W - 24, h))
-        body.append(_t(28, y + 24, f"Your hand (Seat {viewer})", 14,
-                       SEAT_COLOR[viewer % 6], weight="bold"))
+        body.append(_t(28, y + 24, f"Your hand ({who(viewer)})", 14,
+                       seat_color(viewer), weight="bold"))
         if not n_cards:
             body.append(_t(28, y + 60, "no cards in hand", 12, "#aab3da"))
         dealt = C.by_name[me["dealt_star"]] if me.get("dealt_star") else -1
@@ -465,7 +478,7 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
     # ---- one panel per seat
     for q in range(s.n):
         p = v["players"][q]
-        col = SEAT_COLOR[q % 6]
+        col = seat_color(q)
         left_w = 290
         sx = 24 + left_w
         avail = W - 24 - sx
@@ -487,7 +500,7 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
         left_h = 180 + chip_rows * 42  # header, status, nursery rows, hand backs
         h = max(sys_h + 16 + (14 if terminal else 0), left_h)
         acting = (not terminal and q in v["current_players"])
-        body.append(section("You" if q == viewer else f"Seat {q}", 12, y, W - 24, h))
+        body.append(section("You" if q == viewer else who(q), 12, y, W - 24, h))
         body.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="16" '
                     f'fill="#0f1434" fill-opacity="0.75" stroke="{col}" '
                     f'stroke-opacity="{0.95 if acting else 0.35}" '
@@ -500,7 +513,7 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
             marks.append(f"fission: -{p['fission']} action(s)")
         if acting:
             marks.append("to act")
-        label = f"Seat {q}: score {scores[q]:g}" + (f" ({', '.join(marks)})" if marks else "")
+        label = f"{who(q)}: score {scores[q]:g}" + (f" ({', '.join(marks)})" if marks else "")
         crown = " \u265b" if q in winners else ""
         body.append(
             f"<g id={_a(f'seat:{q}')} data-label={_a(label)} style=\"cursor:pointer\">"
@@ -508,7 +521,7 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
             f'<rect class="hit" x="24" y="{y + 10}" width="{left_w - 16}" height="34" rx="10" '
             f'fill="{col}" fill-opacity="0.16" stroke="{col}" stroke-width="1.4"/>'
             f'<circle cx="42" cy="{y + 27}" r="7" fill="{col}"/>'
-            + _t(56, y + 32, f"Seat {q}{' (you)' if q == viewer else ''}{crown}", 14, "#ffffff",
+            + _t(56, y + 32, f"{who(q)}{' (you)' if q == viewer else ''}{crown}", 14, "#ffffff",
                  weight="bold")
             + _t(left_w - 2, y + 32, f"{scores[q]:g} pts", 14, "#ffe9a8", "end", "bold")
             + "</g>")
@@ -578,9 +591,11 @@ def board_svg(s: StarFireState, viewer: int | None) -> str:
                 gx = sx + x0
                 gy = row_y + r * (SYS_H + 12)
                 if k < len(s.systems[q]):
-                    body.extend(_system(s, q, gx, gy, s.systems[q][k], col))
+                    body.extend(_system(s, q, gx, gy, s.systems[q][k], col,
+                                        who(q) if names is not None else None))
                 elif slot:
-                    body.append(_new_system(q, gx, gy, col))
+                    body.append(_new_system(q, gx, gy, col,
+                                            who(q) if names is not None else None))
                 k += 1
         y += h + 12
 

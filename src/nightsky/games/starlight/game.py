@@ -103,7 +103,8 @@ class StarlightGame(Game):
         return self.num_players + self.options["starbots"]
 
     def seat_name(self, seat: int) -> str:
-        return f"Starbot {seat + 1} ({self.options['starbot_level']})"
+        """``Starbot 1 (hard)``...: the Starbots numbered from 1, with their level."""
+        return f"Starbot {seat - self.num_players + 1} ({self.options['starbot_level']})"
 
     @property
     def per_star_points(self) -> int:

@@ -15,6 +15,8 @@ from .constants import (
     BOON,
     BUY,
     CORE,
+    DONE,
+    END,
     FINAL,
     FLARE,
     FLUSH,
@@ -23,6 +25,7 @@ from .constants import (
     LAUNCH,
     PLACE,
     SIZE_NAMES,
+    SKIP,
     SLOT,
     SLOTLESS,
     STAR,
@@ -84,12 +87,31 @@ def describe_action(s: StarlightState, a: Act, p: int) -> str:
     if k == FLARE:
         f = s.flare_pool[a.a]
         return f"buy Flare {t.flare_ids[f]} ({flare_summary(t, f)}) for {s.flare_cost(p, a.a)} AP"
-    if k in (USE, BOON):
-        return f"{a.text} ({flare_summary(t, a.a)})"
+    if k == USE:
+        return f"use Flare {t.flare_ids[a.a]} at the launch ({flare_summary(t, a.a)})"
+    if k == BOON:
+        return f"use the boon of Flare {t.flare_ids[a.a]} ({flare_summary(t, a.a)})"
     if k == KEEP:
         god = t.data.gods[a.a]
         return f"keep {god.name}, {god.title}: {god.text}"
-    return a.text
+    if k == PLACE:
+        return f"put your marker on {t.rondel[a.a]} (first turn)"
+    if k in (TAKE, FREE):
+        how = "take a free" if k == FREE else "take a"
+        return f"{how} {SIZE_NAMES[a.a]} {t.colors[a.b]} ray" + ("" if k == FREE else " (1 AP)")
+    if k == ATTACH:
+        return f"attach a {SIZE_NAMES[a.a]} {t.colors[a.b]} ray"
+    words = {
+        END: "end the turn",
+        FLUSH: f"flush the {s.space(p)} pool (1 AP)",
+        LAUNCH: "launch a star here",
+        FINAL: "final launch (1 AP, your last turn)",
+        SLOTLESS: "score the star without a slot",
+        BUY: "buy night points (2 AP each)",
+        DONE: "done",
+        SKIP: "take no free ray",
+    }
+    return words.get(k, a.text)
 
 
 def action_targets(s: StarlightState, a: Act, p: int) -> list[str]:

@@ -17,6 +17,8 @@ from ``view(viewer)`` and the printed components, so nothing hidden can show.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -96,8 +98,26 @@ def _rc(t: Any, c: str) -> str:
     return RAY_COLOR.get(c, FALLBACK[t.colors.index(c) % len(FALLBACK)])
 
 
+# Each seat's name and colour as the page shows them, for the board being drawn (set by
+# ``board_svg`` for its own call; a context variable keeps concurrent drawings apart).
+_LOOK: ContextVar[tuple[Sequence[str] | None, Sequence[str] | None]] = ContextVar(
+    "starlight_look", default=(None, None)
+)
+
+
 def _who(s: Any, q: int) -> str:
+    names = _LOOK.get()[0]
+    if names is not None and 0 <= q < len(names) and names[q]:
+        return names[q]
     return f"Starbot {q}" if s.is_bot(q) else f"Seat {q}"
+
+
+def _col(q: int) -> str:
+    """Seat ``q``'s colour."""
+    colors = _LOOK.get()[1]
+    if colors is not None and 0 <= q < len(colors) and colors[q]:
+        return colors[q]
+    return SEAT_COLOR[q % 6]
 
 
 def goal_text(g: Any, accolade: bool = False) -> str:
@@ -162,7 +182,7 @@ def _constellation(s: Any, v: dict, ci: int, x: float, y: float, w: float, h: fl
         s.board[i] == q for i in t.slots_of[ci])]
     if owners:
         dots = "".join(f'<circle cx="{x + w - 14 - 14 * k}" cy="{y + 15}" r="5" '
-                       f'fill="{SEAT_COLOR[q % 6]}"/>' for k, q in enumerate(owners))
+                       f'fill="{_col(q)}"/>' for k, q in enumerate(owners))
         out.append(dots)
     shows = [sp for sp, cons in t.launch_shows.items() if ci in cons]
     if shows:
@@ -202,7 +222,7 @@ def _constellation(s: Any, v: dict, ci: int, x: float, y: float, w: float, h: fl
         label += f" - {_who(s, own)}'s star" if own >= 0 else " - empty"
         inner = []
         if own >= 0:
-            col = SEAT_COLOR[own % 6]
+            col = _col(own)
             inner.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 2:.1f}" '
                          f'fill="url(#sl-glow)" opacity="0.55"/>')
             inner.append(f'<circle class="hit" cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" '
@@ -274,7 +294,7 @@ def _rondel(s: Any, v: dict, cx: float, cy: float, R: float) -> list[str]:
         for k, q in enumerate(here[i]):
             pa = ang + (k - (len(here[i]) - 1) / 2) * 0.2
             px, py = cx + (R + 45) * math.cos(pa), cy + (R + 45) * math.sin(pa)
-            c2 = SEAT_COLOR[q % 6]
+            c2 = _col(q)
             ring = ' stroke="#ffffff" stroke-width="2.5"' if q == turn else ' stroke="#0a0f28"'
             inner.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="10" fill="{c2}"{ring}/>')
             inner.append(_t(px, py + 4, ("B" if s.is_bot(q) else "") + str(q), 9, "#1a1430",
@@ -382,8 +402,19 @@ def _button(gid: str, x: float, y: float, w: float, text: str, label: str,
 
 # ------------------------------------------------------------------ the whole board
 
-def board_svg(s: Any, viewer: int | None) -> str:
-    """One ``<svg>`` of what ``viewer`` sees (None: a spectator)."""
+def board_svg(s: Any, viewer: int | None, names: Sequence[str] | None = None,
+              colors: Sequence[str] | None = None) -> str:
+    """One ``<svg>`` of what ``viewer`` sees (None: a spectator). ``names``/``colors``: each
+    seat's name and colour as the page shows them (default ``Seat N``/``Starbot N`` and
+    ``SEAT_COLOR``)."""
+    token = _LOOK.set((names, colors))
+    try:
+        return _board_svg(s, viewer)
+    finally:
+        _LOOK.reset(token)
+
+
+def _board_svg(s: Any, viewer: int | None) -> str:
     t = s.t
     v = s.view(viewer)
     seats = v["seats"]
@@ -516,7 +547,7 @@ def board_svg(s: Any, viewer: int | None) -> str:
         x0 = bx + 6 + k * 150
         owner = v["accolades"][acc.id]
         won = owner is not None and owner >= 0
-        col = SEAT_COLOR[owner % 6] if won else "#6f7fc0"
+        col = _col(owner) if won else "#6f7fc0"
         marks = [(q, sd["accolade_markers"][acc.index - 1]) for q, sd in enumerate(seats)
                  if sd["starbot"] and sd["accolade_markers"][acc.index - 1]]
         label = f"Accolade {acc.index}: {goal_text(acc, True)}, {acc.dp} day points"
@@ -533,7 +564,7 @@ def board_svg(s: Any, viewer: int | None) -> str:
             inner.append(_t(x0 + 55, ay + 40, "won", 9, col, weight="bold"))
         for j, (q, m) in enumerate(marks):
             inner.append(_t(x0 + 132, ay + 78 - 12 * j, f"B{q}: {m}/5", 8.5,
-                            SEAT_COLOR[q % 6], "end"))
+                            _col(q), "end"))
         out.append(_g(None, label, inner))
     # slotless
     sx0 = bx + 6 + 5 * 150 + 6
@@ -607,7 +638,7 @@ def board_svg(s: Any, viewer: int | None) -> str:
 def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
          out: list[str]) -> float:
     t = s.t
-    col = SEAT_COLOR[q % 6]
+    col = _col(q)
     terminal = v["terminal"]
     acting = not terminal and q in v["current_players"]
     me = q == viewer

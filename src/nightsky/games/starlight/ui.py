@@ -6,11 +6,13 @@ targets of choices from ``labels``; each of them reads what ``state.view(viewer)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from nightsky.core.ui import GameUI
+from nightsky.core.ui import GameUI, ScorePart
 
 from .labels import action_targets, describe_action
+from .narrate import describe_entry
 from .render import render_state
 from .svg import VIEW_LABELS, board_svg
 
@@ -27,13 +29,49 @@ class StarlightUI(GameUI):
     def render(self, state: State, viewer: int | None = None) -> str:
         return render_state(state, viewer)
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str:
-        return board_svg(state, viewer)
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str:
+        return board_svg(state, viewer, names, colors)
+
+    def describe_log_entry(
+        self,
+        before: State,
+        after: State,
+        index: int,
+        viewer: int | None,
+        names: Sequence[str],
+    ) -> list[str]:
+        return describe_entry(
+            cast("StarlightState", before), cast("StarlightState", after), index, viewer, names,
+            lambda: super(StarlightUI, self).describe_log_entry(
+                before, after, index, viewer, names
+            ),
+        )
+
+    def score_parts(self, state: State) -> list[ScorePart]:
+        """Night points, then the points the end adds (SL scoring); Starbots score their
+        launched stars instead of Alpha Day and Laurels."""
+        parts = [
+            ScorePart("night", "Night points"),
+            ScorePart("alpha", "Alpha Day"),
+            ScorePart("laurels", "Laurels achieved"),
+            ScorePart("accolades", "Accolades won"),
+        ]
+        if state.game.num_seats > state.game.num_players:
+            parts.insert(1, ScorePart("stars", "Starbot's launched stars"))
+        return parts
 
     def view_labels(self) -> dict[str, str]:
         return VIEW_LABELS
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         return describe_action(cast("StarlightState", state), cast("Act", action), player)
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:

@@ -34,6 +34,7 @@ from .matcher import cells_of
 from .svg import push_target
 
 if TYPE_CHECKING:
+    from .components import Card
     from .state import StarsAreRightState
 
 KIND_SHORT = ("GOO", "Great", "Lesser", "Minion")
@@ -99,30 +100,63 @@ def render(state: StarsAreRightState, viewer: int | None) -> str:
     return "\n".join(lines)
 
 
+_TITLES: dict[int, tuple[object, tuple[str, ...]]] = {}
+
+
+def card_titles(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """Each card's name in a label, told apart from the other cards of that name: by its
+    invocation and bonus star (``Formless (P, bonus full moon)``), else by its id. Two
+    different cards never share one title."""
+    hit = _TITLES.get(id(cards))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    by_name: dict[str, list[Card]] = {}
+    for c in cards:
+        by_name.setdefault(c.name, []).append(c)
+
+    def detail(c: Card) -> str:
+        bonus = f", bonus {FACE_NAMES[c.bonus].lower()}" if c.bonus >= 0 else ""
+        return f"{c.invocation_text()}{bonus}"
+
+    out = []
+    for c in cards:
+        same = by_name[c.name]
+        if len(same) == 1:
+            out.append(c.name)
+        elif sum(detail(o) == detail(c) for o in same) == 1:
+            out.append(f"{c.name} ({detail(c)})")
+        else:
+            out.append(f"{c.name} ({c.id})")
+    titles = tuple(out)
+    _TITLES[id(cards)] = (cards, titles)
+    return titles
+
+
 def describe(state: StarsAreRightState, a: Action, player: int) -> str:
     """A sentence for ``a`` (menus and the label of a choice)."""
     g = state.g
     cards = g.cards
+    name = card_titles(cards)
     if isinstance(a, Invoke):
-        return f"invoke {cards[a.card].name} for {cards[a.card].invocation_text()}"
+        return f"invoke {name[a.card]} for {cards[a.card].invocation_text()}"
     if isinstance(a, Power):
-        return f"use {cards[a.card].name}'s power {cards[a.card].power_text()}"
+        return f"use {name[a.card]}'s power {cards[a.card].power_text()}"
     if isinstance(a, Summon):
-        s = f"summon {cards[a.card].name} ({cards[a.card].vp} VP)"
+        s = f"summon {name[a.card]} ({cards[a.card].vp} VP)"
         if a.bonus:
-            s += " with the bonus stars of " + ", ".join(cards[b].name for b in a.bonus)
+            s += " with the bonus stars of " + ", ".join(name[b] for b in a.bonus)
         if a.tiles:
             s += " on " + "; ".join(",".join(cell_name(t) for t in cons) for cons in a.tiles)
         return s
     if isinstance(a, Discard):
-        return f"discard {cards[a.card].name} from your hand"
+        return f"discard {name[a.card]} from your hand"
     if isinstance(a, Release):
-        return f"discard your {cards[a.card].name} (seventh creature)"
+        return f"discard your {name[a.card]} (seventh creature)"
     if isinstance(a, Exchange):
-        return (f"discard {cards[a.minion].name} to trade your {cards[a.give].id} for "
-                f"{cards[a.take].id}")
+        return (f"discard {name[a.minion]} to trade your {name[a.give]} for "
+                f"{name[a.take]}")
     if isinstance(a, Take):
-        return f"discard {cards[a.minion].name} to take the top card of the " + (
+        return f"discard {name[a.minion]} to take the top card of the " + (
             "deck" if a.from_deck else "discard pile")
     if str(a) == "end":
         return "end the turn (draw up to your hand size)"

@@ -12,6 +12,7 @@ Clickable ids follow ``render.action_targets``: ``tile-<row>-<col>``, ``push-<ro
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -266,19 +267,25 @@ def card_back(x: float, y: float, w: float, h: float, label: str, id_: str | Non
 
 
 # ---------------------------------------------------------------- whole board
-def board_svg(state: StarsAreRightState, viewer: int | None) -> str:
-    """One ``<svg>`` of what ``viewer`` sees (None: a spectator)."""
+def board_svg(state: StarsAreRightState, viewer: int | None,
+              names: Sequence[str] | None = None, colors: Sequence[str] | None = None) -> str:
+    """One ``<svg>`` of what ``viewer`` sees (None: a spectator). ``names``/``colors``: each
+    seat's name and colour as the page shows them (default ``seat N``, ``SEAT_COLOURS``)."""
     g = state.g
     v = state.view(viewer)
+
+    def who(q: int) -> str:
+        return names[q] if names is not None and q < len(names) and names[q] else f"seat {q}"
+
     by_id = {c.id: c for c in g.cards}
     out: list[str] = []
     # header
     if v["terminal"]:
-        win = " and ".join(f"seat {q}" for q in state.winners())
+        win = " and ".join(who(q) for q in state.winners())
         status = f"Game over ({v['end_reason']}): {win} won"
     else:
-        who = "you" if viewer == v["current"] else f"seat {v['current']}"
-        status = f"Turn {v['turn'] + 1} \u00b7 {who} to act \u00b7 step: {v['phase']}"
+        actor = "you" if viewer == v["current"] else who(v["current"])
+        status = f"Turn {v['turn'] + 1} \u00b7 {actor} to act \u00b7 step: {v['phase']}"
     out.append(text(30, 42, "The Stars Are Right", 26, GOLD, weight="bold"))
     out.append(text(330, 42, status, 17, INK))
     # symbols to spend
@@ -320,12 +327,12 @@ def board_svg(state: StarsAreRightState, viewer: int | None) -> str:
             out.append(text(SKY_X + 336, py + 127, title, 12, GOLD, anchor="middle"))
     last = v.get("last_summon")
     if last:
-        who = "you" if last["seat"] == viewer else f"seat {last['seat']}"
-        out.append(text(30, 72, f"Last summoning: {who} summoned {by_id[last['card']].name} "
+        summoner = "you" if last["seat"] == viewer else who(last["seat"])
+        out.append(text(30, 72, f"Last summoning: {summoner} summoned {by_id[last['card']].name} "
                         "on the gold-framed tiles", 13, DIM))
     out.append(_legend(SKY_X - 45, H - 116))
     # seats on the right
-    out.append(_seats(v, viewer, by_id, state.winners() if v["terminal"] else []))
+    out.append(_seats(v, viewer, by_id, state.winners() if v["terminal"] else [], names, colors))
     out.append(section("Seats", 670, 60, W - 680, H - 70 - (190 if viewer is not None else 0)))
     if viewer is not None:
         out.append(section("Your hand", 670, H - 200, W - 680, 200))
@@ -347,7 +354,8 @@ def _legend(x: float, y: float) -> str:
 
 
 def _seats(v: dict[str, Any], viewer: int | None, by_id: dict[str, Card],
-           winners: list[int]) -> str:
+           winners: list[int], names: Sequence[str] | None = None,
+           colors: Sequence[str] | None = None) -> str:
     out = []
     n = len(v["hand_sizes"])
     x0 = 680
@@ -362,22 +370,27 @@ def _seats(v: dict[str, Any], viewer: int | None, by_id: dict[str, Card],
     y: float = 70
     used = set(v["powers_used"])
     for q in order:
-        col = SEAT_COLOURS[q % 4]
+        col = colors[q] if colors is not None and q < len(colors) else SEAT_COLOURS[q % 4]
         acting = (not v["terminal"]) and v["current"] == q
         won = q in winners
         out.append(el("rect", x=x0, y=y, width=W - x0 - 20, height=row_h - 10, rx=12,
                       fill=PANEL, stroke=col if acting or won else EDGE,
                       stroke_width=3 if acting or won else 1.2, opacity=0.92))
-        who = f"Seat {q}" + (" (you)" if q == viewer else "")
+        name = names[q] if names is not None and q < len(names) and names[q] else f"Seat {q}"
+        if len(name) > 20:  # a long name is cut here (whole in the players panel)
+            name = name[:19] + "\u2026"
+        who = name + (" (you)" if q == viewer else "")
         out.append(el("circle", cx=x0 + 20, cy=y + 22, r=8, fill=col))
         out.append(text(x0 + 36, y + 28, who, 16, INK, weight="bold"))
-        out.append(text(x0 + 160, y + 28, f"{v['scores'][q]} VP", 16, GOLD, weight="bold"))
+        # the points follow the name (bold 16 px: at most ~0.62 em a character)
+        vp_x = max(x0 + 160, round(x0 + 36 + 0.62 * 16 * len(who) + 12))
+        out.append(text(vp_x, y + 28, f"{v['scores'][q]} VP", 16, GOLD, weight="bold"))
         info = f"hand {v['hand_sizes'][q]} \u00b7 creatures {len(v['creatures'][q])}"
         if acting:
             info += " \u00b7 acting"
         if won:
             info = "\u2605 winner"
-        out.append(text(x0 + 240, y + 28, info, 13, DIM))
+        out.append(text(vp_x + 80, y + 28, info, 13, DIM))
         # creatures
         cx: float = x0 + 14
         cards = v["creatures"][q]
@@ -392,7 +405,8 @@ def _seats(v: dict[str, Any], viewer: int | None, by_id: dict[str, Card],
         if q != viewer:
             known = v["known_in_hands"][q]
             hx: float = W - 150
-            out.append(card_back(hx, y + 8, 34, 26, f"seat {q}'s hand: {v['hand_sizes'][q]} "
+            whose = names[q] if names is not None and q < len(names) else f"seat {q}"
+            out.append(card_back(hx, y + 8, 34, 26, f"{whose}'s hand: {v['hand_sizes'][q]} "
                                  "cards" + (f" (known: {', '.join(known)})" if known else "")))
             out.append(text(hx + 42, y + 27, f"\u00d7{v['hand_sizes'][q]}", 14, INK))
             if known:

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from nightsky.core.ui import GameUI
+from nightsky.core.ui import GameUI, ScorePart
 
+from .narrate import describe_entry
 from .render import action_targets, describe, render
-from .svg import board_svg
+from .svg import SEAT_COLOURS, board_svg
 
 if TYPE_CHECKING:
     from nightsky.core.game import Action, State
@@ -23,10 +25,47 @@ class StarsAreRightUI(GameUI):
     def render(self, state: State, viewer: int | None = None) -> str:
         return render(cast("StarsAreRightState", state), viewer)
 
-    def board_svg(self, state: State, viewer: int | None = None) -> str | None:
-        return board_svg(cast("StarsAreRightState", state), viewer)
+    def board_svg(
+        self,
+        state: State,
+        viewer: int | None = None,
+        names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
+    ) -> str | None:
+        return board_svg(cast("StarsAreRightState", state), viewer, names, colors)
 
-    def describe_action(self, state: State, action: Action, player: int) -> str:
+    def describe_log_entry(
+        self,
+        before: State,
+        after: State,
+        index: int,
+        viewer: int | None,
+        names: Sequence[str],
+    ) -> list[str]:
+        return describe_entry(
+            cast("StarsAreRightState", before), cast("StarsAreRightState", after), index,
+            viewer, names,
+            lambda: super(StarsAreRightUI, self).describe_log_entry(
+                before, after, index, viewer, names
+            ),
+        )
+
+    def score_parts(self, state: State) -> list[ScorePart]:
+        """The VP of the creatures by kind (TSAR-10.1); how many creatures, apart."""
+        return [
+            ScorePart("great_old_ones", "Great Old Ones (VP)"),
+            ScorePart("greater_servitors", "Greater Servitors (VP)"),
+            ScorePart("lesser_servitors", "Lesser Servitors (VP)"),
+            ScorePart("creatures", "Creatures summoned (a count, not points)", points=False),
+        ]
+
+    def seat_colors(self) -> list[str]:
+        """The board's own four seat colours, on the page too."""
+        return [SEAT_COLOURS[i % len(SEAT_COLOURS)] for i in range(self.game.num_seats)]
+
+    def describe_action(
+        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
+    ) -> str:
         return describe(cast("StarsAreRightState", state), action, player)
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:

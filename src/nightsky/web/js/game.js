@@ -62,11 +62,23 @@ function keepSeatToken(v) {
   }
 }
 
-// ------------------------------------------------------------------ names
+// ------------------------------------------------------------------ names and colours
+// One identity per seat: the server sends each seat's name and colour, and the board, the
+// players panel, the log, the end screen and the replay all take them from there.
 function seatName(v, seat) {
   if (seat < 0) return "Chance";
   const s = v.seats[seat];
   return s ? s.name : `Seat ${seat + 1}`;
+}
+
+function colorOf(v, seat) {
+  const s = seat >= 0 && v && v.seats ? v.seats[seat] : null;
+  return s && s.color ? s.color : seatColor(seat);
+}
+
+function dot(v, seat, extra = "") {
+  const c = colorOf(v, seat);
+  return h("span", { class: "dot", style: `color:${c};background:${c}${extra}` });
 }
 
 // ------------------------------------------------------------------ drawing
@@ -113,7 +125,7 @@ function drawSeats(v) {
     box.append(h("div", {
       class: `seat${acting ? " acting" : ""}${s.seat === v.seat ? " me" : ""}`, "data-seat": s.seat,
     },
-    h("span", { class: "dot", style: `color:${seatColor(s.seat)};background:${seatColor(s.seat)}` }),
+    dot(v, s.seat),
     h("div", {}, h("div", { class: "name" }, s.name), h("div", { class: "kind" }, kind)),
     score !== null && score !== undefined ? h("span", { class: "score" }, fmt(score))
       : acting ? h("span", { class: "hourglass", title: "to act" }, "✦") : h("span")));
@@ -165,15 +177,19 @@ function drawActions(v) {
       : v.seat === null ? "You are watching this table." : "Not your turn: the others are choosing."));
     return;
   }
-  $("actions-title").textContent = `Your choices (${v.legal.length})`;
   let list = narrowed || v.legal;
+  $("actions-title").textContent = narrowed
+    ? `Your choices (${narrowed.length} of ${v.legal.length})` : `Your choices (${v.legal.length})`;
   if (narrowed) {
     box.append(h("div", { class: "narrowed" }, `${narrowed.length} choices on that spot`,
       h("a", { href: "#", onclick: (e) => { e.preventDefault(); cancelPick(); } }, "show all")));
   }
   filter.hidden = v.legal.length <= 12 || !!narrowed;
   const q = filter.hidden ? "" : filter.value.trim().toLowerCase();
-  if (q) list = list.filter((c) => c.label.toLowerCase().includes(q) || c.action.toLowerCase().includes(q));
+  if (q) {
+    list = list.filter((c) => c.label.toLowerCase().includes(q) || c.action.toLowerCase().includes(q));
+    $("actions-title").textContent = `Your choices (${list.length} of ${v.legal.length})`;
+  }
   for (const c of list) {
     box.append(h("button", {
       type: "button", class: "action", "data-action": c.action, title: c.action,
@@ -211,20 +227,34 @@ function cancelPick() {
 
 let logShown = [];  // the lines on screen, to append only what is new
 
+/** One log line: its number (this viewer's, without gaps), the sentence with the seat names in
+ * their colours, and the entry's notation as a tooltip. */
 function logNode(line, v) {
-  return h("div", { class: `line${line.seat < 0 ? " chance" : ""}` },
-    h("span", { class: "num" }, line.index + 1),
-    line.seat >= 0 ? h("span", { class: "who", style: `color:${seatColor(line.seat)}` }, seatName(v, line.seat)) : "✦ ",
-    line.text);
+  return h("div", { class: `line${line.seat < 0 ? " chance" : ""}`, title: line.notation || "" },
+    h("span", { class: "num" }, line.n ?? line.index + 1),
+    line.seat < 0 ? "✦ " : null,
+    ...colourNames(line.text, v));
+}
+
+/** ``text`` split so that each seat name in it is shown in that seat's colour. */
+function colourNames(text, v) {
+  const seats = (v.seats || []).filter((s) => s.name).sort((a, b) => b.name.length - a.name.length);
+  if (!seats.length) return [text];
+  const esc = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(`(${seats.map((s) => esc(s.name)).join("|")})`, "g");
+  return text.split(re).filter((part) => part !== "").map((part) => {
+    const s = seats.find((x) => x.name === part);
+    return s ? h("span", { class: "who", style: `color:${colorOf(v, s.seat)}` }, part) : part;
+  });
 }
 
 function drawLog(lines, v) {
   const box = $("log");
   const atBottom = logAtBottom;
-  // Hidden draws ("chance") say nothing: leave them out of the log.
-  const shown = lines.filter((l) => !(l.seat < 0 && l.text === "chance")).slice(-300);
+  // The server numbers this viewer's lines without gaps (a hidden draw has no line).
+  const shown = lines.slice(-300);
   const same = logShown.length <= shown.length && logShown.every((l, i) =>
-    l.index === shown[i].index && l.text === shown[i].text && l.seat === shown[i].seat);
+    l.n === shown[i].n && l.text === shown[i].text && l.seat === shown[i].seat);
   if (same && box.childElementCount === logShown.length) {
     box.append(...shown.slice(logShown.length).map((l) => logNode(l, v)));
   } else {
@@ -268,12 +298,29 @@ function drawInvites(v) {
         h("button", { type: "button", onclick: () => renew(seat) }, "New invite")));
     }
   }
+  // The creator sees every seat: whose link was used, and who is still to come.
+  if (mine.creator) {
+    for (const s of v.seats.filter((x) => x.kind === "human" && x.joined && x.seat !== v.seat)) {
+      rows.push(h("div", { class: "muted small", "data-seat-state": s.seat }, `${s.name} has taken seat ${s.seat + 1}`));
+    }
+  }
+  // Your own link: open it on another device to play this seat there.
+  if (token && v.seat !== null) {
+    const own = `${location.origin}/g/${gid}#token=${token}`;
+    const input = h("input", { readonly: true, value: own, id: "own-link", onfocus: (e) => e.target.select() });
+    rows.push(h("div", {}, h("div", { class: "muted" }, `Your own link (${seatName(v, v.seat)}), to play on another device — keep it secret:`),
+      h("div", { class: "row" }, input,
+        h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(own).then(() => toast("Copied", "info")) }, "Copy"))));
+  }
   const others = Object.entries(tokens).filter(([seat]) => Number(seat) !== v.seat);
   if (others.length) {
     rows.push(h("div", { class: "row" }, h("span", { class: "muted" }, "Hot seat:"),
       others.map(([seat, tok]) => h("button", { type: "button", "data-seat": seat, onclick: () => switchSeat(tok) }, `Play as ${seatName(v, Number(seat))}`))));
   }
   $("invite-panel").hidden = !rows.length || v.terminal;
+  const privacy = v.listed ? "Open table: listed in the lobby; anyone may take a free seat."
+    : "Private table: not listed in the lobby; a free seat is taken only with its invite link.";
+  rows.unshift(h("div", { class: "muted small", id: "table-privacy" }, privacy));
   $("invites").replaceChildren(...rows);
 }
 
@@ -295,23 +342,41 @@ async function renew(seat) {
 }
 
 // ------------------------------------------------------------------ end screen and replay
-function showEnd(v) {
-  const keys = [];
-  for (const row of v.breakdown || []) for (const k of Object.keys(row)) if (k !== "total" && !keys.includes(k)) keys.push(k);
-  const order = v.seats.map((s) => s.seat).sort((a, b) => (v.scores[b] ?? 0) - (v.scores[a] ?? 0));
-  const table = h("table", { class: "breakdown" },
-    h("tr", {}, h("th", {}, "Player"), keys.map((k) => h("th", {}, k.replace(/_/g, " "))), h("th", {}, "Total")),
+/** The final scores: one column per source of points, in the game's words, then the total;
+ * counts that are not points (how many creatures) come after it, apart. */
+function scoreTable(v) {
+  let parts = v.score_parts;
+  if (!parts) {
+    parts = [];
+    for (const row of v.breakdown || []) for (const k of Object.keys(row)) {
+      if (k !== "total" && !parts.some((p) => p.key === k)) parts.push({ key: k, label: k.replace(/_/g, " "), points: true });
+    }
+  }
+  const points = parts.filter((p) => p.points);
+  const counts = parts.filter((p) => !p.points);
+  const cell = (p, k) => {
+    const row = v.breakdown[p] || {};
+    return h("td", {}, k in row ? fmt(row[k]) : "—");
+  };
+  const order = v.seats.map((s) => s.seat).filter((p) => v.scores[p] !== undefined)
+    .sort((a, b) => (v.scores[b] ?? 0) - (v.scores[a] ?? 0));
+  return h("table", { class: "breakdown" },
+    h("tr", {}, h("th", {}, "Player"), points.map((p) => h("th", {}, p.label)), h("th", {}, "Total points"),
+      counts.map((p) => h("th", { class: "count" }, p.label))),
     order.map((p) => h("tr", { class: v.winners.includes(p) ? "win" : "" },
-      h("td", {}, h("span", { class: "dot", style: `color:${seatColor(p)};background:${seatColor(p)};margin-right:8px` }),
-        seatName(v, p), v.winners.includes(p) ? " ★" : ""),
-      keys.map((k) => h("td", {}, fmt((v.breakdown[p] || {})[k] ?? 0))),
-      h("td", { class: "total" }, fmt(v.scores[p])))));
+      h("td", {}, dot(v, p, ";margin-right:8px"), seatName(v, p), v.winners.includes(p) ? " ★" : ""),
+      points.map((x) => cell(p, x.key)),
+      h("td", { class: "total" }, fmt(v.scores[p])),
+      counts.map((x) => { const td = cell(p, x.key); td.classList.add("count"); return td; }))));
+}
+
+function showEnd(v) {
   const won = v.seat !== null && v.winners.includes(v.seat);
   const end = $("end");
   end.replaceChildren(h("div", { class: "panel endcard", id: "endcard" },
     h("h2", {}, won ? "Victory!" : `${v.winners.map((w) => seatName(v, w)).join(" & ")} won`),
     h("p", { class: "muted" }, `${v.title} · final scores`),
-    table,
+    scoreTable(v),
     h("div", { class: "row", style: "justify-content:center" },
       h("button", { class: "primary", type: "button", id: "replay-btn", onclick: startReplay }, "▶ Replay the game"),
       h("a", { class: "btn", href: `/api/games/${gid}/record`, download: `nightsky-${v.game}-${gid}.json` }, "Download record"),
@@ -320,14 +385,16 @@ function showEnd(v) {
   end.hidden = false;
 }
 
+// The replay shows each player their own view (their own cards face up): it is fetched with
+// this seat's token; a spectator gets the public view.
 async function startReplay() {
   $("end").hidden = true;
   endDismissed = true;
-  const moves = current.log.filter((l) => l.seat >= 0).map((l) => l.index + 1);
-  replaying = { step: 0, steps: current.log.length, moves };
+  const moves = [...new Set(current.log.filter((l) => l.seat >= 0).map((l) => l.index + 1))];
+  replaying = { step: 0, steps: 0, moves };
   const bar = h("div", { class: "replaybar", id: "replaybar" },
     h("button", { type: "button", id: "rp-prev", onclick: () => stepReplay(-1) }, "◀ Prev"),
-    h("input", { type: "range", id: "rp-range", min: 0, max: replaying.steps, value: 0,
+    h("input", { type: "range", id: "rp-range", min: 0, max: 0, value: 0,
       oninput: (e) => showStep(Number(e.target.value)) }),
     h("button", { type: "button", id: "rp-next", onclick: () => stepReplay(1) }, "Next ▶"),
     h("button", { type: "button", onclick: stopReplay }, "Exit replay"));
@@ -348,13 +415,18 @@ async function showStep(step) {
   replaying.step = step;
   $("rp-range").value = step;
   try {
-    const r = await api(`/api/games/${gid}/replay?step=${step}`);
+    const r = await api(`/api/games/${gid}/replay?step=${step}`, { token });
     if (!replaying || replaying.step !== step) return;
+    replaying.steps = r.steps;
+    $("rp-range").max = r.steps;
+    $("rp-range").value = step;
     drawBoard($("board"), { svg: r.svg, text: r.text, legal: [], onChoose() {}, onNarrow() {} });
-    drawLog(r.log, current);
-    const last = r.log.filter((l) => l.seat >= 0).pop();
+    drawLog(r.log, r);
+    const last = r.log[r.log.length - 1];
     $("banner").classList.remove("mine");
-    $("banner").textContent = `Replay · step ${step} of ${r.steps}` + (last ? ` · ${seatName(current, last.seat)}: ${last.text}` : " · set-up");
+    $("banner").textContent = `Replay · step ${step} of ${r.steps}`
+      + (r.seat === null ? " · spectator's view" : ` · as ${seatName(r, r.seat)} saw it`)
+      + (last ? ` · ${last.text}` : " · set-up");
   } catch (e) { toast(e.message); }
 }
 

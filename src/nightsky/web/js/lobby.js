@@ -86,7 +86,8 @@ async function create(ev) {
   try {
     const made = await api("/api/games", {
       method: "POST",
-      body: { game: chosen.id, players: seats.length, options: readOptions(), seats, names },
+      body: { game: chosen.id, players: seats.length, options: readOptions(), seats, names,
+        listed: $("listed").checked },
     });
     const mine = made.tokens.find((t) => t.seat === made.you);
     rememberSeat(made.id, {
@@ -104,9 +105,12 @@ async function create(ev) {
 
 function gameLine(g, mine) {
   const open = g.open_seats.length;
+  const waiting = (g.free_seats || g.open_seats).length;
   const status = g.status === "over" ? h("span", { class: "badge over" }, "finished")
     : open ? h("span", { class: "badge open" }, `${open} seat${open > 1 ? "s" : ""} free`)
+    : waiting ? h("span", { class: "badge" }, `waiting for ${waiting} invited`)
     : h("span", { class: "badge" }, "playing");
+  const privacy = g.listed === false ? h("span", { class: "badge", title: "not listed in the lobby" }, "private") : null;
   const who = g.seats.map((s) => s.kind === "human" ? (s.joined ? s.name : "…") : s.name).join(" · ");
   const buttons = h("div", { class: "row" });
   if (mine) buttons.append(h("a", { class: "btn", href: `/g/${g.id}` }, g.status === "over" ? "Review" : "Resume"));
@@ -117,7 +121,7 @@ function gameLine(g, mine) {
     buttons.append(h("a", { class: "btn", href: `/g/${g.id}` }, "Watch"));
   }
   return h("div", { class: "lobby-item", "data-id": g.id },
-    h("div", {}, h("div", { class: "t" }, g.title, " ", status),
+    h("div", {}, h("div", { class: "t" }, g.title, " ", status, privacy ? " " : null, privacy),
       h("div", { class: "muted small" }, who)),
     buttons);
 }
@@ -139,17 +143,28 @@ async function join(g, name) {
 }
 
 async function refresh() {
-  let list = [];
-  try { list = await api("/api/lobby"); } catch (e) { toast(e.message); }
   const mine = myGames();
-  const lobby = $("lobby"), own = $("mine");
-  lobby.replaceChildren(); own.replaceChildren();
+  // The open tables, and this browser's own games (private ones are listed nowhere else).
+  const ids = Object.entries(mine).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 50)
+    .map(([id]) => id);
+  let list = [];
+  let own = [];
+  try {
+    [list, own] = await Promise.all([
+      api("/api/lobby"),
+      ids.length ? api(`/api/lobby?ids=${ids.join(",")}`) : Promise.resolve([]),
+    ]);
+  } catch (e) { toast(e.message); }
+  const lobbyBox = $("lobby"), ownBox = $("mine");
+  lobbyBox.replaceChildren(); ownBox.replaceChildren();
   // Tables waiting for players first, then games in play, then finished ones.
   const rank = (g) => (g.status === "over" ? 2 : g.open_seats.length ? 0 : 1);
   list.sort((a, b) => rank(a) - rank(b));
-  for (const g of list) (mine[g.id] ? own : lobby).append(gameLine(g, !!mine[g.id]));
-  if (!own.children.length) own.append(h("div", { class: "empty" }, "No games yet: create one."));
-  if (!lobby.children.length) lobby.append(h("div", { class: "empty" }, "No other tables right now."));
+  own.sort((a, b) => rank(a) - rank(b));
+  for (const g of own) ownBox.append(gameLine(g, true));
+  for (const g of list) if (!mine[g.id]) lobbyBox.append(gameLine(g, false));
+  if (!ownBox.children.length) ownBox.append(h("div", { class: "empty" }, "No games yet: create one."));
+  if (!lobbyBox.children.length) lobbyBox.append(h("div", { class: "empty" }, "No open tables right now."));
 }
 
 async function main() {
