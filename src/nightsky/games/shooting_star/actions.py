@@ -3,7 +3,8 @@
 Player actions (all built once per Game and reused):
 
 * ``Place``: put a Destruction card face down: ``P3@2,1`` (Priority 3 at column 2, row 1) or
-  ``S@2,1`` (the Space Shield). Columns and rows count from 1, left to right, top to bottom.
+  ``S@2,1`` (the Space Shield). Columns and rows count from 1, left to right, top to bottom; on
+  a built (Personalized) sector from the first planet at 8,8, so they may be 0 or negative.
 * ``Build``: Personalized Star Sector variant, put a planet from your hand on the table with a
   side up: ``n03:4@8,8`` (planet n03, Level 4 up), ``d2@8,7`` (a Dark Planet has one side).
 * ``Discard``: Personalized variant only, when none of your planets fits anywhere: ``d2:out``.

@@ -35,7 +35,6 @@ from nightsky.games.shooting_star.actions import (
 from nightsky.games.shooting_star.constants import (
     BITS,
     CARD_KEYS,
-    CENTRE,
     DARK,
     DARK_LEVEL,
     FULL_HAND,
@@ -177,7 +176,8 @@ class ShootingStarState(State):
         (for any planet, for a Dark Planet)."""
         lvl = self.lvl
         if not self.alive:
-            return [CENTRE], [CENTRE]
+            centre = self.g.centre
+            return [centre], [centre]
         neigh = self.g.neigh
         spots = {nb for c in self.alive for nb in neigh[c] if not lvl[nb]}
         plain = sorted(spots)
@@ -186,21 +186,18 @@ class ShootingStarState(State):
 
     def _build_actions(self, player: int) -> list[Action]:
         g = self.g
-        rows = g.build_rows
+        builds = g.builds  # Build actions by id, made on first use (``build_by_id``)
+        ncells = g.ncells
         out: list[Action] = []
         plain, dark = self._build_spots()
-        get_plain = itemgetter(*plain) if len(plain) > 1 else None
         for p in sorted(self.phands[player]):
-            kind = g.p_kind[p]
-            levels = (1, 2) if kind == MINOR else (3, 4) if kind == MAJOR else (DARK_LEVEL,)
-            for lv in levels:
-                row = rows[(p, lv)]
-                if kind == DARK:
-                    out.extend(row[c] for c in dark)
-                elif get_plain is None:
-                    out.extend(row[c] for c in plain)
-                else:
-                    out.extend(get_plain(row))
+            cells = dark if g.p_kind[p] == DARK else plain
+            base = g.build_id0 + g.pair_base[p] * ncells
+            for _ in g.p_levels[p]:  # each side of the planet, lower Level first
+                for c in cells:
+                    a = builds.get(base + c)
+                    out.append(a if a is not None else g.build_by_id(base + c))
+                base += ncells
         if not out:  # ruling SS-14.7: nothing fits anywhere, so one planet goes back to the box
             out = [g.discards[p] for p in sorted(self.phands[player])]
         return out
@@ -247,9 +244,11 @@ class ShootingStarState(State):
         if type(action) is Build:
             if self.phase != PH_BUILD:
                 return f"{action}: planets are only placed while building the sector", "SS-14.2"
+            if not 0 <= action.cell < self.g.ncells or action not in self.g.all_actions():
+                return f"{action}: no such planet side or space on the table", "SS-14.6"
             if action.planet not in self.phands[player]:
                 return f"{action}: that planet is not in seat {player}'s hand", "SS-14.4"
-            if not self.alive and action.cell != CENTRE:
+            if not self.alive and action.cell != self.g.centre:
                 return f"{action}: the first planet goes in the middle (8,8)", "SS-14.3"
             if self.lvl[action.cell]:
                 return f"{action}: that space already holds a planet", "SS-14.4"
