@@ -240,7 +240,8 @@ class ShootingStarGame(Game):
         self.pair_base = tuple(self.pair_planet.index(p) for p in range(len(self.p_kind)))
         self.build_id0 = NCARDS * self.ncells
         self.discard_id0 = self.build_id0 + len(self.pair_planet) * self.ncells
-        self.builds: dict[int, Build] = {}
+        #: build_rows[pair][cell]: the Build actions made so far (None: not yet; [] : row unused)
+        self.build_rows: list[list[Build | None]] = [[] for _ in self.pair_planet]
         self._space = ActionSpace(self)
         # place_secrets[seat][cell]: how a card ``seat`` places there reads to the others
         # (face down); each seat's row is built on first use by ``place_secrets_of``
@@ -294,16 +295,25 @@ class ShootingStarGame(Game):
             return self.build_by_id(i)
         return self.discards[i - self.discard_id0]
 
+    def build_row(self, pair: int) -> list[Build | None]:
+        """The row of ``build_rows`` of one planet side, made on first use."""
+        row = self.build_rows[pair]
+        if not row:
+            row = [None] * self.ncells
+            self.build_rows[pair] = row
+        return row
+
     def build_by_id(self, i: int) -> Build:
         """The Build action with id ``i`` (``build_id0 <= i < discard_id0``, unchecked): one
         object per game, made on first use."""
-        a = self.builds.get(i)
+        pair, c = divmod(i - self.build_id0, self.ncells)
+        row = self.build_row(pair)
+        a = row[c]
         if a is None:
-            pair, c = divmod(i - self.build_id0, self.ncells)
             p = self.pair_planet[pair]
-            col, row = self.cell_cr[c]
-            a = Build(p, self.pair_level[pair], c, self.p_code[p], col, row)
-            self.builds[i] = a
+            col, r = self.cell_cr[c]
+            a = Build(p, self.pair_level[pair], c, self.p_code[p], col, r)
+            row[c] = a
         return a
 
     def build_action(self, planet: int, level: int, cell: int) -> Build:

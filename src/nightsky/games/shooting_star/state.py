@@ -171,35 +171,40 @@ class ShootingStarState(State):
             return out
         return self._build_actions(player) if self.phase == PH_BUILD else []
 
-    def _build_spots(self) -> tuple[list[int], list[int]]:
+    def _build_spots(self, darks: bool) -> tuple[list[int], list[int]]:
         """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6):
-        (for any planet, for a Dark Planet)."""
+        (for any planet, for a Dark Planet: computed only when ``darks``, else [])."""
         lvl = self.lvl
         if not self.alive:
-            centre = self.g.centre
-            return [centre], [centre]
+            centre = [self.g.centre]
+            return centre, centre
         neigh = self.g.neigh
-        spots = {nb for c in self.alive for nb in neigh[c] if not lvl[nb]}
-        plain = sorted(spots)
+        plain = sorted({nb for c in self.alive for nb in neigh[c] if not lvl[nb]})
+        if not darks:
+            return plain, []
         dark = [c for c in plain if all(lvl[nb] != DARK_LEVEL for nb in neigh[c])]
         return plain, dark
 
     def _build_actions(self, player: int) -> list[Action]:
         g = self.g
-        builds = g.builds  # Build actions by id, made on first use (``build_by_id``)
+        rows = g.build_rows  # per planet side, the Build actions by cell (None: not made yet)
         ncells = g.ncells
+        kind = g.p_kind
+        hand = sorted(self.phands[player])
         out: list[Action] = []
-        plain, dark = self._build_spots()
-        for p in sorted(self.phands[player]):
-            cells = dark if g.p_kind[p] == DARK else plain
-            base = g.build_id0 + g.pair_base[p] * ncells
+        plain, dark = self._build_spots(any(kind[p] == DARK for p in hand))
+        for p in hand:
+            cells = dark if kind[p] == DARK else plain
+            pair = g.pair_base[p]
             for _ in g.p_levels[p]:  # each side of the planet, lower Level first
+                row = rows[pair] or g.build_row(pair)
+                base = g.build_id0 + pair * ncells
                 for c in cells:
-                    a = builds.get(base + c)
+                    a = row[c]
                     out.append(a if a is not None else g.build_by_id(base + c))
-                base += ncells
+                pair += 1
         if not out:  # ruling SS-14.7: nothing fits anywhere, so one planet goes back to the box
-            out = [g.discards[p] for p in sorted(self.phands[player])]
+            out = [g.discards[p] for p in hand]
         return out
 
     def is_legal(self, action: Action, player: int) -> bool:
@@ -283,7 +288,7 @@ class ShootingStarState(State):
                 )
             return g.make_grid(self._sample_layout(stack, rng))
         if ph == PH_DECK:
-            used = set(self.pl) | {p for h in self.phands for p in h}
+            used = self._dealt()
             cards = [p for p in g.minors if p not in used]
             rng.shuffle(cards)
             return g.make_deck(tuple(cards))
@@ -329,7 +334,7 @@ class ShootingStarState(State):
             if ph == PH_DEAL:
                 return type(outcome) is PlanetDeal and self._valid_deal(outcome)
             if ph == PH_DECK:
-                used = set(self.pl) | {p for h in self.phands for p in h}
+                used = self._dealt()
                 want = sorted(p for p in g.minors if p not in used)
                 return type(outcome) is DeckOrder and sorted(outcome.cards) == want
             if ph == PH_MISSIONS:
@@ -345,6 +350,11 @@ class ShootingStarState(State):
         except (TypeError, ValueError, IndexError):
             return False
         return False
+
+    def _dealt(self) -> set[int]:
+        """The planets on the table or in the players' planet hands."""
+        pl = self.pl
+        return {pl[c] for c in self.alive} | {p for h in self.phands for p in h}
 
     def _valid_stack(self, planets: list[int]) -> bool:
         g = self.g
@@ -416,7 +426,7 @@ class ShootingStarState(State):
         elif type(action) is DeckOrder:
             cards = action.cards
             self.deck = list(reversed(cards))
-            used = set(self.pl) | {p for h in self.phands for p in h} | set(cards)
+            used = self._dealt() | set(cards)
             self.box = [p for p in range(len(self.g.p_kind)) if p not in used]
             self.phase = PH_MISSIONS
         elif type(action) is MissionDeal:
