@@ -157,3 +157,40 @@ class MissionDeal(ActionBase):
 
     def __str__(self) -> str:
         return self.text
+
+
+# ---------------------------------------------------------------- chance notation
+# Written here, in a compiled module, because every set-up draw spells its outcome out.
+
+
+def grid_text(
+    tokens: tuple[tuple[str, ...], ...], codes: tuple[str, ...], cells: tuple[tuple[int, int], ...]
+) -> str:
+    """``grid ...``: per cell ``.`` (no planet), ``code`` (a Dark Planet) or ``code:level``;
+    ``tokens[planet][level]`` spells the usual ones."""
+    parts: list[str] = []
+    for p, lv in cells:
+        if p < 0:
+            parts.append(".")
+        elif 0 <= lv <= DARK_LEVEL:
+            parts.append(tokens[p][lv])
+        else:
+            parts.append(f"{codes[p]}:{lv}")
+    return "grid " + " ".join(parts)
+
+
+def deck_text(codes: tuple[str, ...], cards: tuple[int, ...]) -> str:
+    """``deck p04 p19 ...``, top card first."""
+    return "deck " + " ".join([codes[p] for p in cards]) if cards else "deck"
+
+
+def trio_text(codes: tuple[str, ...], trio: tuple[int, int, int]) -> str:
+    """One seat's three Secret Missions: ``1a-2c-3e``."""
+    one, two, three = trio
+    return f"{codes[one]}-{codes[two]}-{codes[three]}"
+
+
+def missions_text(codes: tuple[str, ...], seats: tuple[tuple[int, int, int], ...]) -> str:
+    """``missions 1a-2c-3e/1b-2d-3a``."""
+    return "missions " + "/".join([trio_text(codes, trio) for trio in seats])
+

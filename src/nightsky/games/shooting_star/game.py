@@ -8,6 +8,7 @@ from typing import Any, NamedTuple, overload
 
 from nightsky.core.errors import InvalidActionError
 from nightsky.core.game import Action, Game, GameInfo, LogSecret, Option, Tutorial
+from nightsky.games.shooting_star import actions
 from nightsky.games.shooting_star.actions import (
     Build,
     DeckOrder,
@@ -418,43 +419,36 @@ class ShootingStarGame(Game):
         return f"{self.p_code[p]}:{lv}"
 
     def grid_text(self, cells: tuple[tuple[int, int], ...]) -> str:
-        toks = self.grid_tokens
-        return "grid " + " ".join(
-            [
-                toks[p][lv] if p >= 0 and 0 <= lv <= DARK_LEVEL else self.grid_token(p, lv)
-                for p, lv in cells
-            ]
-        )
+        return actions.grid_text(self.grid_tokens, self.p_code, tuple(cells))
 
     def deal_text(self, hands: tuple[tuple[int, ...], ...]) -> str:
         code = self.p_code
         return "deal " + "/".join([",".join([code[p] for p in h]) for h in hands])
 
     def deck_text(self, cards: tuple[int, ...]) -> str:
-        code = self.p_code
-        return "deck " + " ".join([code[p] for p in cards]) if cards else "deck"
+        return actions.deck_text(self.p_code, tuple(cards))
 
     def trio_text(self, trio: tuple[int, int, int]) -> str:
         """One seat's three Secret Missions: ``1a-2c-3e``."""
-        codes = self.mission_codes
-        one, two, three = trio
-        return f"{codes[one]}-{codes[two]}-{codes[three]}"
+        return actions.trio_text(self.mission_codes, tuple(trio))  # type: ignore[arg-type]
 
     def missions_text(self, seats: tuple[tuple[int, int, int], ...]) -> str:
-        return "missions " + "/".join([self.trio_text(trio) for trio in seats])
+        return actions.missions_text(self.mission_codes, seats)
 
     def make_grid(self, cells: tuple[tuple[int, int], ...]) -> GridDeal:
-        return GridDeal(tuple(cells), self.grid_text(tuple(cells)))
+        cells = tuple(cells)
+        return GridDeal(cells, actions.grid_text(self.grid_tokens, self.p_code, cells))
 
     def make_deal(self, hands: tuple[tuple[int, ...], ...]) -> PlanetDeal:
         return PlanetDeal(tuple(tuple(h) for h in hands), self.deal_text(hands))
 
     def make_deck(self, cards: tuple[int, ...]) -> DeckOrder:
-        return DeckOrder(tuple(cards), self.deck_text(tuple(cards)))
+        cards = tuple(cards)
+        return DeckOrder(cards, actions.deck_text(self.p_code, cards))
 
     def make_missions(self, seats: tuple[tuple[int, int, int], ...]) -> MissionDeal:
         seats = tuple(tuple(t) for t in seats)  # type: ignore[misc]
-        return MissionDeal(seats, self.missions_text(seats))
+        return MissionDeal(seats, actions.missions_text(self.mission_codes, seats))
 
     def _planet(self, code: str) -> int:
         try:
