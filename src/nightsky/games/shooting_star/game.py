@@ -80,6 +80,23 @@ def _table(
     return _Table(cell_xy, cell_cr, cell_names, neigh, tuple(blast), place_rows)
 
 
+class _ActionIds(dict[Action, int]):
+    """Action -> id, each entry computed (``ShootingStarGame._id_of``) and kept the first time
+    it is asked for: a table of every action would hold up to 358,592 of them."""
+
+    def __init__(self, game: ShootingStarGame) -> None:
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, action: Action) -> int:
+        i = self.game._id_of(action)
+        self[action] = i
+        return i
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_ActionIds, (self.game,))
+
+
 def _small(i: object, n: int) -> bool:
     """Whether ``i`` is an int in ``range(n)`` (a field of an action built by hand may be
     anything)."""
@@ -244,6 +261,9 @@ class ShootingStarGame(Game):
         #: build_rows[pair][cell]: the Build actions made so far (None: not yet; [] : row unused)
         self.build_rows: list[list[Build | None]] = [[] for _ in self.pair_planet]
         self._space = ActionSpace(self)
+        # the contract's id table (``Game.action_id``, read directly by the RL adapters), here
+        # filled with each action the first time its id is asked for
+        self._action_index = _ActionIds(self)
         # place_secrets[seat][cell]: how a card ``seat`` places there reads to the others
         # (face down); each seat's row is built on first use by ``place_secrets_of``
         self.place_secrets: list[tuple[LogSecret, ...]] = [()] * n
@@ -261,8 +281,9 @@ class ShootingStarGame(Game):
         """Every player action in id order, made on demand (a lazy sequence)."""
         return self._space
 
-    def action_id(self, action: Action) -> int:
-        """The action's id, computed from its fields (no table of every action is kept)."""
+    def _id_of(self, action: Action) -> int:
+        """The id of ``action``, computed from its fields (``action_id``); KeyError when it is
+        not an action of this game."""
         t = type(action)
         if t is Place:
             k, c = action.card, action.cell  # type: ignore[attr-defined]
@@ -282,7 +303,7 @@ class ShootingStarGame(Game):
             p = action.planet  # type: ignore[attr-defined]
             if _small(p, len(self.p_kind)) and self.discards[p] == action:
                 return self.discard_id0 + p
-        raise InvalidActionError(f"{action!s} is not an action of {self.info.id}")
+        raise KeyError(action)
 
     def action_from_id(self, i: int) -> Action:
         if not isinstance(i, int) or not 0 <= i < self.num_distinct_actions:
