@@ -384,14 +384,12 @@ class ShootingStarGame(Game):
             return None
         k = CARD_KEYS.index(what) if what in CARD_KEYS else -1
         code, colon, side = what.partition(":")
-        p = self.code_index.get(code, -1)
+        p = self.code_index.get(code, -1) if self.personalized else -1
         if k < 0 and p < 0:
             return None
         c = self.cell_of(col, row)  # raises off the table, naming the rule
         if k >= 0:
             return self.place_rows[k][c]
-        if not self.personalized:
-            return None
         level = (int(side) if side in ("1", "2", "3", "4") else -1) if colon else DARK_LEVEL
         if level not in self.p_levels[p]:
             return None
