@@ -160,12 +160,12 @@ class MissionDeal(ActionBase):
 
 
 # ---------------------------------------------------------------- chance notation
-# Written here, in a compiled module, because every set-up draw spells its outcome out.
+# Written here, in a compiled module, because every set-up draw spells its outcome out. The
+# outcome's fields are typed ``Any``: callers may hand in lists (a compiled ``tuple`` parameter
+# would refuse them).
 
 
-def grid_text(
-    tokens: tuple[tuple[str, ...], ...], codes: tuple[str, ...], cells: tuple[tuple[int, int], ...]
-) -> str:
+def grid_text(tokens: tuple[tuple[str, ...], ...], codes: tuple[str, ...], cells: Any) -> str:
     """``grid ...``: per cell ``.`` (no planet), ``code`` (a Dark Planet) or ``code:level``;
     ``tokens[planet][level]`` spells the usual ones."""
     parts: list[str] = []
@@ -179,18 +179,17 @@ def grid_text(
     return "grid " + " ".join(parts)
 
 
-def deck_text(codes: tuple[str, ...], cards: tuple[int, ...]) -> str:
+def deck_text(codes: tuple[str, ...], cards: Any) -> str:
     """``deck p04 p19 ...``, top card first."""
     return "deck " + " ".join([codes[p] for p in cards]) if cards else "deck"
 
 
-def trio_text(codes: tuple[str, ...], trio: tuple[int, int, int]) -> str:
+def trio_text(codes: tuple[str, ...], trio: Any) -> str:
     """One seat's three Secret Missions: ``1a-2c-3e``."""
     one, two, three = trio
     return f"{codes[one]}-{codes[two]}-{codes[three]}"
 
 
-def missions_text(codes: tuple[str, ...], seats: tuple[tuple[int, int, int], ...]) -> str:
+def missions_text(codes: tuple[str, ...], seats: Any) -> str:
     """``missions 1a-2c-3e/1b-2d-3a``."""
     return "missions " + "/".join([trio_text(codes, trio) for trio in seats])
-

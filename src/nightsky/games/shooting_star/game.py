@@ -449,7 +449,7 @@ class ShootingStarGame(Game):
 
     def trio_text(self, trio: tuple[int, int, int]) -> str:
         """One seat's three Secret Missions: ``1a-2c-3e``."""
-        return actions.trio_text(self.mission_codes, tuple(trio))  # type: ignore[arg-type]
+        return actions.trio_text(self.mission_codes, trio)
 
     def missions_text(self, seats: tuple[tuple[int, int, int], ...]) -> str:
         return actions.missions_text(self.mission_codes, seats)
