@@ -61,6 +61,12 @@ def test_SS_3_3_place_notation_and_ids() -> None:
     assert (a.card, a.cell) == (2, 1)
     assert g.num_distinct_actions == 9 * 12
     assert g.action_from_id(g.action_id(a)) is a
+    # only the exact notation reads; a space off the sector is named as such
+    for text in ("P3@+2,1", "P3@02,1", "P3@2, 1", "P3@2", "P9@2,1", "n01:4@2,1", "p01:out"):
+        with pytest.raises(InvalidActionError, match="cannot read"):
+            g.parse_action(text)
+    with pytest.raises(InvalidActionError, match="SS-2.3"):
+        g.parse_action("P3@5,1")
 
 
 def test_SS_3_4_observation_blocks() -> None:

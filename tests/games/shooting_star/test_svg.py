@@ -74,8 +74,8 @@ def test_svg_spectator_sees_no_hand() -> None:
     assert {f"card-{k}" for k in s.view(seat)["seats"][seat]["hand"]} <= ids
     # the cards of the other seats lie face down: their keys are not drawn on the cells
     for _seat, _card, c in s.placed:
-        x, y = s.g.cell_xy[c]
-        cell = next(e for e in root.iter() if e.get("id") == f"cell-{x + 1}-{y + 1}")
+        col, row = s.g.cell_cr[c]
+        cell = next(e for e in root.iter() if e.get("id") == f"cell-{col}-{row}")
         assert "face-down" in (cell.get("data-label") or "")
 
 

@@ -3,7 +3,8 @@
 Player actions (all built once per Game and reused):
 
 * ``Place``: put a Destruction card face down: ``P3@2,1`` (Priority 3 at column 2, row 1) or
-  ``S@2,1`` (the Space Shield). Columns and rows count from 1, left to right, top to bottom.
+  ``S@2,1`` (the Space Shield). Columns and rows count from 1, left to right, top to bottom; on
+  a built (Personalized) sector from the first planet at 8,8, so they may be 0 or negative.
 * ``Build``: Personalized Star Sector variant, put a planet from your hand on the table with a
   side up: ``n03:4@8,8`` (planet n03, Level 4 up), ``d2@8,7`` (a Dark Planet has one side).
 * ``Discard``: Personalized variant only, when none of your planets fits anywhere: ``d2:out``.
@@ -156,3 +157,39 @@ class MissionDeal(ActionBase):
 
     def __str__(self) -> str:
         return self.text
+
+
+# ---------------------------------------------------------------- chance notation
+# Written here, in a compiled module, because every set-up draw spells its outcome out. The
+# outcome's fields are typed ``Any``: callers may hand in lists (a compiled ``tuple`` parameter
+# would refuse them).
+
+
+def grid_text(tokens: tuple[tuple[str, ...], ...], codes: tuple[str, ...], cells: Any) -> str:
+    """``grid ...``: per cell ``.`` (no planet), ``code`` (a Dark Planet) or ``code:level``;
+    ``tokens[planet][level]`` spells the usual ones."""
+    parts: list[str] = []
+    for p, lv in cells:
+        if p < 0:
+            parts.append(".")
+        elif 0 <= lv <= DARK_LEVEL:
+            parts.append(tokens[p][lv])
+        else:
+            parts.append(f"{codes[p]}:{lv}")
+    return "grid " + " ".join(parts)
+
+
+def deck_text(codes: tuple[str, ...], cards: Any) -> str:
+    """``deck p04 p19 ...``, top card first."""
+    return "deck " + " ".join([codes[p] for p in cards]) if cards else "deck"
+
+
+def trio_text(codes: tuple[str, ...], trio: Any) -> str:
+    """One seat's three Secret Missions: ``1a-2c-3e``."""
+    one, two, three = trio
+    return f"{codes[one]}-{codes[two]}-{codes[three]}"
+
+
+def missions_text(codes: tuple[str, ...], seats: Any) -> str:
+    """``missions 1a-2c-3e/1b-2d-3a``."""
+    return "missions " + "/".join([trio_text(codes, trio) for trio in seats])

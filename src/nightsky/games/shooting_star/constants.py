@@ -9,9 +9,9 @@ from __future__ import annotations
 # ---------------------------------------------------------------- the table
 #: Star Sector grid (columns, rows) per player count (SS-2.3).
 GRIDS = {2: (4, 3), 3: (6, 3), 4: (6, 4), 5: (6, 5)}
-#: The table of the Personalized Star Sector (ruling SS-14.6): 15 x 15 positions.
-TABLE = 15
-CENTRE = (TABLE // 2) * TABLE + TABLE // 2  # the first planet goes at column 8, row 8
+#: Personalized Star Sector (ruling SS-14.3): the first planet lies at column 8, row 8, and the
+#: others are numbered from there, so columns and rows may be 0 or negative (ruling SS-14.6).
+FIRST_COL = FIRST_ROW = 8
 PLANETS_PER_PLAYER = 6  # 12/18/24/30 planets = 6 per player (SS-2.2, SS-14.2)
 MAX_TURNS = 7  # SS-11.2
 

@@ -9,7 +9,11 @@ Blocks, in order (``ncells`` = width x height of the sector or of the Personaliz
    one-hot P1..P8, S (9); Conquest pile size / 10; Moons / 5; Space Debris size / 10;
    holds the Dark Invader; is the seat to act;
 3. the viewer's Secret Missions, one-hot over the 15 mission cards (15);
-4. globals (10): turns played / 7; deck size / 30; planets left / cells; phase one-hot (7).
+4. globals (10): turns played / 7; deck size / 30; planets left / planets in the sector at the
+   start (6 per player; on a dealt sector that is ``ncells``); phase one-hot (7).
+
+The Personalized table (ruling SS-14.6) is a square of side 12 x players - 1, row by row, so the
+per-cell blocks reshape to (side, side, 22); the first planet's cell is ``game.centre``.
 """
 
 from __future__ import annotations
@@ -33,26 +37,38 @@ def observation_size(game: ShootingStarGame) -> int:
     return game.ncells * CELL + SEATS * SEAT + 15 + 10
 
 
+def blank(game: ShootingStarGame) -> list[float]:
+    """The observation of an empty table: every cell's "no planet" set, all else zero."""
+    return ([1.0] + [0.0] * (CELL - 1)) * game.ncells + [0.0] * (SEATS * SEAT + 15 + 10)
+
+
 def observation(state: ShootingStarState, player: int) -> list[float]:
     g = state.g
     n = g.num_players
-    out = [0.0] * observation_size(g)
+    out = blank(g)
     targets = set(g.zero)
     if len(state.missions) > player:
         for m in state.missions[player]:
             ms = g.missions[m]
             if ms.kind == "named":
                 targets |= {p for p in g.majors if g.p_name[p] == ms.planet}
-    for c in range(g.ncells):
+    # Only planets and cards change a cell's block from the blank one: planets lie on the
+    # ``alive`` cells, Destruction cards on cells of this turn's ``placed`` cards.
+    lvl, pl, cov = state.lvl, state.pl, state.cov
+    moon, kind = g.p_moon, g.p_kind
+    for c in state.alive:
         base = c * CELL
-        lv = state.lvl[c]
+        lv = lvl[c]
+        out[base] = 0.0
         out[base + (5 if lv == DARK_LEVEL else lv)] = 1.0
-        p = state.pl[c]
+        p = pl[c]
         if p >= 0:
-            out[base + 6] = 1.0 if g.p_moon[p] else 0.0
-            out[base + 7] = 1.0 if (g.p_kind[p] == MAJOR and p in targets) else 0.0
-        v = state.cov[c]
+            out[base + 6] = 1.0 if moon[p] else 0.0
+            out[base + 7] = 1.0 if (kind[p] == MAJOR and p in targets) else 0.0
+    for _, _, c in state.placed:
+        v = cov[c]
         if v >= 0:
+            base = c * CELL
             seat, card = decode_cover(v)
             out[base + 8 + (seat - player) % n] = 1.0
             if seat == player:
@@ -75,7 +91,7 @@ def observation(state: ShootingStarState, player: int) -> list[float]:
     base += 15
     out[base] = state.turn / 7
     out[base + 1] = len(state.deck) / 30
-    out[base + 2] = len(state.alive) / g.ncells
+    out[base + 2] = len(state.alive) / g.grid_planets
     out[base + 3 + state.phase] = 1.0
     return out
 

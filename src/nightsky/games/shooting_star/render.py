@@ -63,15 +63,18 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
     lines.append(f"[bold]{head}[/bold]  Dark Invader: seat {state.invader}")
     cols = range(g.width)
     rows = range(g.height)
-    if g.personalized and state.alive:
-        xs = [g.cell_xy[c][0] for c in state.alive]
-        ys = [g.cell_xy[c][1] for c in state.alive]
-        pad = 1 if state.phase == PH_BUILD else 0
+    if g.personalized:  # the sector as built so far (any shape, ruling SS-14.6)
+        built = state.alive or [g.centre]  # nothing yet: the middle, where the first goes
+        xs = [g.cell_xy[c][0] for c in built]
+        ys = [g.cell_xy[c][1] for c in built]
+        pad = 1 if state.phase == PH_BUILD or not state.alive else 0
         cols = range(max(0, min(xs) - pad), min(g.width, max(xs) + 1 + pad))
         rows = range(max(0, min(ys) - pad), min(g.height, max(ys) + 1 + pad))
-    lines.append("    " + "".join(f"{x + 1:^10} " for x in cols))
+    lines.append("    " + "".join(f"{x + g.col0:^10} " for x in cols))
     for y in rows:
-        lines.append(f"{y + 1:>3} " + "|".join(_cell(state, y * g.width + x, viewer) for x in cols))
+        lines.append(
+            f"{y + g.row0:>3} " + "|".join(_cell(state, y * g.width + x, viewer) for x in cols)
+        )
     lines.append("legend: level 1-4, D dark, m moon, Zer = Zero; ? = a face-down card")
     for s in range(n):
         col = g.comp.colour[s]

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from collections.abc import Sequence
+from math import ceil, log
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +37,6 @@ from nightsky.games.shooting_star.actions import (
 from nightsky.games.shooting_star.constants import (
     BITS,
     CARD_KEYS,
-    CENTRE,
     DARK,
     DARK_LEVEL,
     FULL_HAND,
@@ -76,6 +77,63 @@ _NOBODY: tuple[int, ...] = ()
 _DECK_SECRET = LogSecret("deck shuffled")
 RawEvent = tuple[Any, ...]  # an event as the resolution records it (see ``events``)
 _CARD = itemgetter(1)  # the card of a (seat, card, cell) placement
+
+
+# ---------------------------------------------------------------- random draws
+# ``random.Random``'s choice, shuffle and sample are written in Python; the set-up draws are a
+# third of a random playout's time. For a plain ``random.Random`` these compiled copies make
+# exactly the same ``getrandbits`` calls and return exactly the same results as CPython's
+# (``_randbelow_with_getrandbits``, ``choice``, ``shuffle``, ``sample`` of Lib/random.py; the
+# tests compare them draw by draw); any other generator is asked itself.
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """A random int in ``range(n)``, ``n > 0`` (``Random._randbelow_with_getrandbits``)."""
+    k = n.bit_length()
+    r: int = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def _choice(rng: random.Random, seq: Sequence[Any]) -> Any:
+    if type(rng) is not random.Random or not len(seq):
+        return rng.choice(seq)
+    return seq[_below(rng, len(seq))]
+
+
+def _shuffle(rng: random.Random, x: list[Any]) -> None:
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    for i in range(len(x) - 1, 0, -1):
+        j = _below(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+def _sample(rng: random.Random, population: Sequence[Any], k: int) -> list[Any]:
+    n = len(population)
+    if type(rng) is not random.Random or not 0 <= k <= n:
+        return rng.sample(population, k)
+    result: list[Any] = [None] * k
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** ceil(log(k * 3, 4))
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            j = _below(rng, n - i)
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        selected: set[int] = set()
+        for i in range(k):
+            j = _below(rng, n)
+            while j in selected:
+                j = _below(rng, n)
+            selected.add(j)
+            result[i] = population[j]
+    return result
 
 
 class ShootingStarState(State):
@@ -172,37 +230,40 @@ class ShootingStarState(State):
             return out
         return self._build_actions(player) if self.phase == PH_BUILD else []
 
-    def _build_spots(self) -> tuple[list[int], list[int]]:
+    def _build_spots(self, darks: bool) -> tuple[list[int], list[int]]:
         """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6):
-        (for any planet, for a Dark Planet)."""
+        (for any planet, for a Dark Planet: computed only when ``darks``, else [])."""
         lvl = self.lvl
         if not self.alive:
-            return [CENTRE], [CENTRE]
+            centre = [self.g.centre]
+            return centre, centre
         neigh = self.g.neigh
-        spots = {nb for c in self.alive for nb in neigh[c] if not lvl[nb]}
-        plain = sorted(spots)
+        plain = sorted({nb for c in self.alive for nb in neigh[c] if not lvl[nb]})
+        if not darks:
+            return plain, []
         dark = [c for c in plain if all(lvl[nb] != DARK_LEVEL for nb in neigh[c])]
         return plain, dark
 
     def _build_actions(self, player: int) -> list[Action]:
         g = self.g
-        rows = g.build_rows
+        rows = g.build_rows  # per planet side, the Build actions by cell (None: not made yet)
+        ncells = g.ncells
+        kind = g.p_kind
+        hand = sorted(self.phands[player])
         out: list[Action] = []
-        plain, dark = self._build_spots()
-        get_plain = itemgetter(*plain) if len(plain) > 1 else None
-        for p in sorted(self.phands[player]):
-            kind = g.p_kind[p]
-            levels = (1, 2) if kind == MINOR else (3, 4) if kind == MAJOR else (DARK_LEVEL,)
-            for lv in levels:
-                row = rows[(p, lv)]
-                if kind == DARK:
-                    out.extend(row[c] for c in dark)
-                elif get_plain is None:
-                    out.extend(row[c] for c in plain)
-                else:
-                    out.extend(get_plain(row))
+        plain, dark = self._build_spots(any(kind[p] == DARK for p in hand))
+        for p in hand:
+            cells = dark if kind[p] == DARK else plain
+            pair = g.pair_base[p]
+            for _ in g.p_levels[p]:  # each side of the planet, lower Level first
+                row = rows[pair] or g.build_row(pair)
+                base = g.build_id0 + pair * ncells
+                for c in cells:
+                    a = row[c]
+                    out.append(a if a is not None else g.build_by_id(base + c))
+                pair += 1
         if not out:  # ruling SS-14.7: nothing fits anywhere, so one planet goes back to the box
-            out = [g.discards[p] for p in sorted(self.phands[player])]
+            out = [g.discards[p] for p in hand]
         return out
 
     def is_legal(self, action: Action, player: int) -> bool:
@@ -247,9 +308,11 @@ class ShootingStarState(State):
         if type(action) is Build:
             if self.phase != PH_BUILD:
                 return f"{action}: planets are only placed while building the sector", "SS-14.2"
+            if not 0 <= action.cell < self.g.ncells or action not in self.g.all_actions():
+                return f"{action}: no such planet side or space on the table", "SS-14.6"
             if action.planet not in self.phands[player]:
                 return f"{action}: that planet is not in seat {player}'s hand", "SS-14.4"
-            if not self.alive and action.cell != CENTRE:
+            if not self.alive and action.cell != self.g.centre:
                 return f"{action}: the first planet goes in the middle (8,8)", "SS-14.3"
             if self.lvl[action.cell]:
                 return f"{action}: that space already holds a planet", "SS-14.4"
@@ -278,19 +341,19 @@ class ShootingStarState(State):
             stack = self._sample_stack(rng)
             if ph == PH_DEAL:
                 k = len(stack) // g.num_players
-                rng.shuffle(stack)
+                _shuffle(rng, stack)
                 return g.make_deal(
                     tuple(tuple(stack[i * k : (i + 1) * k]) for i in range(g.num_players))
                 )
             return g.make_grid(self._sample_layout(stack, rng))
         if ph == PH_DECK:
-            used = set(self.pl) | {p for h in self.phands for p in h}
+            used = self._dealt()
             cards = [p for p in g.minors if p not in used]
-            rng.shuffle(cards)
+            _shuffle(rng, cards)
             return g.make_deck(tuple(cards))
         if ph == PH_MISSIONS:
             n = g.num_players
-            cols = [rng.sample(ms, n) for ms in g.missions_by_value]
+            cols = [_sample(rng, ms, n) for ms in g.missions_by_value]
             return g.make_missions(tuple((cols[0][i], cols[1][i], cols[2][i]) for i in range(n)))
         raise RuntimeError("no chance event is pending")
 
@@ -298,12 +361,12 @@ class ShootingStarState(State):
         """SS-2.1/2.2: six differently named Level 4 planets and a Dark Planet set aside
         (ruling: chosen at random), plus random other planets up to the grid's size."""
         g = self.g
-        names = rng.sample(g.major_names, 6)
-        aside = [rng.choice(g.majors_by_name[nm]) for nm in names]
-        aside.append(rng.choice(g.darks))
+        names = _sample(rng, g.major_names, 6)
+        aside = [_choice(rng, g.majors_by_name[nm]) for nm in names]
+        aside.append(_choice(rng, g.darks))
         chosen = set(aside)
         rest = [p for p in range(len(g.p_kind)) if p not in chosen]
-        return aside + rng.sample(rest, g.grid_planets - 7)
+        return aside + _sample(rng, rest, g.grid_planets - 7)
 
     def _sample_layout(self, stack: list[int], rng: random.Random) -> tuple[tuple[int, int], ...]:
         """SS-2.2/2.4: shuffle until no two Dark Planets touch (uniform over valid layouts),
@@ -313,7 +376,7 @@ class ShootingStarState(State):
         neigh = g.neigh
         stack = stack.copy()
         while True:
-            rng.shuffle(stack)
+            _shuffle(rng, stack)
             darks = [c for c, p in enumerate(stack) if kind[p] == DARK]
             if len(darks) < 2 or not any(nb in darks for c in darks for nb in neigh[c]):
                 break
@@ -330,7 +393,7 @@ class ShootingStarState(State):
             if ph == PH_DEAL:
                 return type(outcome) is PlanetDeal and self._valid_deal(outcome)
             if ph == PH_DECK:
-                used = set(self.pl) | {p for h in self.phands for p in h}
+                used = self._dealt()
                 want = sorted(p for p in g.minors if p not in used)
                 return type(outcome) is DeckOrder and sorted(outcome.cards) == want
             if ph == PH_MISSIONS:
@@ -346,6 +409,11 @@ class ShootingStarState(State):
         except (TypeError, ValueError, IndexError):
             return False
         return False
+
+    def _dealt(self) -> set[int]:
+        """The planets on the table or in the players' planet hands."""
+        pl = self.pl
+        return {pl[c] for c in self.alive} | {p for h in self.phands for p in h}
 
     def _valid_stack(self, planets: list[int]) -> bool:
         g = self.g
@@ -417,7 +485,7 @@ class ShootingStarState(State):
         elif type(action) is DeckOrder:
             cards = action.cards
             self.deck = list(reversed(cards))
-            used = set(self.pl) | {p for h in self.phands for p in h} | set(cards)
+            used = self._dealt() | set(cards)
             self.box = [p for p in range(len(self.g.p_kind)) if p not in used]
             self.phase = PH_MISSIONS
         elif type(action) is MissionDeal:
@@ -703,7 +771,7 @@ class ShootingStarState(State):
             if seat == player:
                 continue
             pool = s.unrevealed(seat)
-            k = rng.choice(pool)
+            k = _choice(rng, pool)
             s.hands[seat] = hand_without(hand_with(s.hands[seat], card), k)
             s.cov[cell] = encode_cover(seat, k)
             s.placed[i] = (seat, k, cell)
@@ -714,11 +782,11 @@ class ShootingStarState(State):
             for v in range(3):
                 mine = s.missions[player][v] if 0 <= player < n else -1
                 pool = [m for m in g.missions_by_value[v] if m != mine]
-                cols.append(rng.sample(pool, len(others)))
+                cols.append(_sample(rng, pool, len(others)))
             for i, q in enumerate(others):
                 s.missions[q] = (cols[0][i], cols[1][i], cols[2][i])
         deck = s.deck.copy()  # shared with this state
-        rng.shuffle(deck)
+        _shuffle(rng, deck)
         s.deck = deck
         return s
 

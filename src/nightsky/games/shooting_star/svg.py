@@ -6,7 +6,8 @@ in their colour), each admiral's public sheet (cards not yet revealed, conquest 
 Debris, the Dark Invader), your Destruction cards with their blast patterns, your Secret
 Missions and, in the Personalized variant, your planets to build.
 
-Clickable ids follow ``ShootingStarUI.action_targets``: ``cell-<col>-<row>`` (1-based),
+Clickable ids follow ``ShootingStarUI.action_targets``: ``cell-<col>-<row>`` (as the notation
+numbers them: from 1 on a dealt sector; around 8,8 on a built one, where they may be 0 or negative),
 ``card-<KEY>`` (a Destruction card in your hand) and ``planet-<code>`` (a planet in your hand).
 """
 
@@ -238,17 +239,21 @@ class _Look:
 
 
 def _window(state: ShootingStarState, v: dict[str, Any]) -> tuple[range, range]:
+    """The columns and rows to draw, as the notation numbers them: the dealt sector, or the
+    extent of the built one (any shape, ruling SS-14.6) with room for the next planet."""
     g = state.g
+    first_col, last_col = g.col0, g.col0 + g.width - 1
+    first_row, last_row = g.row0, g.row0 + g.height - 1
     if not g.personalized:
-        return range(g.width), range(g.height)
-    xs = [c["col"] - 1 for c in v["cells"]]
-    ys = [c["row"] - 1 for c in v["cells"]]
+        return range(first_col, last_col + 1), range(first_row, last_row + 1)
+    xs = [c["col"] for c in v["cells"]]
+    ys = [c["row"] for c in v["cells"]]
     if not xs:
-        mid = g.width // 2
-        return range(mid - 1, mid + 2), range(mid - 1, mid + 2)
+        col, row = g.cell_cr[g.centre]
+        return range(col - 1, col + 2), range(row - 1, row + 2)
     pad = 1 if v["phase"] == "build" else 0  # room for the next planet while building
-    return (range(max(0, min(xs) - pad), min(g.width, max(xs) + 1 + pad)),
-            range(max(0, min(ys) - pad), min(g.height, max(ys) + 1 + pad)))
+    return (range(max(first_col, min(xs) - pad), min(last_col, max(xs) + pad) + 1),
+            range(max(first_row, min(ys) - pad), min(last_row, max(ys) + pad) + 1))
 
 
 def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
@@ -259,7 +264,7 @@ def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
     ox = sx + (sw - s * len(cols)) / 2
     oy = sy + (sh - s * len(rows)) / 2
     colour_of = [seat["colour"] for seat in v["seats"]]
-    cells = {(c["col"] - 1, c["row"] - 1): c for c in v["cells"]}
+    cells = {(c["col"], c["row"]): c for c in v["cells"]}
     building = v["phase"] == "build"
     out = [el("rect", x=ox - 8, y=oy - 8, width=s * len(cols) + 16, height=s * len(rows) + 16,
               rx=12, fill="#070a1c", stroke=EDGE, stroke_width=2, opacity=0.9)]
@@ -272,7 +277,7 @@ def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
                       fill_opacity=None if cell else 0.25,
                       stroke="#33407a" if cell else ("#3a4a8c" if building else "#1d2550"),
                       stroke_width=1.2, stroke_dasharray=None if cell else "5,4")
-            name = f"{x + 1},{y + 1}"
+            name = f"{x},{y}"
             if cell is None:
                 label = f"{name}: empty space"
             else:
@@ -295,7 +300,7 @@ def _sector(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
                     label += f"; {who} {shown}"
             if cell is not None or building:
                 body += text(px + s - 8, py + 17, name, 12, "#7d8ac8", anchor="end")
-            out.append(group(body, f"cell-{x + 1}-{y + 1}", label))
+            out.append(group(body, f"cell-{x}-{y}", label))
     return "".join(out)
 
 

@@ -49,12 +49,12 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
         if lv == 0 and cover is None:
             continue
         p = state.pl[c]
-        x, y = g.cell_xy[c]
+        col, row = g.cell_cr[c]
         cells.append(
             {
-                "id": f"cell-{x + 1}-{y + 1}",
-                "col": x + 1,
-                "row": y + 1,
+                "id": f"cell-{col}-{row}",
+                "col": col,
+                "row": row,
                 "planet": g.p_code[p] if p >= 0 else None,
                 "name": g.p_name[p] if p >= 0 else "",
                 "level": None if lv in (0, DARK_LEVEL) else lv,
@@ -82,7 +82,7 @@ def view(state: ShootingStarState, player: int | None) -> dict[str, Any]:
     placed = [
         {
             "seat": s,
-            "cell": f"cell-{g.cell_xy[c][0] + 1}-{g.cell_xy[c][1] + 1}",
+            "cell": f"cell-{g.cell_cr[c][0]}-{g.cell_cr[c][1]}",
             "card": CARD_KEYS[k] if s == player else "?",
         }
         for s, k, c in state.placed
