@@ -226,6 +226,14 @@ class StarsAreRightGame(Game):
             action = self.summon_action.get((action.card, action.bonus), action)
         return super().action_id(action)
 
+    def action_ids(self, actions: Sequence[Action]) -> list[int]:
+        # A summoning's tiles are not part of its identity (compare=False): the id table finds
+        # a tiled one as it is, with no Python call per action.
+        try:
+            return list(map(self._index().__getitem__, actions))
+        except (KeyError, TypeError):
+            return [self.action_id(a) for a in actions]
+
     @classmethod
     def conformance_configs(cls) -> list[dict[str, object]]:
         """Every player count, plus mirrored constellations and a short deck cap."""
