@@ -25,6 +25,7 @@ SRC = ROOT / "src"
 COMPILED = [
     "nightsky/core/state.py",
     "nightsky/core/observer.py",
+    "nightsky/core/rng.py",
     "nightsky/agents/search.py",
     *(
         f"nightsky/games/{game}/{module}.py"

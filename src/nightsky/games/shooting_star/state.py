@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import CHANCE, Action, LogSecret, State
+from nightsky.core.rng import choice, sample, shuffle
 from nightsky.games.shooting_star.actions import (
     Build,
     DeckOrder,
@@ -278,7 +279,7 @@ class ShootingStarState(State):
             stack = self._sample_stack(rng)
             if ph == PH_DEAL:
                 k = len(stack) // g.num_players
-                rng.shuffle(stack)
+                shuffle(rng, stack)
                 return g.make_deal(
                     tuple(tuple(stack[i * k : (i + 1) * k]) for i in range(g.num_players))
                 )
@@ -286,11 +287,11 @@ class ShootingStarState(State):
         if ph == PH_DECK:
             used = set(self.pl) | {p for h in self.phands for p in h}
             cards = [p for p in g.minors if p not in used]
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             return g.make_deck(tuple(cards))
         if ph == PH_MISSIONS:
             n = g.num_players
-            cols = [rng.sample(ms, n) for ms in g.missions_by_value]
+            cols = [sample(rng, ms, n) for ms in g.missions_by_value]
             return g.make_missions(tuple((cols[0][i], cols[1][i], cols[2][i]) for i in range(n)))
         raise RuntimeError("no chance event is pending")
 
@@ -298,12 +299,12 @@ class ShootingStarState(State):
         """SS-2.1/2.2: six differently named Level 4 planets and a Dark Planet set aside
         (ruling: chosen at random), plus random other planets up to the grid's size."""
         g = self.g
-        names = rng.sample(g.major_names, 6)
-        aside = [rng.choice(g.majors_by_name[nm]) for nm in names]
-        aside.append(rng.choice(g.darks))
+        names = sample(rng, g.major_names, 6)
+        aside = [choice(rng, g.majors_by_name[nm]) for nm in names]
+        aside.append(choice(rng, g.darks))
         chosen = set(aside)
         rest = [p for p in range(len(g.p_kind)) if p not in chosen]
-        return aside + rng.sample(rest, g.grid_planets - 7)
+        return aside + sample(rng, rest, g.grid_planets - 7)
 
     def _sample_layout(self, stack: list[int], rng: random.Random) -> tuple[tuple[int, int], ...]:
         """SS-2.2/2.4: shuffle until no two Dark Planets touch (uniform over valid layouts),
@@ -313,7 +314,7 @@ class ShootingStarState(State):
         neigh = g.neigh
         stack = stack.copy()
         while True:
-            rng.shuffle(stack)
+            shuffle(rng, stack)
             darks = [c for c, p in enumerate(stack) if kind[p] == DARK]
             if len(darks) < 2 or not any(nb in darks for c in darks for nb in neigh[c]):
                 break
@@ -703,7 +704,7 @@ class ShootingStarState(State):
             if seat == player:
                 continue
             pool = s.unrevealed(seat)
-            k = rng.choice(pool)
+            k = choice(rng, pool)
             s.hands[seat] = hand_without(hand_with(s.hands[seat], card), k)
             s.cov[cell] = encode_cover(seat, k)
             s.placed[i] = (seat, k, cell)
@@ -714,11 +715,11 @@ class ShootingStarState(State):
             for v in range(3):
                 mine = s.missions[player][v] if 0 <= player < n else -1
                 pool = [m for m in g.missions_by_value[v] if m != mine]
-                cols.append(rng.sample(pool, len(others)))
+                cols.append(sample(rng, pool, len(others)))
             for i, q in enumerate(others):
                 s.missions[q] = (cols[0][i], cols[1][i], cols[2][i])
         deck = s.deck.copy()  # shared with this state
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         s.deck = deck
         return s
 
