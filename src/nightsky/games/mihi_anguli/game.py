@@ -50,8 +50,6 @@ class MihiAnguliGame(Game):
         self._actions = self._build_actions()
         self.act: dict[tuple[str, int, int], Move] = {m_key(m): m for m in self._actions}
         self.moves = MoveTable(self._actions, self.compiled.nitems, B.NPTS)
-        # Seat.key() -> that seat's legal actions (they depend on its own sheet only).
-        self.legal_cache: dict[tuple[Any, ...], tuple[Action, ...]] = {}
 
     def new_initial_state(self) -> MihiAnguliState:
         return MihiAnguliState(self)
