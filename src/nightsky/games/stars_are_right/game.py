@@ -86,6 +86,8 @@ class StarsAreRightGame(Game):
         self._shape_cache: dict[tuple[int, tuple[int, ...]], tuple[list, list]] = {}
         self._mirror = mirror
         self._build_actions()
+        # ``shapes_for(card)`` of every card, read by index on the legal-actions hot path.
+        self.plain_shapes = [self.shapes_for(card) for card in range(len(self.cards))]
 
     # ------------------------------------------------------------------ constellations
     def shapes_for(

@@ -235,8 +235,10 @@ class StarsAreRightState(State):
     def summon_placement(self, card: int, bonus: tuple[int, ...]) -> list[int] | None:
         """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored)."""
         g = self.g
-        faces = tuple(g.cards[s].bonus for s in bonus)
-        shapes, need = g.shapes_for(card, faces)
+        if bonus:
+            shapes, need = g.shapes_for(card, tuple(g.cards[s].bonus for s in bonus))
+        else:
+            shapes, need = g.plain_shapes[card]
         m = self.masks()
         for f, n in need:
             if m[f].bit_count() < n:
