@@ -58,16 +58,19 @@ class StepArrays:
         self.observer = observer
         self.size = observer.size
         self.mask = np.zeros(game.num_distinct_actions, dtype=np.int8)
+        self._mask_view = self.mask.data
         self.obs = np.zeros(self.size, dtype=np.float32)
         self._obs_view = self.obs.data
 
     def action_mask(self, state: State, seat: int) -> np.ndarray:
         """``int8`` mask over ``game.num_distinct_actions`` (a new array each call)."""
-        mask = self.mask
-        mask.fill(0)
+        self.mask.fill(0)
         if seat in state.current_players():
-            mask[state.legal_action_ids(seat)] = 1
-        return mask.copy()
+            view = self._mask_view
+            # A few dozen ids at most: item by item beats numpy's list-index conversion.
+            for i in state.legal_action_ids(seat):
+                view[i] = 1
+        return self.mask.copy()
 
     def observation(self, state: State, seat: int) -> np.ndarray:
         """``observer.observation(state, seat)`` as a new ``float32`` array."""
