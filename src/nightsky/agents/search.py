@@ -69,6 +69,7 @@ from nightsky.agents.base import (
 )
 from nightsky.core.errors import OptionError
 from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.rng import choice, randrange
 
 MAX_ROLLOUT_STEPS = 20_000
 """A rollout longer than this is scored by ``evaluate`` (guards against stalling policies)."""
@@ -502,7 +503,7 @@ class _Search:
         if prior is not None:
             top = max(prior.get(a, 0.0) for a, _ in untried)
             untried = [(a, e) for a, e in untried if prior.get(a, 0.0) == top]
-        return untried[self.rng.randrange(len(untried))]
+        return untried[randrange(self.rng, len(untried))]
 
     def _select(
         self, tried: list[tuple[Action, _Edge]], prior: dict[Action, float] | None
@@ -545,7 +546,7 @@ class _Search:
             if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or stop:
                 return self.scale.shares(st)
             if policy is None:
-                st.step(self.rng.choice(st.legal_actions(seat)), seat)
+                st.step(choice(self.rng, st.legal_actions(seat)), seat)
             else:
                 st.step(policy.choose(st, seat, self.rng), seat)
             moves += 1
@@ -670,7 +671,7 @@ def measure_speed(
             state.step(state.sample_chance(rng), CHANCE)
             continue
         found.append((state.clone(), seat))
-        state.step(rng.choice(state.legal_actions(seat)), seat)
+        state.step(choice(rng, state.legal_actions(seat)), seat)
     if not found:
         return {}
     picks = [found[int(i * (len(found) - 1) / max(1, positions - 1))] for i in range(positions)]
