@@ -366,13 +366,17 @@ class _Search:
         self.mine = self.roots[me if self.observe else 0].stats  # the searcher's root edges
         # Root visits kept from the previous search (``reuse``)
         self.base = sum(e.visits for (q, _), e in self.mine.items() if q == me)
-        self.scale = _CutoffScale()
+        self.scale = _CutoffScale(state.game.num_seats)
         # Where each iteration starts: the true state, one determinization (``mcts``), or a
         # new determinization every iteration (None).
         self.fixed: State | None = state
         if hidden:
             self.fixed = None if each_iteration else determinize(state, me, rng)
         self.prior: dict[Action, float] = {}
+        # The root's legal actions last seen and them sorted by the prior (widening): a new
+        # determinization usually offers the same list, which then needs no new sort.
+        self.root_legal: list[Action] = []
+        self.root_ranked: list[Action] = []
         self.done = 0
         self.start = self.deadline = 0.0
 
@@ -476,9 +480,10 @@ class _Search:
         if prior is not None and self.settings.widen:
             # Progressive widening at the root: the heuristic's best 2 + sqrt(N) actions
             # only, so a small budget is spent on plausible moves, not spread over all.
-            legal = sorted(legal, key=lambda a: -prior.get(a, -1.0))[
-                : 2 + int(math.sqrt(self.done + self.base))
-            ]
+            if not _same_objects(legal, self.root_legal):
+                self.root_legal = list(legal)
+                self.root_ranked = sorted(legal, key=lambda a: -prior.get(a, -1.0))
+            legal = self.root_ranked[: 2 + int(math.sqrt(self.done + self.base))]
         untried: list[tuple[Action, _Edge]] = []
         tried: list[tuple[Action, _Edge]] = []
         for a in legal:
@@ -579,14 +584,15 @@ class _CutoffScale:
     ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
     """
 
-    __slots__ = ("count", "spread")
+    __slots__ = ("count", "seats", "spread")
 
-    def __init__(self) -> None:
+    def __init__(self, seats: int) -> None:
+        self.seats = seats  # len(st.returns()), without scoring a position that is not over
         self.spread = 0.0  # the sum of the mean |evaluate - mean| of each cut-off
         self.count = 0.0
 
     def shares(self, st: State) -> list[float]:
-        n = len(st.returns())
+        n = self.seats
         vals = [st.evaluate(p) for p in range(n)]
         m = sum(vals) / n
         self.spread += sum(abs(v - m) for v in vals) / n
@@ -595,6 +601,14 @@ class _CutoffScale:
         ex = [math.exp(max(-30.0, min(30.0, (v - m) / scale))) for v in vals]
         tot = sum(ex)
         return [e / tot for e in ex]
+
+
+def _same_objects(a: list[Action], b: list[Action]) -> bool:
+    """The same objects in the same order (equal actions may still differ in what they
+    carry, e.g. a summoning's tiles)."""
+    if len(a) != len(b):
+        return False
+    return all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _root_prior(world: State, me: int, rng: random.Random) -> dict[Action, float]:
