@@ -257,7 +257,7 @@ class State(ABC):
     def returns(self) -> list[float]:
         """Win share per seat at the end (ties split), for search agents and RL."""
         w = self.winners()
-        n = len(self.scores())
+        n = self.game.num_seats  # one score per seat: no second scoring of the position
         return [1.0 / len(w) if p in w else 0.0 for p in range(n)] if w else [0.0] * n
 
     def evaluate(self, player: int) -> float:
