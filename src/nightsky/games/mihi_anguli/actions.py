@@ -53,6 +53,7 @@ class MoveTable:
     ``a * 7 + b``, ``(die, rotation)`` and ``(die, week)`` at ``die * 8 + k``."""
 
     def __init__(self, moves: list[Move], nitems: int, npts: int) -> None:
+        self._args = (moves, nitems, npts)
         by = {(m.kind, m.a, m.b): m for m in moves}
         end = by[("end", 0, 0)]
 
@@ -87,6 +88,10 @@ class MoveTable:
         self.rec = row("rec", [(d, w) for d in dice for w in range(8)], 56, 8)
         self.opt = row("opt", die, 7, 0)
         self.study = row("study", die, 7, 0)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # States are pickled (the server's thinking processes): rebuild from the moves.
+        return (MoveTable, self._args)
 
 
 @dataclass(frozen=True, slots=True)
