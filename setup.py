@@ -25,6 +25,7 @@ SRC = ROOT / "src"
 COMPILED = [
     "nightsky/core/state.py",
     "nightsky/core/observer.py",
+    "nightsky/core/rng.py",
     "nightsky/agents/search.py",
     *(
         f"nightsky/games/{game}/{module}.py"
@@ -39,6 +40,10 @@ COMPILED = [
     ),
 ]
 MANIFEST = "nightsky/_compiled.json"
+
+
+_BUILT: dict[str, str] = {}
+"""``_manifest()`` taken when the sources were handed to mypyc."""
 
 
 def _say(message: str) -> None:
@@ -68,6 +73,9 @@ def _extensions() -> list:
         # The package's third-party imports are not in the build environment: Any is fine.
         flags = ["--ignore-missing-imports", "--python-version", "3.11"]
         paths = [f"src/{rel}" for rel in COMPILED]
+        # The hashes of the sources as compiled: a source edited while the C compiler runs
+        # must not be recorded as built.
+        _BUILT.update(_manifest())
         return mypycify([*flags, *paths], opt_level="3", debug_level="0")
     except BaseException as exc:  # noqa: BLE001 - any failure means: fall back, loudly
         _say(f"compiling with mypyc failed ({exc!r}); installing pure Python.")
@@ -95,7 +103,7 @@ class OptionalBuildExt(build_ext):
         self._write_manifest()
 
     def _write_manifest(self) -> None:
-        text = json.dumps(_manifest(), indent=1, sort_keys=True) + "\n"
+        text = json.dumps(_BUILT or _manifest(), indent=1, sort_keys=True) + "\n"
         targets = [Path(self.build_lib) / MANIFEST]
         if self.inplace:
             targets.append(SRC / MANIFEST)

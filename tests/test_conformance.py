@@ -11,6 +11,7 @@ import json
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -110,6 +111,43 @@ def test_random_playouts_end_and_keep_invariants(
     json.dumps(final.view(None))
     with pytest.raises(GameError):
         final.apply(game.all_actions()[0], 0)
+
+
+@pytest.mark.parametrize(("game_id", "cfg"), CONFIGS)
+def test_legal_ids_and_observation_buffers_match_the_lists(
+    game_id: str, cfg: dict[str, Any]
+) -> None:
+    """``legal_action_ids`` are ``action_id`` of ``legal_actions`` in the same order, and
+    ``observation_into`` writes exactly ``observation`` into a zeroed list, float32 array and
+    memoryview (the RL adapters' fast paths are the contract's values)."""
+    game = load_game(game_id, **cfg)
+    try:
+        observer = game.make_observer()
+    except NotImplementedError:
+        observer = None
+    checked = 0
+
+    def check(state: State, rng: random.Random) -> None:
+        nonlocal checked
+        for p in range(game.num_players):
+            want = [game.action_id(a) for a in state.legal_actions(p)]
+            assert state.legal_action_ids(p) == want
+            if observer is None or rng.random() > 0.2:
+                continue
+            obs = observer.observation(state, p)
+            into = [0.0] * observer.size
+            observer.observation_into(state, p, into)
+            assert into == obs
+            arr = np.zeros(observer.size, np.float32)
+            observer.observation_into(state, p, arr)
+            assert np.array_equal(arr, np.array(obs, np.float32))
+            arr2 = np.zeros(observer.size, np.float32)
+            observer.observation_into(state, p, memoryview(arr2))
+            assert np.array_equal(arr2, arr)
+            checked += 1
+
+    random_playout(game, 5, check)
+    assert observer is None or checked > 0
 
 
 @pytest.mark.parametrize(("game_id", "cfg"), CONFIGS)

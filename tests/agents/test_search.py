@@ -126,7 +126,7 @@ def test_three_players_and_depth_cutoff_values() -> None:
     agent = make_agent("ismcts:iterations=30,depth=1")
     assert isinstance(agent, SearchAgent)
     assert agent.choose(state, player, random.Random(3)) in state.legal_actions(player)
-    values = _CutoffScale().shares(state.resample(player, random.Random(0)))
+    values = _CutoffScale(game.num_seats).shares(state.resample(player, random.Random(0)))
     assert len(values) == 3 and abs(sum(values) - 1) < 1e-9 and all(0 < v < 1 for v in values)
 
 

@@ -17,10 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_tiny_run_prints_json_and_the_table() -> None:
     pytest.importorskip("pyspiel")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    # The baseline is this very commit (a temporary worktree of HEAD): the mechanism, quickly.
     cmd = [sys.executable, str(ROOT / "scripts" / "perf_table.py"), "--seconds", "0.1",
-           "--games", "shooting-star:2", "--json", "--markdown"]
+           "--games", "shooting-star:2", "--json", "--markdown", "--baseline", "HEAD"]
     out = subprocess.run(cmd, env=env, cwd=ROOT, check=True, capture_output=True, text=True,
-                         timeout=60).stdout
+                         timeout=120).stdout
     first, _, table = out.partition("\n")
     result = json.loads(first)
     assert result["engines"]["subprocess"] == "pure"
@@ -31,8 +32,14 @@ def test_tiny_run_prints_json_and_the_table() -> None:
         assert figures["actions_per_second"] > 0
         assert figures["clone_us"] > 0 and figures["legal_actions_us"] > 0
         assert figures["ismcts_iterations_per_second"] > 0
-    assert result["references"]["python_block_dominoes_actions_per_second"] > 0
+    assert result["references"]["python_block_dominoes"]["per_second"] > 0
     assert row["vs_dominoes"] > 0 and row["ismcts_compiled_vs_pure"] > 0
+    if result["baseline_commit"] is not None:  # None where git cannot make a worktree
+        assert row["baseline"]["ismcts_iterations_per_second"] > 0
+        assert row["ismcts_vs_baseline"] > 0
+    for ratio in ("vs_dominoes", "pz_vs_connect_four", "ismcts_compiled_vs_pure"):
+        assert row["cpu_ratios"][ratio] > 0
+    assert result["references"]["connect_four_v3"]["per_cpu_second"] > 0
     assert "| shooting-star | 2 |" in table and "python_block_dominoes" in table
 
 

@@ -69,6 +69,7 @@ from nightsky.agents.base import (
 )
 from nightsky.core.errors import OptionError
 from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.rng import choice, randrange
 
 MAX_ROLLOUT_STEPS = 20_000
 """A rollout longer than this is scored by ``evaluate`` (guards against stalling policies)."""
@@ -365,13 +366,17 @@ class _Search:
         self.mine = self.roots[me if self.observe else 0].stats  # the searcher's root edges
         # Root visits kept from the previous search (``reuse``)
         self.base = sum(e.visits for (q, _), e in self.mine.items() if q == me)
-        self.scale = _CutoffScale()
+        self.scale = _CutoffScale(state.game.num_seats)
         # Where each iteration starts: the true state, one determinization (``mcts``), or a
         # new determinization every iteration (None).
         self.fixed: State | None = state
         if hidden:
             self.fixed = None if each_iteration else determinize(state, me, rng)
         self.prior: dict[Action, float] = {}
+        # The root's legal actions last seen and them sorted by the prior (widening): a new
+        # determinization usually offers the same list, which then needs no new sort.
+        self.root_legal: list[Action] = []
+        self.root_ranked: list[Action] = []
         self.done = 0
         self.start = self.deadline = 0.0
 
@@ -475,9 +480,10 @@ class _Search:
         if prior is not None and self.settings.widen:
             # Progressive widening at the root: the heuristic's best 2 + sqrt(N) actions
             # only, so a small budget is spent on plausible moves, not spread over all.
-            legal = sorted(legal, key=lambda a: -prior.get(a, -1.0))[
-                : 2 + int(math.sqrt(self.done + self.base))
-            ]
+            if not _same_objects(legal, self.root_legal):
+                self.root_legal = list(legal)
+                self.root_ranked = sorted(legal, key=lambda a: -prior.get(a, -1.0))
+            legal = self.root_ranked[: 2 + int(math.sqrt(self.done + self.base))]
         untried: list[tuple[Action, _Edge]] = []
         tried: list[tuple[Action, _Edge]] = []
         for a in legal:
@@ -502,7 +508,7 @@ class _Search:
         if prior is not None:
             top = max(prior.get(a, 0.0) for a, _ in untried)
             untried = [(a, e) for a, e in untried if prior.get(a, 0.0) == top]
-        return untried[self.rng.randrange(len(untried))]
+        return untried[randrange(self.rng, len(untried))]
 
     def _select(
         self, tried: list[tuple[Action, _Edge]], prior: dict[Action, float] | None
@@ -545,7 +551,7 @@ class _Search:
             if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or stop:
                 return self.scale.shares(st)
             if policy is None:
-                st.step(self.rng.choice(st.legal_actions(seat)), seat)
+                st.step(choice(self.rng, st.legal_actions(seat)), seat)
             else:
                 st.step(policy.choose(st, seat, self.rng), seat)
             moves += 1
@@ -578,14 +584,15 @@ class _CutoffScale:
     ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
     """
 
-    __slots__ = ("count", "spread")
+    __slots__ = ("count", "seats", "spread")
 
-    def __init__(self) -> None:
+    def __init__(self, seats: int) -> None:
+        self.seats = seats  # len(st.returns()), without scoring a position that is not over
         self.spread = 0.0  # the sum of the mean |evaluate - mean| of each cut-off
         self.count = 0.0
 
     def shares(self, st: State) -> list[float]:
-        n = len(st.returns())
+        n = self.seats
         vals = [st.evaluate(p) for p in range(n)]
         m = sum(vals) / n
         self.spread += sum(abs(v - m) for v in vals) / n
@@ -594,6 +601,14 @@ class _CutoffScale:
         ex = [math.exp(max(-30.0, min(30.0, (v - m) / scale))) for v in vals]
         tot = sum(ex)
         return [e / tot for e in ex]
+
+
+def _same_objects(a: list[Action], b: list[Action]) -> bool:
+    """The same objects in the same order (equal actions may still differ in what they
+    carry, e.g. a summoning's tiles)."""
+    if len(a) != len(b):
+        return False
+    return all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _root_prior(world: State, me: int, rng: random.Random) -> dict[Action, float]:
@@ -670,7 +685,7 @@ def measure_speed(
             state.step(state.sample_chance(rng), CHANCE)
             continue
         found.append((state.clone(), seat))
-        state.step(rng.choice(state.legal_actions(seat)), seat)
+        state.step(choice(rng, state.legal_actions(seat)), seat)
     if not found:
         return {}
     picks = [found[int(i * (len(found) - 1) / max(1, positions - 1))] for i in range(positions)]

@@ -3,12 +3,19 @@
 ``game.make_observer()`` returns an ``Observer``: ``size`` numbers describing exactly what one
 seat may know, the same length in every state of that game. The RL adapters build observation
 tensors only through it.
+
+Two ways to read one: ``observation(state, seat)`` returns a new list of floats;
+``observation_into(state, seat, buf)`` writes the same numbers into a caller's zeroed buffer
+(a ``float32`` numpy array, a ``memoryview`` of one, or a list of ``0.0``), touching only the
+entries that are not zero, so a learner's step costs no list of hundreds of floats. A game
+writes both through one writer (any indexable ``buf``), so there is one encoding;
+``write_bits`` is the writer's helper for bit masks.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
@@ -31,3 +38,33 @@ class Observer(ABC):
     @abstractmethod
     def observation(self, state: State, player: int) -> list[float]:
         """What ``player`` may know of ``state``, as ``size`` numbers."""
+
+    def observation_into(self, state: State, player: int, buf: Any) -> None:
+        """Write ``observation(state, player)`` into ``buf``, which holds ``size`` zeros on
+        entry (a ``float32`` numpy array, a ``memoryview`` of one, or a list): only the entries
+        that are not zero are written.
+
+        This default goes through ``observation``; games override it with the writer their
+        ``observation`` is built on (one encoding, no intermediate list).
+        """
+        for i, v in enumerate(self.observation(state, player)):
+            if v:
+                buf[i] = v
+
+
+def write_bits(buf: Any, base: int, mask: int, count: int) -> None:
+    """Set ``buf[base + i] = 1.0`` for every set bit ``i < count`` of the non-negative
+    ``mask`` (the other entries are left alone: a zeroed buffer stays zero there)."""
+    if count < 0 or mask < 0:
+        raise ValueError(f"write_bits needs a non-negative mask and count, got {mask}, {count}")
+    if mask >> count:
+        mask &= (1 << count) - 1
+    # 30-bit chunks keep every operation on small (unboxed, when compiled) integers.
+    while mask:
+        chunk = mask & 0x3FFFFFFF
+        mask >>= 30
+        while chunk:
+            low = chunk & -chunk
+            buf[base + low.bit_length() - 1] = 1.0
+            chunk ^= low
+        base += 30

@@ -124,6 +124,12 @@ class State(ABC):
     def _legal_actions(self, seat: int) -> list[Action]:
         """Hook: the legal actions of ``seat`` (empty when it may not act now)."""
 
+    def legal_action_ids(self, player: int) -> list[int]:
+        """The ids (``game.action_id``) of ``player``'s legal actions, in ``legal_actions``
+        order; empty when it may not act now. The RL adapters build their masks from it. A
+        game may override it for speed: the same ids in the same order."""
+        return self.game.action_ids(self.legal_actions(player))
+
     def _seat(self, player: int | None) -> int:
         players = self.current_players()
         if player is None:
@@ -251,7 +257,7 @@ class State(ABC):
     def returns(self) -> list[float]:
         """Win share per seat at the end (ties split), for search agents and RL."""
         w = self.winners()
-        n = len(self.scores())
+        n = self.game.num_seats  # one score per seat: no second scoring of the position
         return [1.0 / len(w) if p in w else 0.0 for p in range(n)] if w else [0.0] * n
 
     def evaluate(self, player: int) -> float:

@@ -62,6 +62,7 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         self.metadata = {**self.metadata, "name": f"nightsky_{game_id.replace('-', '_')}"}
         n = self.game.num_players
         self.possible_agents = [agent_name(p) for p in range(n)]
+        self._num_live = n
         self._seat = {agent_name(p): p for p in range(n)}
         self.observer = self.game.make_observer()
         self._arrays = _core.StepArrays(self.game, self.observer)
@@ -110,12 +111,12 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
     def _select(self) -> None:
         seat = _core.acting_seat(self.state)
         if seat is not None:
-            if seat not in range(self.game.num_players):
+            if not 0 <= seat < self._num_live:
                 raise RuntimeError(
                     f"{self.game_id}: seat {seat} acts through legal_actions but is not a live "
                     f"seat (0..{self.game.num_players - 1})"
                 )
-            self.agent_selection = agent_name(seat)
+            self.agent_selection = self.possible_agents[seat]
         elif self.agents:
             self.agent_selection = self.agents[0]
 

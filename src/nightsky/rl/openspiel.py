@@ -299,11 +299,14 @@ class NightskyObserver:
         self.observer = None if perfect_recall else game.make_observer()
         size = 0 if self.observer is None else self.observer.size
         self.tensor = np.zeros(size, np.float32)
+        self._view = self.tensor.data
         self.dict = {"observation": self.tensor} if size else {}
 
     def set_from(self, state: NightskySpielState, player: int) -> None:
         if self.observer is not None:
-            self.tensor[:] = self.observer.observation(state.ns_state, player)
+            # pyspiel's observers refill one tensor in place (callers copy what they keep).
+            self.tensor.fill(0.0)
+            self.observer.observation_into(state.ns_state, player, self._view)
 
     def string_from(self, state: NightskySpielState, player: int) -> str:
         ns = state.ns_state

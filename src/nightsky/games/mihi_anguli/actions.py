@@ -47,6 +47,53 @@ class Move(ActionBase):
         )
 
 
+class MoveTable:
+    """A game's moves by kind and small-integer arguments, for the rules' hot path (list
+    look-ups instead of dictionary ones keyed by new tuples). Pairs of dice ``(a, b)`` sit at
+    ``a * 7 + b``, ``(die, rotation)`` and ``(die, week)`` at ``die * 8 + k``."""
+
+    def __init__(self, moves: list[Move], nitems: int, npts: int) -> None:
+        self._args = (moves, nitems, npts)
+        by = {(m.kind, m.a, m.b): m for m in moves}
+        end = by[("end", 0, 0)]
+
+        def row(kind: str, keys: list[tuple[int, int]], size: int, code: int) -> list[Move]:
+            out = [end] * size  # unused slots: never read
+            for a, b in keys:
+                m = by.get((kind, a, b))
+                if m is not None:
+                    out[a * code + b if code else a] = m
+            return out
+
+        dice = range(7)
+        die = [(d, 0) for d in dice]
+        pairs = [(a, b) for a in dice for b in dice]
+        self.go = by[("go", 0, 0)]
+        self.mentor = by[("mentor", 0, 0)]
+        self.done = by[("done", 0, 0)]
+        self.end = end
+        self.promote = row("promote", [(w, 0) for w in range(6)], 6, 0)
+        self.claim = row("claim", [(0, 0), (1, 0)], 2, 0)
+        self.fill = row("fill", [(i, 0) for i in range(nitems)], nitems, 0)
+        self.at = row("at", [(q, 0) for q in range(npts)], npts, 0)
+        self.pos1 = row("pos1", pairs, 49, 7)
+        self.pos2 = row("pos2", die, 7, 0)
+        self.pos3 = row("pos3", die, 7, 0)
+        self.pos4 = row("pos4", pairs, 49, 7)
+        self.plot1 = row("plot1", [(d, k) for d in dice for k in range(8)], 56, 8)
+        self.plot2 = row("plot2", die, 7, 0)
+        self.plot3 = row("plot3", die, 7, 0)
+        self.plot4 = row("plot4", pairs, 49, 7)
+        self.plot5 = row("plot5", pairs, 49, 7)
+        self.rec = row("rec", [(d, w) for d in dice for w in range(8)], 56, 8)
+        self.opt = row("opt", die, 7, 0)
+        self.study = row("study", die, 7, 0)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # States are pickled (the server's thinking processes): rebuild from the moves.
+        return (MoveTable, self._args)
+
+
 @dataclass(frozen=True, slots=True)
 class Roll(ActionBase):
     """A chance outcome: the three ability dice of every seat still playing (None: finished).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
 from typing import Any, TypeVar
 
 from nightsky.games.mihi_anguli.components import (
@@ -148,6 +149,69 @@ def layout_mask(m: int, ring: frozenset[int], centre: bool) -> int:
     return mask
 
 
+# The rules' hot path reads these lists by index (no dict look-up, no call per check).
+BLOCK_OF = [BLOCK.get(p, 0) for p in range(NPTS)]
+"""Point -> the 3x3 block around it when it is a major point (else 0)."""
+RING_OF = [RINGMASK.get(p, 0) for p in range(NPTS)]
+RING_POINTS = [ring_points(p) if p in BLOCK else [] for p in range(NPTS)]
+ABILITY_GROUP = [G_OF_ABILITY.get(code, -1) for code in range(12)]
+"""Ability code -> the group that buys it; -1 for POSITIONING I and PLOTTING I (owned)."""
+POS3_MAJORS = [
+    [m for m in MAJORS if (m % N + 1) // 2 == d or (m // N + 1) // 2 == d] for d in range(7)
+]
+"""Die value -> the major points in its column or row (POSITIONING III), in MAJORS order."""
+
+
+def _plot_tables() -> tuple[list[list[list[tuple[int, int, bool]]]], list[list[int]]]:
+    """Per major point and die value: PLOTTING I's layouts as (rotation k, ring points mask,
+    centre pip), and PLOTTING II's mask (the k = 0 and k = 2 layouts together)."""
+    plot1: list[list[list[tuple[int, int, bool]]]] = [[] for _ in range(NPTS)]
+    plot2: list[list[int]] = [[] for _ in range(NPTS)]
+    for m in MAJORS:
+        plot1[m] = [[(k, layout_mask(m, ring, False), centre) for k, ring, centre in
+                     LAYOUTS.get(d, [])] for d in range(7)]
+        masks = []
+        for d in range(7):
+            mask = 0
+            for k, ring, centre in LAYOUTS.get(d, []):
+                if k in (0, 2):
+                    mask |= layout_mask(m, ring, centre)
+            masks.append(mask)
+        plot2[m] = masks
+    return plot1, plot2
+
+
+PLOT1_LAYOUTS, PLOT2_MASK = _plot_tables()
+
+
+class DiceInfo:
+    """What the legal moves need of a sorted tuple of ability dice, computed once per tuple."""
+
+    def __init__(self, dice: tuple[int, ...]) -> None:
+        self.n = len(dice)
+        self.uniq: list[int] = sorted(set(dice))
+        self.pairs: list[tuple[int, int]] = sorted(
+            {(dice[i], dice[j]) for i in range(len(dice)) for j in range(i + 1, len(dice))}
+        )
+        self.pair_codes: list[int] = [a * 7 + b for a, b in self.pairs]
+        # POSITIONING I tries (a, b) and (b, a) in the order of this set (as it always did).
+        self.pos1: list[list[tuple[int, int]]] = [
+            [(major(x, y), x * 7 + y) for x, y in {(a, b), (b, a)}] for a, b in self.pairs
+        ]
+
+
+def _dice_info() -> dict[tuple[int, ...], DiceInfo]:
+    out: dict[tuple[int, ...], DiceInfo] = {}
+    for n in range(4):
+        for dice in combinations_with_replacement(range(1, 7), n):
+            out[dice] = DiceInfo(dice)
+    return out
+
+
+DICE_INFO = _dice_info()
+"""Every sorted tuple of 0-3 ability dice -> its ``DiceInfo``."""
+
+
 def popcount(x: int) -> int:
     return x.bit_count()
 
@@ -186,6 +250,8 @@ class Compiled:
     article_points: list[int]
     e_by_value: list[int]  # mask of experience items of value v (index v)
     q_by_value: list[int]
+    e_upto: list[int]  # mask of experience items of value 1..v (index v, 0..9)
+    q_upto: list[int]
     s_mask: int
     all_mask: int
     closed_before: list[int]  # closed_before[week]: mask of article items of weeks < week
@@ -264,6 +330,8 @@ def compile_sheet(sheet: Sheet) -> Compiled:
         article_points=[a.points for a in sheet.articles],
         e_by_value=e_by,
         q_by_value=q_by,
+        e_upto=_cumulative(e_by),
+        q_upto=_cumulative(q_by),
         s_mask=s_mask,
         all_mask=(1 << len(items)) - 1,
         closed_before=closed,
@@ -271,6 +339,15 @@ def compile_sheet(sheet: Sheet) -> Compiled:
             [it.index for it in items if it.group == w] for w in range(5)
         ],
     )
+
+
+def _cumulative(by_value: list[int]) -> list[int]:
+    out = [0] * len(by_value)
+    acc = 0
+    for v in range(1, len(by_value)):
+        acc |= by_value[v]
+        out[v] = acc
+    return out
 
 
 K = TypeVar("K")
@@ -290,9 +367,15 @@ def remember(cache: dict[K, V], key: K, value: V) -> V:
 
 def bits(x: int) -> list[int]:
     """The indices of the set bits of ``x``, lowest first (sheets are bitmasks)."""
-    out = []
+    out: list[int] = []
+    base = 0
+    # 30-bit chunks: a sheet mask is a long integer, its chunks are small (unboxed, compiled).
     while x:
-        b = x & -x
-        out.append(b.bit_length() - 1)
-        x ^= b
+        chunk = x & 0x3FFFFFFF
+        x >>= 30
+        while chunk:
+            b = chunk & -chunk
+            out.append(base + b.bit_length() - 1)
+            chunk ^= b
+        base += 30
     return out

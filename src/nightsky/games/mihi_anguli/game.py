@@ -6,7 +6,7 @@ from typing import Any
 
 from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
 from nightsky.games.mihi_anguli import board as B
-from nightsky.games.mihi_anguli.actions import Move, Roll, parse_roll
+from nightsky.games.mihi_anguli.actions import Move, MoveTable, Roll, parse_roll
 from nightsky.games.mihi_anguli.components import load_sheet
 from nightsky.games.mihi_anguli.observer import MihiAnguliObserver
 from nightsky.games.mihi_anguli.state import MihiAnguliState
@@ -45,10 +45,11 @@ class MihiAnguliGame(Game):
         super().__init__(players, **params)
         self.compiled = B.compile_sheet(load_sheet(self.options["components"] or None))
         self._rolls: dict[tuple, Roll] = {}
+        # MihiAnguliState.sample_chance's code of a roll -> the roll.
+        self.roll_codes: dict[int, Roll] = {}
         self._actions = self._build_actions()
         self.act: dict[tuple[str, int, int], Move] = {m_key(m): m for m in self._actions}
-        # Seat.key() -> that seat's legal actions (they depend on its own sheet only).
-        self.legal_cache: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+        self.moves = MoveTable(self._actions, self.compiled.nitems, B.NPTS)
 
     def new_initial_state(self) -> MihiAnguliState:
         return MihiAnguliState(self)

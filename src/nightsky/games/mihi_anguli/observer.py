@@ -10,15 +10,18 @@ RESEARCHER-new bit. Every sheet is public (MA-10.3), so every seat sees all of t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from nightsky.core.observer import Observer
+from nightsky.core.observer import Observer, write_bits
 from nightsky.games.mihi_anguli import board as B
 
 if TYPE_CHECKING:
     from nightsky.core.game import Game, State
     from nightsky.games.mihi_anguli.game import MihiAnguliGame
     from nightsky.games.mihi_anguli.state import MihiAnguliState
+
+# Where each major point sits in the seat's "positioned major" one-hot.
+_MAJOR_SLOT = {m: i for i, m in enumerate(B.MAJORS)}
 
 
 def per_seat(nitems: int) -> int:
@@ -40,26 +43,69 @@ class MihiAnguliObserver(Observer):
         return self._size
 
     def observation(self, state: State, player: int) -> list[float]:
-        st = cast("MihiAnguliState", state)
-        out: list[float] = []
-        n = len(st.seats)
-        nitems = st.c.nitems
-        for i in [(player + j) % n for j in range(n)]:
-            s = st.seats[i]
-            out += [float(s.pts >> q & 1) for q in range(B.NPTS)]
-            out += [float(s.sq >> q & 1) for q in range(B.NSQ)]
-            out += [float(s.items >> q & 1) for q in range(nitems)]
-            out += [float(s.acq >> g & 1) for g in range(B.NGROUPS)]
-            out += [float(s.week == w) for w in range(1, 7)]
-            out += [float(s.day == d) for d in range(-1, 7)]
-            out += [float(s.phase == p) for p in range(6)]
-            out += [float(s.sub == p) for p in range(7)]
-            out += [s.dice.count(v) / 3 for v in range(1, 7)]
-            out.append(s.low / 6)
-            out += [float(s.used >> b & 1) for b in range(14)]
-            out += [float(s.pos == m) for m in B.MAJORS] + [float(s.pos < 0)]
-            out.append(s.xp / 20)
-            out += [s.pstar / 10, s.psq / 10]
-            out += [float(s.claimed >> w & 1) for w in range(5)]
-            out.append(float(s.res_new))
+        out = [0.0] * self._size
+        write(cast("MihiAnguliState", state), player, out)
         return out
+
+    def observation_into(self, state: State, player: int, buf: Any) -> None:
+        write(cast("MihiAnguliState", state), player, buf)
+
+
+def write(st: MihiAnguliState, player: int, buf: Any) -> None:
+    """The non-zero numbers of ``player``'s observation into the zeroed ``buf`` (a list or a
+    float32 buffer): the one encoding of this module's docstring."""
+    n = len(st.seats)
+    nitems = st.c.nitems
+    o = 0
+    for j in range(n):
+        s = st.seats[(player + j) % n]
+        write_bits(buf, o, s.pts, B.NPTS)
+        o += B.NPTS
+        write_bits(buf, o, s.sq, B.NSQ)
+        o += B.NSQ
+        write_bits(buf, o, s.items, nitems)
+        o += nitems
+        write_bits(buf, o, s.acq, B.NGROUPS)
+        o += B.NGROUPS
+        if 1 <= s.week <= 6:
+            buf[o + s.week - 1] = 1.0
+        o += 6
+        if -1 <= s.day <= 6:
+            buf[o + s.day + 1] = 1.0
+        o += 8
+        if 0 <= s.phase < 6:
+            buf[o + s.phase] = 1.0
+        o += 6
+        if 0 <= s.sub < 7:
+            buf[o + s.sub] = 1.0
+        o += 7
+        dice = s.dice
+        for v in range(1, 7):
+            k = dice.count(v)
+            if k:
+                buf[o + v - 1] = k / 3
+        o += 6
+        if s.low:
+            buf[o] = s.low / 6
+        o += 1
+        write_bits(buf, o, s.used, 14)
+        o += 14
+        if s.pos < 0:
+            buf[o + 36] = 1.0
+        else:
+            slot = _MAJOR_SLOT.get(s.pos, -1)
+            if slot >= 0:
+                buf[o + slot] = 1.0
+        o += 37
+        if s.xp:
+            buf[o] = s.xp / 20
+        if s.pstar:
+            buf[o + 1] = s.pstar / 10
+        if s.psq:
+            buf[o + 2] = s.psq / 10
+        o += 3
+        write_bits(buf, o, s.claimed, 5)
+        o += 5
+        if s.res_new:
+            buf[o] = 1.0
+        o += 1

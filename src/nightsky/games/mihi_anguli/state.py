@@ -7,14 +7,14 @@ every seat still playing acts at once (simultaneous seats) until it ends its tur
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import CHANCE, Action, LogSecret, State
+from nightsky.core.rng import randbelow
 from nightsky.games.mihi_anguli import board as B
-from nightsky.games.mihi_anguli.actions import Move, Roll
+from nightsky.games.mihi_anguli.actions import Move, MoveTable, Roll
 from nightsky.games.mihi_anguli.constants import (
     ABIL,
     FINISHED,
@@ -49,6 +49,26 @@ _ABILITY_OF = {"pos1": B.POS1, "pos2": B.POS2, "pos3": B.POS3, "pos4": B.POS4,
                "plot5": B.PLOT5, "rec": B.REC, "opt": B.OPT, "study": B.STUDY}
 # Kinds of moves that spend two ability dice (the others spend one).
 _TWO_DICE = ("pos1", "pos4", "plot4", "plot5")
+# Every ordered throw of three dice (index 36 * (first - 1) + 6 * (second - 1) + third - 1),
+# sorted as a roll shows them.
+# Seats acting at once, by bit mask (1-4 seats): tuples made once, not at every call.
+_ACTING = [tuple(i for i in range(4) if m >> i & 1) for m in range(16)]
+_CHANCE_ONLY = (CHANCE,)
+
+
+def _throws() -> list[tuple[int, int, int]]:
+    out = []
+    for a in range(1, 7):
+        for b in range(1, 7):
+            for c in range(1, 7):
+                x, y, z = sorted((a, b, c))
+                out.append((x, y, z))
+    return out
+
+
+_THROWS = _throws()
+# PLOTTING I-III: each needs one die (MA-7.1's "a plotting ability and die remain").
+_PLOT123 = (1 << B.PLOT1) | (1 << B.PLOT2) | (1 << B.PLOT3)
 
 
 class Seat:
@@ -105,6 +125,8 @@ class MihiAnguliState(State):
 
     g: MihiAnguliGame
     """The game, typed as this game (``State.game`` stays a ``Game``)."""
+    mv: MoveTable
+    """The game's moves by kind and arguments (``g.moves``)."""
 
     def __init__(self, game: MihiAnguliGame, blank: bool = False) -> None:
         if blank:  # ``_copy``'s way in: it assigns every field (``clone`` the shared ones)
@@ -112,17 +134,22 @@ class MihiAnguliState(State):
         super().__init__(game)
         self.g = game
         self.c = game.compiled
+        self.mv = game.moves
         self.seats = [Seat() for _ in range(game.num_players)]
         self.turn = 0
 
     # ------------------------------------------------------------------ whose turn
     def current_players(self) -> tuple[int, ...]:
-        acting = tuple(i for i, s in enumerate(self.seats) if WAIT < s.phase < FINISHED)
+        acting = 0
+        waiting = False
+        for i, s in enumerate(self.seats):
+            if WAIT < s.phase < FINISHED:
+                acting |= 1 << i
+            elif s.phase == WAIT:
+                waiting = True
         if acting:
-            return acting
-        if any(s.phase == WAIT for s in self.seats):
-            return (CHANCE,)
-        return ()
+            return _ACTING[acting]
+        return _CHANCE_ONLY if waiting else ()
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self) -> list[tuple[Action, float]] | None:
@@ -137,11 +164,25 @@ class MihiAnguliState(State):
         return out
 
     def sample_chance(self, rng: random.Random) -> Action:
-        dice = tuple(
-            tuple(sorted(rng.randint(1, 6) for _ in range(3))) if s.phase == WAIT else None
-            for s in self.seats
-        )
-        return self.g.roll(dice)  # type: ignore[arg-type]
+        # Three dice per seat still playing, thrown in seat order (``randint(1, 6)`` each, the
+        # same draws as ``random.Random.randint``); the throws together are the roll's code.
+        code = 0
+        for s in self.seats:
+            code *= 217
+            if s.phase == WAIT:
+                a = randbelow(rng, 6)
+                b = randbelow(rng, 6)
+                code += 1 + a * 36 + b * 6 + randbelow(rng, 6)
+        rolls = self.g.roll_codes
+        roll = rolls.get(code)
+        if roll is None:
+            dice: list[tuple[int, int, int] | None] = []
+            rest = code
+            for _ in self.seats:
+                rest, pick = divmod(rest, 217)
+                dice.append(_THROWS[pick - 1] if pick else None)
+            roll = rolls[code] = self.g.roll(tuple(reversed(dice)))
+        return roll
 
     def is_legal_chance(self, outcome: Action) -> bool:
         if not isinstance(outcome, Roll) or len(outcome.dice) != len(self.seats):
@@ -162,105 +203,92 @@ class MihiAnguliState(State):
         s = self.seats[seat]
         if not WAIT < s.phase < FINISHED:
             return []
-        return list(self._legal_cached(s))
-
-    def _legal_cached(self, s: Seat) -> tuple[Action, ...]:
-        # A seat's legal actions depend on its own sheet only, and a search meets the same
-        # sheets again and again (every iteration walks down from the same root).
-        cache = self.g.legal_cache
-        key = s.key()
-        acts = cache.get(key)
-        if acts is None:
-            acts = B.remember(cache, key, tuple(self._legal(s)))
-        return acts
+        # Built afresh each time: since the list is cheap to build (compiled, see ``_legal``),
+        # a cache keyed by the seat's sheet cost more than it saved (random playouts rarely
+        # meet a sheet twice; a search's hits saved ~0.2 µs each).
+        return self._legal(s)
 
     def _open(self, s: Seat) -> int:
         """Unfilled items that may still be filled (articles close after their week, MA-6.2)."""
         return self.c.all_mask & ~s.items & ~self.c.closed_before[s.week]
 
     def _e_upto(self, s: Seat, xp: int) -> int:
-        m = 0
-        for v in range(1, min(xp, 9) + 1):
-            m |= self.c.e_by_value[v]
-        return m & self._open(s)
+        """Open experience items worth at most ``xp``."""
+        return self.c.e_upto[min(max(xp, 0), 9)] & self._open(s)
 
     def _q_upto(self, s: Seat, n: int) -> int:
-        m = 0
-        for v in range(1, min(n, 9) + 1):
-            m |= self.c.q_by_value[v]
-        return m & self._open(s)
+        """Open square items worth at most ``n``."""
+        return self.c.q_upto[min(max(n, 0), 9)] & self._open(s)
 
     def _owns(self, s: Seat, code: int) -> bool:
-        if code in (B.POS1, B.PLOT1):
-            return True
-        return bool(s.acq >> B.G_OF_ABILITY[code] & 1)
+        g = B.ABILITY_GROUP[code]
+        return g < 0 or bool(s.acq >> g & 1)
 
     def _free(self, s: Seat, code: int) -> bool:
         return not s.used >> code & 1 and self._owns(s, code)
 
+    def _free_mask(self, s: Seat) -> int:
+        """Bit ``code`` set for every ability the seat owns and has not used this turn."""
+        acq = s.acq
+        owned = 0
+        for code, g in enumerate(B.ABILITY_GROUP):
+            if g < 0 or acq >> g & 1:
+                owned |= 1 << code
+        return owned & ~s.used
+
     def _has(self, s: Seat, g: int) -> bool:
         return bool(s.acq >> g & 1)
-
-    def _fills(self, s: Seat, mask: int) -> int:
-        return mask & ~s.pts
-
-    def _can_plot_after(self, s: Seat, rest: list[int]) -> bool:
-        if rest and (
-            self._free(s, B.PLOT1) or self._free(s, B.PLOT2) or self._free(s, B.PLOT3)
-        ):
-            return True
-        return len(rest) >= 2 and self._free(s, B.PLOT4)
 
     def _coord_centre(self, s: Seat) -> bool:
         return self._has(s, B.G_COORD)
 
     def _plot1_mask(self, s: Seat, d: int, k: int) -> int:
-        for kk, ring, centre in B.LAYOUTS[d]:
+        for kk, ring, centre in B.PLOT1_LAYOUTS[s.pos][d]:
             if kk == k:
-                return B.layout_mask(s.pos, ring, centre or self._coord_centre(s))
+                return ring | ((1 << s.pos) if centre or self._coord_centre(s) else 0)
         return 0
 
     def _plot2_mask(self, s: Seat, d: int) -> int:
-        mask = (1 << s.pos) if self._coord_centre(s) else 0
-        for kk, ring, centre in B.LAYOUTS[d]:
-            if kk in (0, 2):
-                mask |= B.layout_mask(s.pos, ring, centre)
-        return mask
+        return B.PLOT2_MASK[s.pos][d] | ((1 << s.pos) if self._coord_centre(s) else 0)
 
     def _empty_nonstar(self, s: Seat) -> int:
         return ((1 << B.NPTS) - 1) & ~s.pts & ~self.c.star_mask
 
+    # The legal lists below are built for speed (random playouts and searches ask for them at
+    # every step): abilities as one bit mask, dice facts from ``B.DICE_INFO``, moves from the
+    # game's ``MoveTable``, and ``~pts`` computed once. Their order is the rules' stable order.
     def _legal(self, s: Seat) -> list[Action]:
-        A: Mapping[tuple[str, int, int], Action] = self.g.act
+        T = self.mv
         c = self.c
         if s.sub:
             return self._legal_sub(s)
         if s.pstar:
-            return [A[("fill", i, 0)] for i in B.bits(c.s_mask & self._open(s))]
+            return [T.fill[i] for i in B.bits(c.s_mask & self._open(s))]
         if s.psq:
-            return [A[("fill", i, 0)] for i in B.bits(self._q_upto(s, s.psq))]
+            return [T.fill[i] for i in B.bits(self._q_upto(s, s.psq))]
         ph = s.phase
         if ph == START:
-            out = [A[("go", 0, 0)]]
+            out: list[Action] = [T.go]
             if self._can_mentor(s):
-                out.append(A[("mentor", 0, 0)])
+                out.append(T.mentor)
             if self._can_promote(s):
-                out += [A[("promote", w, 0)] for w in self._open_articles(s)]
+                out += [T.promote[w] for w in self._open_articles(s)]
             return out
         if ph == REWARD:
-            out = [A[("claim", 0, 0)]]
+            out = [T.claim[0]]
             if self._empty_nonstar(s):
-                out.append(A[("claim", 1, 0)])
+                out.append(T.claim[1])
             return out
         if ph == XP:
-            out = [A[("fill", i, 0)] for i in B.bits(self._e_upto(s, s.xp))]
-            out.append(A[("done", 0, 0)])
+            out = [T.fill[i] for i in B.bits(self._e_upto(s, s.xp))]
+            out.append(T.done)
             return out
         return self._legal_abilities(s)
 
     def _open_articles(self, s: Seat) -> list[int]:
         op = self._open(s)
-        return [w for w in range(1, 6) if w >= s.week and op & self.c.group_mask[w - 1]]
+        gm = self.c.group_mask
+        return [w for w in range(max(1, s.week), 6) if op & gm[w - 1]]
 
     def _can_mentor(self, s: Seat) -> bool:
         return self._has(s, B.G_MENTOR) and not s.used & MENTOR_USED and s.low >= 3
@@ -272,122 +300,112 @@ class MihiAnguliState(State):
         )
 
     def _legal_sub(self, s: Seat) -> list[Action]:
-        A: Mapping[tuple[str, int, int], Action] = self.g.act
+        T = self.mv
         sub = s.sub
+        out: list[Action]
         if sub == S_POS3:
-            d = s.aux
-            return [A[("at", m, 0)] for m in self._pos3_targets(s, d)]
+            return [T.at[m] for m in self._pos3_targets(s, s.aux)]
         if sub == S_POS4:
-            return [A[("at", m, 0)] for m in B.MAJORS if B.BLOCK[m] & ~s.pts]
+            free = ~s.pts
+            return [T.at[m] for m in B.MAJORS if B.BLOCK_OF[m] & free]
         if sub == S_POINT:
-            return [A[("at", q, 0)] for q in B.bits(self._empty_nonstar(s))]
+            return [T.at[q] for q in B.bits(self._empty_nonstar(s))]
         if sub == S_PLOT3:
-            return [A[("at", q, 0)] for q in B.ring_points(s.pos) if not s.pts >> q & 1]
+            pts = s.pts
+            return [T.at[q] for q in B.RING_POINTS[s.pos] if not pts >> q & 1]
         if sub == S_OPT:
             m = (self.c.s_mask | self.c.q_by_value[1]) & self._open(s)
-            return [A[("fill", i, 0)] for i in B.bits(m)]
+            return [T.fill[i] for i in B.bits(m)]
         # S_STUDY
-        out = [A[("fill", i, 0)] for i in B.bits(self._e_upto(s, s.xp))]
-        out.append(A[("done", 0, 0)])
+        out = [T.fill[i] for i in B.bits(self._e_upto(s, s.xp))]
+        out.append(T.done)
         return out
 
     def _pos3_targets(self, s: Seat, d: int) -> list[int]:
-        out = []
-        for m in B.MAJORS:
-            x, y = (m % B.N + 1) // 2, (m // B.N + 1) // 2
-            if (x == d or y == d) and B.BLOCK[m] & ~s.pts:
-                out.append(m)
-        return out
+        free = ~s.pts
+        return [m for m in B.POS3_MAJORS[d] if B.BLOCK_OF[m] & free]
 
     def _legal_abilities(self, s: Seat) -> list[Action]:
         """The abilities phase: position (no point positioned yet) or plot (one is), the
         abilities that need no position, and ``end turn``."""
-        A: Mapping[tuple[str, int, int], Action] = self.g.act
-        dice = s.dice
-        uniq = sorted(set(dice))
-        pairs = sorted({(dice[i], dice[j]) for i in range(len(dice))
-                        for j in range(i + 1, len(dice))})
+        T = self.mv
+        c = self.c
+        free = self._free_mask(s)
+        info = B.DICE_INFO[s.dice]
+        unpts = ~s.pts
         if s.pos < 0:
-            out = self._legal_positioning(s, uniq, pairs)
+            out = self._legal_positioning(s, free, info, unpts)
         else:
-            out = self._legal_plotting(s, uniq, pairs)
-        if self._free(s, B.PLOT5) and self._empty_nonstar(s):
-            out += [A[("plot5", a, b)] for a, b in pairs]
-        if self._free(s, B.REC):
+            out = self._legal_plotting(s, free, info, unpts)
+        if free >> B.PLOT5 & 1 and self._empty_nonstar(s):
+            out += [T.plot5[pc] for pc in info.pair_codes]
+        if free >> B.REC & 1:
             arts = self._open_articles(s)
-            out += [A[("rec", d, w)] for d in uniq for w in arts]
-        if self._free(s, B.OPT) and (self.c.s_mask | self.c.q_by_value[1]) & self._open(s):
-            out += [A[("opt", d, 0)] for d in uniq]
-        if self._free(s, B.STUDY):
-            out += [A[("study", d, 0)] for d in uniq if self._e_upto(s, d)]
-        out.append(A[("end", 0, 0)])
+            out += [T.rec[d * 8 + w] for d in info.uniq for w in arts]
+        if free >> B.OPT & 1 and (c.s_mask | c.q_by_value[1]) & self._open(s):
+            out += [T.opt[d] for d in info.uniq]
+        if free >> B.STUDY & 1:
+            op = self._open(s)
+            out += [T.study[d] for d in info.uniq if c.e_upto[d] & op]
+        out.append(T.end)
         return out
 
-    def _legal_positioning(self, s: Seat, uniq: list[int],
-                           pairs: list[tuple[int, int]]) -> list[Action]:
+    def _legal_positioning(self, s: Seat, free: int, info: B.DiceInfo,
+                           unpts: int) -> list[Action]:
         """POSITIONING I-IV (MA-7.0/7.1): only where a plotting ability and die remain and
-        the major point has an empty point around it."""
-        A: Mapping[tuple[str, int, int], Action] = self.g.act
-        dice = s.dice
+        the major point has an empty point around it (``unpts``: the unfilled points)."""
+        T = self.mv
         out: list[Action] = []
-        if self._free(s, B.POS1):
-            for a, b in pairs:
-                rest = list(dice)
-                rest.remove(a)
-                rest.remove(b)
-                if not self._can_plot_after(s, rest):
-                    continue
-                for x, y in {(a, b), (b, a)}:
-                    if B.BLOCK[B.major(x, y)] & ~s.pts:
-                        out.append(A[("pos1", x, y)])
-        for code, kind in ((B.POS2, "pos2"), (B.POS3, "pos3")):
-            if not self._free(s, code):
-                continue
-            for d in uniq:
-                rest = list(dice)
-                rest.remove(d)
-                if not self._can_plot_after(s, rest):
-                    continue
-                if code == B.POS2:
-                    ok = bool(B.BLOCK[B.major(d, d)] & ~s.pts)
-                else:
-                    ok = bool(self._pos3_targets(s, d))
-                if ok:
-                    out.append(A[(kind, d, 0)])
-        if self._free(s, B.POS4):
-            for a, b in pairs:
-                rest = list(dice)
-                rest.remove(a)
-                rest.remove(b)
-                if self._can_plot_after(s, rest) and any(
-                    B.BLOCK[m] & ~s.pts for m in B.MAJORS
-                ):
-                    out.append(A[("pos4", a, b)])
+        # A plotting ability and die remain after spending one die / two dice (MA-7.1).
+        plot1 = bool(free & _PLOT123)
+        plot2 = bool(free >> B.PLOT4 & 1)
+        after1 = (info.n >= 2 and plot1) or (info.n >= 3 and plot2)
+        after2 = info.n >= 3 and plot1
+        if after2 and free >> B.POS1 & 1:
+            for tries in info.pos1:
+                for m, xy in tries:
+                    if B.BLOCK_OF[m] & unpts:
+                        out.append(T.pos1[xy])
+        if after1 and free >> B.POS2 & 1:
+            out += [T.pos2[d] for d in info.uniq if B.BLOCK_OF[B.major(d, d)] & unpts]
+        if after1 and free >> B.POS3 & 1:
+            for d in info.uniq:
+                for m in B.POS3_MAJORS[d]:
+                    if B.BLOCK_OF[m] & unpts:
+                        out.append(T.pos3[d])
+                        break
+        if (after2 and free >> B.POS4 & 1 and info.pairs
+                and any(B.BLOCK_OF[m] & unpts for m in B.MAJORS)):
+            out += [T.pos4[pc] for pc in info.pair_codes]
         return out
 
-    def _legal_plotting(self, s: Seat, uniq: list[int],
-                        pairs: list[tuple[int, int]]) -> list[Action]:
+    def _legal_plotting(self, s: Seat, free: int, info: B.DiceInfo,
+                        unpts: int) -> list[Action]:
         """PLOTTING I-IV around the positioned major point, where they fill a point."""
-        A: Mapping[tuple[str, int, int], Action] = self.g.act
+        T = self.mv
         out: list[Action] = []
-        if self._free(s, B.PLOT1):
+        pos = s.pos
+        coord = self._coord_centre(s)
+        centre = 1 << pos
+        if free >> B.PLOT1 & 1:
             math = self._has(s, B.G_MATH)
-            for d in uniq:
-                for k, _ring, _c in B.LAYOUTS[d]:
+            layouts = B.PLOT1_LAYOUTS[pos]
+            for d in info.uniq:
+                for k, ring, pip in layouts[d]:
                     if k % 2 and not math:
                         continue
-                    if self._fills(s, self._plot1_mask(s, d, k)):
-                        out.append(A[("plot1", d, k)])
-        if self._free(s, B.PLOT2):
-            out += [A[("plot2", d, 0)] for d in uniq if self._fills(s, self._plot2_mask(s, d))]
-        if self._free(s, B.PLOT3) and B.BLOCK[s.pos] & ~s.pts:
-            ring_or_centre = B.RINGMASK[s.pos] | (
-                (1 << s.pos) if self._coord_centre(s) else 0
-            )
-            if ring_or_centre & ~s.pts:
-                out += [A[("plot3", d, 0)] for d in uniq]
-        if self._free(s, B.PLOT4) and B.BLOCK[s.pos] & ~s.pts:
-            out += [A[("plot4", a, b)] for a, b in pairs]
+                    if (ring | (centre if pip or coord else 0)) & unpts:
+                        out.append(T.plot1[d * 8 + k])
+        if free >> B.PLOT2 & 1:
+            masks = B.PLOT2_MASK[pos]
+            extra = centre if coord else 0
+            out += [T.plot2[d] for d in info.uniq if (masks[d] | extra) & unpts]
+        block_open = B.BLOCK_OF[pos] & unpts
+        if (free >> B.PLOT3 & 1 and block_open
+                and (B.RING_OF[pos] | (centre if coord else 0)) & unpts):
+            out += [T.plot3[d] for d in info.uniq]
+        if free >> B.PLOT4 & 1 and block_open:
+            out += [T.plot4[pc] for pc in info.pair_codes]
         return out
 
     # ------------------------------------------------------------------ validation
@@ -397,7 +415,7 @@ class MihiAnguliState(State):
         s = self.seats[player]
         if not WAIT < s.phase < FINISHED:
             return False
-        return action in self._legal_cached(s)
+        return action in self._legal(s)
 
     def explain_illegal(self, action: Action, player: int) -> tuple[str, str | None]:
         if not isinstance(action, Move):
@@ -744,6 +762,7 @@ class MihiAnguliState(State):
         # Spelled out: a search copies states constantly (``clone`` adds game and history).
         st.g = self.g
         st.c = self.c
+        st.mv = self.mv
         st.seats = [s.copy() for s in self.seats]
         st.turn = self.turn
         return st

@@ -18,7 +18,7 @@ per-cell blocks reshape to (side, side, 22); the first planet's cell is ``game.c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from nightsky.core.observer import Observer
 from nightsky.games.shooting_star.constants import DARK_LEVEL, MAJOR, decode_cover
@@ -43,57 +43,72 @@ def blank(game: ShootingStarGame) -> list[float]:
 
 
 def observation(state: ShootingStarState, player: int) -> list[float]:
+    """``player``'s observation as a new list (blocks as in the module's docstring)."""
+    out = [0.0] * observation_size(state.g)
+    write(state, player, out)
+    return out
+
+
+def write(state: ShootingStarState, player: int, buf: Any) -> None:
+    """The non-zero numbers of ``player``'s observation into the zeroed ``buf`` (a list or a
+    float32 buffer): the one encoding of this module."""
     g = state.g
     n = g.num_players
-    out = blank(g)
-    targets = set(g.zero)
+    targets = g.zero
     if len(state.missions) > player:
         for m in state.missions[player]:
             ms = g.missions[m]
             if ms.kind == "named":
-                targets |= {p for p in g.majors if g.p_name[p] == ms.planet}
-    # Only planets and cards change a cell's block from the blank one: planets lie on the
-    # ``alive`` cells, Destruction cards on cells of this turn's ``placed`` cards.
+                targets = targets | {p for p in g.majors if g.p_name[p] == ms.planet}
     lvl, pl, cov = state.lvl, state.pl, state.cov
-    moon, kind = g.p_moon, g.p_kind
-    for c in state.alive:
+    p_moon, p_kind = g.p_moon, g.p_kind
+    for c in range(g.ncells):
         base = c * CELL
         lv = lvl[c]
-        out[base] = 0.0
-        out[base + (5 if lv == DARK_LEVEL else lv)] = 1.0
+        buf[base + (5 if lv == DARK_LEVEL else lv)] = 1.0
         p = pl[c]
         if p >= 0:
-            out[base + 6] = 1.0 if moon[p] else 0.0
-            out[base + 7] = 1.0 if (kind[p] == MAJOR and p in targets) else 0.0
-    for _, _, c in state.placed:
+            if p_moon[p]:
+                buf[base + 6] = 1.0
+            if p_kind[p] == MAJOR and p in targets:
+                buf[base + 7] = 1.0
         v = cov[c]
         if v >= 0:
             base = c * CELL
             seat, card = decode_cover(v)
-            out[base + 8 + (seat - player) % n] = 1.0
+            buf[base + 8 + (seat - player) % n] = 1.0
             if seat == player:
-                out[base + 13 + card] = 1.0
+                buf[base + 13 + card] = 1.0
     base = g.ncells * CELL
+    acting = state.current_players()
     for r in range(n):
         s = (player + r) % n
         b = base + r * SEAT
         for k in state.unrevealed(s):
-            out[b + k] = 1.0
-        out[b + 9] = len(state.conq[s]) / 10
-        out[b + 10] = state.moons(s) / 5
-        out[b + 11] = len(state.debris[s]) / 10
-        out[b + 12] = 1.0 if state.invader == s else 0.0
-        out[b + 13] = 1.0 if s in state.current_players() else 0.0
+            buf[b + k] = 1.0
+        if state.conq[s]:
+            buf[b + 9] = len(state.conq[s]) / 10
+        moons = state.moons(s)
+        if moons:
+            buf[b + 10] = moons / 5
+        if state.debris[s]:
+            buf[b + 11] = len(state.debris[s]) / 10
+        if state.invader == s:
+            buf[b + 12] = 1.0
+        if s in acting:
+            buf[b + 13] = 1.0
     base += SEATS * SEAT
     if len(state.missions) > player:
         for m in state.missions[player]:
-            out[base + m] = 1.0
+            buf[base + m] = 1.0
     base += 15
-    out[base] = state.turn / 7
-    out[base + 1] = len(state.deck) / 30
-    out[base + 2] = len(state.alive) / g.grid_planets
-    out[base + 3 + state.phase] = 1.0
-    return out
+    if state.turn:
+        buf[base] = state.turn / 7
+    if state.deck:
+        buf[base + 1] = len(state.deck) / 30
+    if state.alive:
+        buf[base + 2] = len(state.alive) / g.grid_planets
+    buf[base + 3 + state.phase] = 1.0
 
 
 class ShootingStarObserver(Observer):
@@ -109,3 +124,6 @@ class ShootingStarObserver(Observer):
 
     def observation(self, state: State, player: int) -> list[float]:
         return observation(cast("ShootingStarState", state), player)
+
+    def observation_into(self, state: State, player: int, buf: Any) -> None:
+        write(cast("ShootingStarState", state), player, buf)

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Sequence
-from math import ceil, log
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import CHANCE, Action, LogSecret, State
+from nightsky.core.rng import choice, sample, shuffle
 from nightsky.games.shooting_star.actions import (
     Build,
     DeckOrder,
@@ -77,63 +76,6 @@ _NOBODY: tuple[int, ...] = ()
 _DECK_SECRET = LogSecret("deck shuffled")
 RawEvent = tuple[Any, ...]  # an event as the resolution records it (see ``events``)
 _CARD = itemgetter(1)  # the card of a (seat, card, cell) placement
-
-
-# ---------------------------------------------------------------- random draws
-# ``random.Random``'s choice, shuffle and sample are written in Python; the set-up draws are a
-# third of a random playout's time. For a plain ``random.Random`` these compiled copies make
-# exactly the same ``getrandbits`` calls and return exactly the same results as CPython's
-# (``_randbelow_with_getrandbits``, ``choice``, ``shuffle``, ``sample`` of Lib/random.py; the
-# tests compare them draw by draw); any other generator is asked itself.
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """A random int in ``range(n)``, ``n > 0`` (``Random._randbelow_with_getrandbits``)."""
-    k = n.bit_length()
-    r: int = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def _choice(rng: random.Random, seq: Sequence[Any]) -> Any:
-    if type(rng) is not random.Random or not len(seq):
-        return rng.choice(seq)
-    return seq[_below(rng, len(seq))]
-
-
-def _shuffle(rng: random.Random, x: list[Any]) -> None:
-    if type(rng) is not random.Random:
-        rng.shuffle(x)
-        return
-    for i in range(len(x) - 1, 0, -1):
-        j = _below(rng, i + 1)
-        x[i], x[j] = x[j], x[i]
-
-
-def _sample(rng: random.Random, population: Sequence[Any], k: int) -> list[Any]:
-    n = len(population)
-    if type(rng) is not random.Random or not 0 <= k <= n:
-        return rng.sample(population, k)
-    result: list[Any] = [None] * k
-    setsize = 21
-    if k > 5:
-        setsize += 4 ** ceil(log(k * 3, 4))
-    if n <= setsize:
-        pool = list(population)
-        for i in range(k):
-            j = _below(rng, n - i)
-            result[i] = pool[j]
-            pool[j] = pool[n - i - 1]
-    else:
-        selected: set[int] = set()
-        for i in range(k):
-            j = _below(rng, n)
-            while j in selected:
-                j = _below(rng, n)
-            selected.add(j)
-            result[i] = population[j]
-    return result
 
 
 class ShootingStarState(State):
@@ -341,7 +283,7 @@ class ShootingStarState(State):
             stack = self._sample_stack(rng)
             if ph == PH_DEAL:
                 k = len(stack) // g.num_players
-                _shuffle(rng, stack)
+                shuffle(rng, stack)
                 return g.make_deal(
                     tuple(tuple(stack[i * k : (i + 1) * k]) for i in range(g.num_players))
                 )
@@ -349,11 +291,11 @@ class ShootingStarState(State):
         if ph == PH_DECK:
             used = self._dealt()
             cards = [p for p in g.minors if p not in used]
-            _shuffle(rng, cards)
+            shuffle(rng, cards)
             return g.make_deck(tuple(cards))
         if ph == PH_MISSIONS:
             n = g.num_players
-            cols = [_sample(rng, ms, n) for ms in g.missions_by_value]
+            cols = [sample(rng, ms, n) for ms in g.missions_by_value]
             return g.make_missions(tuple((cols[0][i], cols[1][i], cols[2][i]) for i in range(n)))
         raise RuntimeError("no chance event is pending")
 
@@ -361,12 +303,12 @@ class ShootingStarState(State):
         """SS-2.1/2.2: six differently named Level 4 planets and a Dark Planet set aside
         (ruling: chosen at random), plus random other planets up to the grid's size."""
         g = self.g
-        names = _sample(rng, g.major_names, 6)
-        aside = [_choice(rng, g.majors_by_name[nm]) for nm in names]
-        aside.append(_choice(rng, g.darks))
+        names = sample(rng, g.major_names, 6)
+        aside = [choice(rng, g.majors_by_name[nm]) for nm in names]
+        aside.append(choice(rng, g.darks))
         chosen = set(aside)
         rest = [p for p in range(len(g.p_kind)) if p not in chosen]
-        return aside + _sample(rng, rest, g.grid_planets - 7)
+        return aside + sample(rng, rest, g.grid_planets - 7)
 
     def _sample_layout(self, stack: list[int], rng: random.Random) -> tuple[tuple[int, int], ...]:
         """SS-2.2/2.4: shuffle until no two Dark Planets touch (uniform over valid layouts),
@@ -376,7 +318,7 @@ class ShootingStarState(State):
         neigh = g.neigh
         stack = stack.copy()
         while True:
-            _shuffle(rng, stack)
+            shuffle(rng, stack)
             darks = [c for c, p in enumerate(stack) if kind[p] == DARK]
             if len(darks) < 2 or not any(nb in darks for c in darks for nb in neigh[c]):
                 break
@@ -771,7 +713,7 @@ class ShootingStarState(State):
             if seat == player:
                 continue
             pool = s.unrevealed(seat)
-            k = _choice(rng, pool)
+            k = choice(rng, pool)
             s.hands[seat] = hand_without(hand_with(s.hands[seat], card), k)
             s.cov[cell] = encode_cover(seat, k)
             s.placed[i] = (seat, k, cell)
@@ -782,11 +724,11 @@ class ShootingStarState(State):
             for v in range(3):
                 mine = s.missions[player][v] if 0 <= player < n else -1
                 pool = [m for m in g.missions_by_value[v] if m != mine]
-                cols.append(_sample(rng, pool, len(others)))
+                cols.append(sample(rng, pool, len(others)))
             for i, q in enumerate(others):
                 s.missions[q] = (cols[0][i], cols[1][i], cols[2][i])
         deck = s.deck.copy()  # shared with this state
-        _shuffle(rng, deck)
+        shuffle(rng, deck)
         s.deck = deck
         return s
 

@@ -6,7 +6,7 @@ vector has the same length for every player count. It holds only what the seat m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from nightsky.core.observer import Observer
 from nightsky.games.star_fire.constants import (
@@ -47,78 +47,117 @@ class StarFireObserver(Observer):
         return self._size
 
     def observation(self, state: State, player: int) -> list[float]:
-        s = cast("StarFireState", state)
+        out = [0.0] * self._size
+        self._write(cast("StarFireState", state), player, out)
+        return out
+
+    def observation_into(self, state: State, player: int, buf: Any) -> None:
+        self._write(cast("StarFireState", state), player, buf)
+
+    def _write(self, s: StarFireState, player: int, buf: Any) -> None:
+        """The non-zero numbers of ``player``'s observation into the zeroed ``buf`` (a list or
+        a float32 buffer): the one encoding (``rules.md``, "Observation")."""
         C = s.C
         el_index, body_index = self._el_index, self._body_index
         ne, nb = len(C.elements), len(C.bodies)
-        out: list[float] = []
+        per_seat = SEAT_SCALARS + 2 * ne + nb
         scores = s.scores()
-        for i in range(MAX_SEATS):
-            if i >= s.n:
-                out += [0.0] * (SEAT_SCALARS + 2 * ne + nb)
-                continue
+        for i in range(min(s.n, MAX_SEATS)):
             q = (player + i) % s.n
-            out += self._seat_part(s, q, scores[q])
-        own = [0.0] * nb
-        for c in s.hands[player]:
+            self._write_seat(s, q, scores[q], buf, i * per_seat)
+        o = MAX_SEATS * per_seat
+        hand = s.hands[player]
+        for c in hand:
             if c in body_index:
-                own[body_index[c]] = 1.0
+                buf[o + body_index[c]] = 1.0
+        o += nb
         kinds = [0.0] * 5
-        for c in s.hands[player]:
+        for c in hand:
             if C.cat[c] == STARFIRE:
                 kinds[C.sf_kind[c]] += 0.25
-        dealt = [float(s.free_star[player] == st) for st in C.stars]
-        out += own + kinds + dealt
-        counts = [(len(s.pool[d]) + len(s.bottom[d])) / 30.0 for d in range(3)]
-        bottom = [0.0] * C.n
+        for x in kinds:
+            if x:
+                buf[o] = x
+            o += 1
+        free = s.free_star[player]
+        for st in C.stars:
+            if free == st:
+                buf[o] = 1.0
+            o += 1
+        for d in range(3):
+            k = len(s.pool[d]) + len(s.bottom[d])
+            if k:
+                buf[o + d] = k / 30.0
+        o += 3
         for d in range(3):
             for c in s.bottom[d]:
-                bottom[c] = 1.0
-        out += counts + bottom
-        spent = [0.0] * ne
+                buf[o + c] = 1.0
+        o += C.n
         for c in s.spent:
-            spent[el_index[c]] = 1.0
-        events = [0.0] * 5
+            buf[o + el_index[c]] = 1.0
+        o += ne
+        if s.reshuffled:
+            buf[o] = 1.0
+        o += 1
         for c in s.events_used:
-            events[C.event_kind[c]] = 1.0
-        out += spent + [float(s.reshuffled)] + events
-        phase = [0.0] * 4
-        phase[s.phase] = 1.0
-        out += [
+            buf[o + C.event_kind[c]] = 1.0
+        o += 5
+        values = [
             s.actions_left / 3.0, s.actions_taken / 3.0, float(s.last_turn), float(s.fusion_now),
             s.fusion_left / 6.0, float(s.sub == SUB_WORMHOLE), float(s.sub == SUB_TRANSMUTE),
             s.sub_units / 3.0,
-            *[x / 2.0 for x in s.credit], *phase, s.round / s.game.options["max_rounds"],
-            float(bool(s.queue)), len(s.queue) / 12.0,
         ]
-        return out
+        values += [x / 2.0 for x in s.credit]
+        for x in values:
+            if x:
+                buf[o] = x
+            o += 1
+        buf[o + s.phase] = 1.0
+        o += 4
+        if s.round:
+            buf[o] = s.round / s.game.options["max_rounds"]
+        if s.queue:
+            buf[o + 1] = 1.0
+            buf[o + 2] = len(s.queue) / 12.0
 
-    def _seat_part(self, s: StarFireState, q: int, score: float) -> list[float]:
-        """Seat ``q``'s public part: status, score, card backs, nursery, wild cards, bodies."""
+    def _write_seat(self, s: StarFireState, q: int, score: float, buf: Any, o: int) -> None:
+        """Seat ``q``'s public part from ``buf[o]``: status, score, card backs, nursery, wild
+        cards, bodies."""
         C = s.C
         el_index, body_index = self._el_index, self._body_index
-        ne, nb = len(C.elements), len(C.bodies)
+        ne = len(C.elements)
         hand = s.hands[q]
-        out = [
+        cat = C.cat
+        kinds = [0, 0, 0, 0]  # STAR, PLANET, MOON, STARFIRE cards in the hand
+        for c in hand:
+            k = cat[c]
+            if k == STAR:
+                kinds[0] += 1
+            elif k == PLANET:
+                kinds[1] += 1
+            elif k == MOON:
+                kinds[2] += 1
+            elif k == STARFIRE:
+                kinds[3] += 1
+        values = [
             1.0, float(s.eliminated[q]), float(q == s.cur and s.phase == PH_PLAY),
             float(s.fission[q]), score / 50.0, len(s.pile[q]) / 20.0,
-            sum(1 for c in hand if C.cat[c] == STAR) / 8.0,
-            sum(1 for c in hand if C.cat[c] == PLANET) / 11.0,
-            sum(1 for c in hand if C.cat[c] == MOON) / 7.0,
-            sum(1 for c in hand if C.cat[c] == STARFIRE) / 20.0,
+            kinds[0] / 8.0, kinds[1] / 11.0, kinds[2] / 7.0, kinds[3] / 20.0,
             float(s.free_star[q] >= 0),
         ]
-        nur = [0.0] * ne
-        wild = [0.0] * ne
+        for x in values:
+            if x:
+                buf[o] = x
+            o += 1
+        wild = s.wild
         for c in s.nursery[q]:
-            nur[el_index[c]] = 1.0
-            if s.wild >> c & 1:
-                wild[el_index[c]] = 1.0
-        built = [0.0] * nb
+            buf[o + el_index[c]] = 1.0
+            if wild >> c & 1:
+                buf[o + ne + el_index[c]] = 1.0
+        o += 2 * ne
         for stars, planets, loose in s.systems[q]:
             for c in stars + planets + loose:
-                built[body_index[c]] = 1.0
+                buf[o + body_index[c]] = 1.0
             for pl in planets:
                 for m in s.moons_on[pl]:
-                    built[body_index[m]] = 1.0
-        return out + nur + wild + built
+                    buf[o + body_index[m]] = 1.0

@@ -18,6 +18,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import CHANCE, Action, LogSecret, State
+from nightsky.core.rng import randrange, shuffle
 from nightsky.games.star_fire.actions import Act, Card
 from nightsky.games.star_fire.constants import (
     BUILD,
@@ -193,7 +194,7 @@ class StarFireState(State):
 
     def sample_chance(self, rng: random.Random) -> Card:
         pool = self.pool[self.queue[0][1]]
-        return self.g.chance_actions[pool[rng.randrange(len(pool))]]
+        return self.g.chance_actions[pool[randrange(rng, len(pool))]]
 
     def is_legal_chance(self, outcome: Any) -> bool:
         return (
@@ -1102,7 +1103,7 @@ class StarFireState(State):
             if q != player and s.free_star[q] >= 0 and not s.public >> s.free_star[q] & 1:
                 free_slot[q] = s.hands[q].index(s.free_star[q])
         for cat, cards in unknown.items():
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             for q, i in slots[cat]:
                 s.hands[q][i] = cards.pop()
         for d in (DECK_B, DECK_S, DECK_SETUP):

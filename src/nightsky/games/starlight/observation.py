@@ -18,9 +18,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from nightsky.core.observer import Observer
+from nightsky.core.observer import Observer, write_bits
 
 if TYPE_CHECKING:
     from nightsky.core.game import Game, State
@@ -42,67 +42,98 @@ def observation_size(game: StarlightGame) -> int:
 
 
 def observation(s: StarlightState, p: int) -> list[float]:
+    """``p``'s observation as a new list (order as in the module's docstring)."""
+    out = [0.0] * observation_size(s.g)
+    write(s, p, out)
+    return out
+
+
+def write(s: StarlightState, p: int, buf: Any) -> None:
+    """The non-zero numbers of ``p``'s observation into the zeroed ``buf`` (a list or a
+    float32 buffer): the one encoding of this module."""
     t = s.t
     g = s.g
     nc = len(t.colors)
     n = g.num_seats
-    out: list[float] = []
-    for k in range(MAX_SEATS):
-        if k >= n:
-            out.extend([0.0] * (2 + 8 + 4 + 18 + 1 + 2 * nc + 2))
-            continue
+    per_seat = 2 + 8 + 4 + 18 + 1 + 2 * nc + 2
+    o = 0
+    for k in range(min(n, MAX_SEATS)):
         q = (p + k) % n
-        out += [1.0, 1.0 if s.is_bot(q) else 0.0]
-        r = [0.0] * 8
-        r[s.pos[q] + 1] = 1.0
-        out += r
-        out += [s.np[q] / 100, s.saved[q] / 10, s.stars_of(q) / 10, s.constellations_of(q) / 6]
-        out += [float(s.privs[q] >> i & 1) for i in range(6)]
-        out += [float(s.mags[q] >> i & 1) for i in range(6)]
-        out += [float(s.aspects[q] >> i & 1) for i in range(6)]
-        out.append(len(s.cores[q]) / 5)
-        out += [x / 10 for x in s.rays[q]]
-        out += [len(s.flares[q]) / 10, len(s.used[q]) / 10]
-    out.append(s.ap / 10 if s.turn == p else 0.0)
-    ph = [0.0] * 11
-    ph[s.phase] = 1.0
-    out += ph
+        o = k * per_seat
+        buf[o] = 1.0
+        if s.is_bot(q):
+            buf[o + 1] = 1.0
+        buf[o + 2 + s.pos[q] + 1] = 1.0
+        o += 10
+        for x, scale in ((s.np[q], 100), (s.saved[q], 10), (s.stars_of(q), 10),
+                         (s.constellations_of(q), 6)):
+            if x:
+                buf[o] = x / scale
+            o += 1
+        write_bits(buf, o, s.privs[q], 6)
+        write_bits(buf, o + 6, s.mags[q], 6)
+        write_bits(buf, o + 12, s.aspects[q], 6)
+        o += 18
+        if s.cores[q]:
+            buf[o] = len(s.cores[q]) / 5
+        o += 1
+        for x in s.rays[q]:
+            if x:
+                buf[o] = x / 10
+            o += 1
+        if s.flares[q]:
+            buf[o] = len(s.flares[q]) / 10
+        if s.used[q]:
+            buf[o + 1] = len(s.used[q]) / 10
+    o = MAX_SEATS * per_seat
     mine = s.turn == p
-    out += [float(mine and s.first), float(mine and s.last), float(mine and s.moved)]
-    out.append(float(mine and s.opened))
-    lau = [0.0] * len(t.laurel_ids)
+    if mine and s.ap:
+        buf[o] = s.ap / 10
+    buf[o + 1 + s.phase] = 1.0
+    o += 12
+    for flag in (s.first, s.last, s.moved, s.opened):
+        if mine and flag:
+            buf[o] = 1.0
+        o += 1
     for x in s.laurels[p]:
-        lau[x] = 1.0
-    out += lau
-    star = [0.0] * len(t.core_ids)
+        buf[o + x] = 1.0
+    o += len(t.laurel_ids)
     if s.star_core >= 0 and mine:
-        star[s.star_core] = 1.0
-    out += star
-    out += [x / 7 if mine else 0.0 for x in s.star_rays]
-    for o in s.board:
-        out += [1.0 if o < 0 else 0.0, 1.0 if o == p else 0.0, 1.0 if o >= 0 and o != p else 0.0]
+        buf[o + s.star_core] = 1.0
+    o += len(t.core_ids)
+    for x in s.star_rays:
+        if mine and x:
+            buf[o] = x / 7
+        o += 1
+    for owner in s.board:
+        buf[o if owner < 0 else (o + 1 if owner == p else o + 2)] = 1.0
+        o += 3
+    # Counts are summed apart and written once: the same floats as the list's sums.
     cp = [0.0] * t.num_deck_cores
     for c in s.core_pool:
         cp[c] += 1.0
-    out += cp
     lp = [0.0] * (2 * nc)
     for c in s.long_pool:
         lp[c] += 0.2
     for c in s.short_pool:
         lp[nc + c] += 0.2
-    out += lp
+    for count in cp + lp:
+        if count:
+            buf[o] = count
+        o += 1
+    nf = len(t.flare_ids)
     for f in s.flare_pool:
-        row = [0.0] * len(t.flare_ids)
         if f >= 0:
-            row[f] = 1.0
-        out += row
+            buf[o + f] = 1.0
+        o += nf
     for i in range(5):
-        row = [0.0] * 6
-        o = s.accolade[i]
-        row[0 if o < 0 else 1 + (o - p) % n] = 1.0
-        out += row
-    out += [s.round / 50, 1.0 if s.daybreak_round else 0.0]
-    return out
+        owner = s.accolade[i]
+        buf[o + (0 if owner < 0 else 1 + (owner - p) % n)] = 1.0
+        o += 6
+    if s.round:
+        buf[o] = s.round / 50
+    if s.daybreak_round:
+        buf[o + 1] = 1.0
 
 
 class StarlightObserver(Observer):
@@ -118,3 +149,6 @@ class StarlightObserver(Observer):
 
     def observation(self, state: State, player: int) -> list[float]:
         return observation(cast("StarlightState", state), player)
+
+    def observation_into(self, state: State, player: int, buf: Any) -> None:
+        write(cast("StarlightState", state), player, buf)

@@ -11,6 +11,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import CHANCE, Action, LogSecret, State
+from nightsky.core.rng import randrange, shuffle
 
 from .actions import Act, Draw
 from .components import SIZES, Tables
@@ -1212,7 +1213,7 @@ class StarlightState(State):
             kind, _ = self.pending[0]
             if kind in (D_LONG, D_SHORT):
                 bag = self._bag(0 if kind == D_LONG else 1)
-                r = rng.randrange(sum(bag))
+                r = randrange(rng, sum(bag))
                 for c, n in enumerate(bag):
                     if r < n:
                         return draws[(kind, c)]
@@ -1223,9 +1224,9 @@ class StarlightState(State):
                 D_LAUREL: self.laurel_deck,
                 D_GOD: self.god_deck,
             }[kind]
-            return draws[(kind, items[rng.randrange(len(items))])]
+            return draws[(kind, items[randrange(rng, len(items))])]
         items = self.sb_deck or sorted(self.sb_discard)
-        return draws[(D_SB, items[rng.randrange(len(items))])]
+        return draws[(D_SB, items[randrange(rng, len(items))])]
 
     def is_legal_chance(self, outcome: Any) -> bool:
         if type(outcome) is not Draw:
@@ -1400,7 +1401,7 @@ class StarlightState(State):
         pool = list(c.laurel_deck)
         for q in others:
             pool.extend(c.laurels[q])
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for q in others:
             k = len(c.laurels[q])
             c.laurels[q] = sorted(pool[:k])
@@ -1413,7 +1414,7 @@ class StarlightState(State):
         gpool = list(c.god_deck) + [c.god_discard[i] for i in hidden_discards]
         for q in others:
             gpool.extend(c.god_hand[q])
-        rng.shuffle(gpool)
+        shuffle(rng, gpool)
         for q in others:
             k = len(c.god_hand[q])
             c.god_hand[q] = sorted(gpool[:k])

@@ -86,6 +86,8 @@ class StarsAreRightGame(Game):
         self._shape_cache: dict[tuple[int, tuple[int, ...]], tuple[list, list]] = {}
         self._mirror = mirror
         self._build_actions()
+        # ``shapes_for(card)`` of every card, read by index on the legal-actions hot path.
+        self.plain_shapes = [self.shapes_for(card) for card in range(len(self.cards))]
 
     # ------------------------------------------------------------------ constellations
     def shapes_for(
@@ -225,6 +227,14 @@ class StarsAreRightGame(Game):
         if isinstance(action, Summon) and action.tiles:
             action = self.summon_action.get((action.card, action.bonus), action)
         return super().action_id(action)
+
+    def action_ids(self, actions: Sequence[Action]) -> list[int]:
+        # A summoning's tiles are not part of its identity (compare=False): the id table finds
+        # a tiled one as it is, with no Python call per action.
+        try:
+            return list(map(self._index().__getitem__, actions))
+        except (KeyError, TypeError):
+            return [self.action_id(a) for a in actions]
 
     @classmethod
     def conformance_configs(cls) -> list[dict[str, object]]:

@@ -20,7 +20,7 @@ Observation vector (``observation(state, p)``, length ``observation_size(game)``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from nightsky.core.observer import Observer
 
@@ -47,6 +47,9 @@ class StarsAreRightObserver(Observer):
     def observation(self, state: State, player: int) -> list[float]:
         return observation(cast("StarsAreRightState", state), player)
 
+    def observation_into(self, state: State, player: int, buf: Any) -> None:
+        write(cast("StarsAreRightState", state), player, buf)
+
 
 def observation_size(game: StarsAreRightGame) -> int:
     """Length of every observation of ``game`` (it depends on the number of cards)."""
@@ -56,39 +59,51 @@ def observation_size(game: StarsAreRightGame) -> int:
 
 def observation(state: StarsAreRightState, p: int) -> list[float]:
     """What seat ``p`` may know of ``state`` as ``observation_size`` numbers in [0, 1]."""
+    out = [0.0] * observation_size(state.g)
+    write(state, p, out)
+    return out
+
+
+def write(state: StarsAreRightState, p: int, buf: Any) -> None:
+    """The non-zero numbers of ``p``'s observation into the zeroed ``buf`` (a list or a
+    float32 buffer): the one encoding of the table above."""
     g = state.g
     n = len(g.cards)
     nf = len(FACES)
     seats = len(state.hands)
-    out = [0.0] * observation_size(g)
     for pos, f in enumerate(state.faces()):
         if f >= 0:
-            out[pos * nf + f] = 1.0
+            buf[pos * nf + f] = 1.0
     o = 25 * nf
     for c in state.hands[p]:
-        out[o + c] = 1.0
+        buf[o + c] = 1.0
     o += n
     for k in range(seats):
         q = (p + k) % seats
         for c in state.creatures[q]:
-            out[o + k * n + c] = 1.0
+            buf[o + k * n + c] = 1.0
     o += 4 * n
     for c in state.used:
-        out[o + c] = 1.0
+        buf[o + c] = 1.0
     o += n
     for c in state.discard:
-        out[o + c] = 1.0
+        buf[o + c] = 1.0
     o += n
     for i in range(3):
-        out[o + i] = min(1.0, state.symbols[i] / 4)
+        if state.symbols[i]:
+            buf[o + i] = min(1.0, state.symbols[i] / 4)
     o += 3
-    out[o + state.phase] = 1.0
+    buf[o + state.phase] = 1.0
     o += 11
     for k in range(seats):
         q = (p + k) % seats
-        out[o + k] = min(1.0, state.vp(q) / 10)
-        out[o + 4 + k] = min(1.0, len(state.hands[q]) / 6)
+        vp = state.vp(q)
+        if vp:
+            buf[o + k] = min(1.0, vp / 10)
+        if state.hands[q]:
+            buf[o + 4 + k] = min(1.0, len(state.hands[q]) / 6)
     o += 8
-    out[o] = len(state.deck) / n
-    out[o + 1] = 1.0 if state.current_players() == (p,) else 0.0
-    return out
+    if state.deck:
+        buf[o] = len(state.deck) / n
+    if state.current_players() == (p,):
+        buf[o + 1] = 1.0

@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.rng import randrange, shuffle
 
 from . import heuristic, matcher
 from .actions import (
@@ -234,8 +235,10 @@ class StarsAreRightState(State):
     def summon_placement(self, card: int, bonus: tuple[int, ...]) -> list[int] | None:
         """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored)."""
         g = self.g
-        faces = tuple(g.cards[s].bonus for s in bonus)
-        shapes, need = g.shapes_for(card, faces)
+        if bonus:
+            shapes, need = g.shapes_for(card, tuple(g.cards[s].bonus for s in bonus))
+        else:
+            shapes, need = g.plain_shapes[card]
         m = self.masks()
         for f, n in need:
             if m[f].bit_count() < n:
@@ -512,7 +515,7 @@ class StarsAreRightState(State):
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase in (DEAL, DRAW, TAKE):
-            return self.g.draw_action[self.deck[rng.randrange(len(self.deck))]]
+            return self.g.draw_action[self.deck[randrange(rng, len(self.deck))]]
         return super().sample_chance(rng)
 
     def is_legal_chance(self, outcome: Action) -> bool:
@@ -816,7 +819,7 @@ class StarsAreRightState(State):
             if q != player:
                 hidden = [c for c in s.hands[q] if c not in s.known[q]]
                 pool.extend(hidden)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         k = 0
         for q in range(len(s.hands)):
             if q != player:

@@ -1,0 +1,71 @@
+"""The observer contract's buffer path (``Observer.observation_into``, ``write_bits``) and the
+id path of legal actions (``State.legal_action_ids``, ``Game.action_ids``)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from nightsky.core import CHANCE, InvalidActionError
+from nightsky.core.observer import write_bits
+from tests.support.toygame import ToyGame
+
+
+@pytest.mark.parametrize("mask", [0, 1, 0b1011, (1 << 29) | 1, (1 << 30) | (1 << 31),
+                                  (1 << 169) - 1, random.Random(4).getrandbits(200)])
+@pytest.mark.parametrize("count", [0, 5, 30, 61, 62, 169, 200])
+def test_write_bits_sets_exactly_the_low_count_bits(mask: int, count: int) -> None:
+    buf = [0.0] * (count + 3)
+    write_bits(buf, 2, mask, count)
+    want = [0.0, 0.0] + [float(mask >> i & 1) for i in range(count)] + [0.0]
+    assert buf == want
+    arr = np.zeros(count + 3, np.float32)
+    write_bits(arr.data, 2, mask, count)
+    assert arr.tolist() == want
+
+
+def test_write_bits_refuses_negative_masks() -> None:
+    with pytest.raises(ValueError, match="non-negative"):
+        write_bits([0.0], 0, -1, 1)
+
+
+def _played(seed: int) -> list:
+    game = ToyGame(players=3)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    out = []
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+            continue
+        out.append((state.clone(), seat))
+        state.step(rng.choice(state.legal_actions(seat)), seat)
+    return out
+
+
+def test_the_default_observation_into_writes_the_observation() -> None:
+    game = ToyGame(players=3)
+    observer = game.make_observer()  # ToyObserver keeps the contract's default
+    for state, seat in _played(1):
+        buf = np.zeros(observer.size, np.float32)
+        observer.observation_into(state, seat, buf.data)
+        assert np.array_equal(buf, np.array(observer.observation(state, seat), np.float32))
+
+
+def test_legal_action_ids_are_the_ids_of_legal_actions_in_order() -> None:
+    game = ToyGame(players=3)
+    for state, seat in _played(2):
+        assert state.legal_action_ids(seat) == [game.action_id(a)
+                                                for a in state.legal_actions(seat)]
+        other = (seat + 1) % 3
+        assert state.legal_action_ids(other) == []
+
+
+def test_action_ids_of_a_foreign_action_raise_the_contract_error() -> None:
+    game = ToyGame(players=2)
+    with pytest.raises(InvalidActionError, match="not an action"):
+        game.action_ids(["keep", "no-such-move"])
+    assert game.action_ids(["swap1", "keep"]) == [game.action_id("swap1"), 0]
