@@ -127,6 +127,27 @@ def test_TSAR_6_8_seventh_creature_forces_a_discard_before_scoring() -> None:
     assert len(s.creatures[0]) == 6 and s.vp(0) == 7 and names(s, s.discard) == ["deep-ones-P-L"]
 
 
+def test_TSAR_6_8_scores_count_the_six_kept_while_a_seventh_waits() -> None:
+    # Six Lesser Servitors (1 VP each) and a seventh creature, Miri Nigri (2 VP): until one
+    # goes, the seat is scored as if it let its least valuable creature go (7 VP, not 8).
+    g = game()
+    six = ["deep-ones-P-L", "deep-ones-P-4", "deep-ones-P-Sh", "formless-P-Mo",
+           "formless-P-1", "formless-P-Wx"]
+    s = pos(g, {"a1": "Mo", "b1": "Wx", "a2": "1"}, [["miri-nigri-P"], []],
+            [six, ["dagoon-P"]])
+    play(s, "summon miri-nigri-P")
+    assert s.phase == 7 and len(s.creatures[0]) == 7
+    assert s.vp(0) == 7 and s.scores() == [7.0, 2.0]
+    assert s.view(0)["scores"] == [7, 2] and s.view(None)["scores"] == [7, 2]
+    b = s.score_breakdown()[0]
+    assert b["total"] == 7 and b["creatures"] == 6
+    assert b["lesser_servitors"] == 5 and b["greater_servitors"] == 2
+    assert names(s, s.creatures[0])[-1] == "miri-nigri-P"  # nothing has left play yet
+    # Letting Miri Nigri go instead costs the seat what it could have kept.
+    play(s, "release miri-nigri-P")
+    assert s.vp(0) == 6 and s.scores() == [6.0, 2.0]
+
+
 CHAUGNAR = {"a1": "So", "b1": "Wn", "d1": "1", "a2": "Sh", "d2": "Mo", "e5": "Sh", "e4": "Sh"}
 
 

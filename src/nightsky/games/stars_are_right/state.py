@@ -191,9 +191,24 @@ class StarsAreRightState(State):
         return (self.current,)
 
     def vp(self, p: int) -> int:
-        """Victory points of seat ``p``: the VP of the creatures it controls (TSAR-10.1)."""
+        """Victory points of seat ``p``: the VP of the creatures it controls (TSAR-10.1), of
+        the six it keeps while a seventh waits to be let go (``counted``, TSAR-6.8)."""
         cards = self.g.cards
-        return sum(cards[c].vp for c in self.creatures[p])
+        return sum(cards[c].vp for c in self.counted(p))
+
+    def counted(self, p: int) -> tuple[int, ...]:
+        """The creatures whose VP count for ``p``: all it controls, except while it holds a
+        seventh and must let one go (phase ``overflow``): then the six it keeps when it lets
+        its least valuable creature go (the first such, in the order it holds them), i.e. the
+        most VP it can keep (TSAR-6.8: VP are counted after that discard)."""
+        mine = self.creatures[p]
+        if len(mine) <= MAX_CREATURES:
+            return mine
+        cards = self.g.cards
+        while len(mine) > MAX_CREATURES:
+            low = min(mine, key=lambda c: cards[c].vp)
+            mine = _without(mine, low)
+        return mine
 
     def hand_limit(self, p: int) -> int:
         """Five cards, six while controlling a Ghast (TSAR-8.2, TSAR-9.5)."""
@@ -335,9 +350,13 @@ class StarsAreRightState(State):
         return out
 
     def _deck_available(self) -> bool:
-        return bool(self.deck) or (
-            bool(self.discard) and self.reshuffles < self.g.options["reshuffles"]
-        )
+        return bool(self.deck) or (bool(self.discard) and self._may_reshuffle())
+
+    def _may_reshuffle(self) -> bool:
+        """Whether the discard pile may become the deck once more (TSAR-8.3, TSAR-8.4): always
+        by the book (``reshuffles=-1``, the default), else ``reshuffles`` times in a game."""
+        cap = self.g.reshuffle_cap
+        return cap < 0 or self.reshuffles < cap
 
     def is_legal(self, action: Action, player: int) -> bool:
         return self._why_illegal(action, player) is None
@@ -720,7 +739,7 @@ class StarsAreRightState(State):
             if self.deck:
                 return
             if self.discard:
-                if self.reshuffles < self.g.options["reshuffles"]:
+                if self._may_reshuffle():
                     self._reshuffle()
                     return
                 self.phase = OVER  # TSAR-8.4: the deck ran out once too often
@@ -744,15 +763,20 @@ class StarsAreRightState(State):
         self.summoned = False
 
     # ------------------------------------------------------------------ results
+    def end_condition(self) -> str | None:
+        """``goal`` (TSAR-10.2), ``deck`` (the short game's deck cap, TSAR-8.4) or ``rounds``
+        (the round safeguard, TSAR-10.3); None before the end."""
+        return self.end_reason or None
+
     def score_breakdown(self) -> list[dict[str, float]]:
         cards = self.g.cards
         out = []
         for p in range(len(self.hands)):
-            d: dict[str, float] = {"creatures": float(len(self.creatures[p]))}
+            mine = self.counted(p)  # the six kept while a seventh waits (TSAR-6.8)
+            d: dict[str, float] = {"creatures": float(len(mine))}
             for kind, name in ((GOO, "great_old_ones"), (GREATER, "greater_servitors"),
                                (LESSER, "lesser_servitors")):
-                d[name] = float(sum(cards[c].vp for c in self.creatures[p]
-                                    if cards[c].kind == kind))
+                d[name] = float(sum(cards[c].vp for c in mine if cards[c].kind == kind))
             d["total"] = float(self.vp(p))
             out.append(d)
         return out
@@ -766,7 +790,8 @@ class StarsAreRightState(State):
         return [cards[c].id for c in cs]
 
     def _view_scores(self) -> list[int]:
-        """The VP each seat has now (``scores()`` gives the same as floats)."""
+        """The VP each seat has now (``scores()`` gives the same as floats): while a seventh
+        creature waits to be let go, the VP of the six its seat keeps at best (TSAR-6.8)."""
         return [self.vp(q) for q in range(len(self.hands))]
 
     def _view(self, player: int | None) -> dict[str, Any]:
