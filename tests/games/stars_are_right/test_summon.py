@@ -49,6 +49,25 @@ def test_TSAR_6_2_all_constellations_on_separate_tiles() -> None:
     play(s, "summon deep-ones-S-4 @ a1,b1; c1,c2")
 
 
+def test_TSAR_6_2_remembered_placements_follow_the_sky() -> None:
+    # summon_placement remembers its answers for one sky, shared by clones: a clone whose sky
+    # moves asks afresh, and the original keeps its own answers.
+    g = game()
+    s = pos(g, {"a1": "Mo", "b1": "Wx", "a2": "1"}, [["miri-nigri-P", "gug-F"], []])
+    card = s.hands[0][0]
+    assert g.cards[card].id == "miri-nigri-P"
+    assert s.summon_placement(card, ()) is not None
+    c = s.clone()
+    assert c.summon_placement(card, ()) == s.summon_placement(card, ())
+    play(c, "invoke gug-F", "flip a1")  # Gug (F) flips one tile: the full moon is gone
+    assert c.summon_placement(card, ()) is None and "summon" not in str(c.legal_actions(0))
+    assert s.summon_placement(card, ()) is not None
+    assert any(str(a).startswith("summon miri-nigri-P") for a in s.legal_actions(0))
+    s.pos_side[0] ^= 1  # a sky changed by hand must drop the masks, and with them the answers
+    s._masks = None
+    assert s.summon_placement(card, ()) is None
+
+
 def test_TSAR_6_3_rotations_yes_mirrors_only_as_option() -> None:
     # Miri Nigri (P): Mo-Wx / 1-b. Its mirror image is Wx-Mo / b-1.
     mirror = {"b1": "Wx", "c1": "Mo", "c2": "1"}

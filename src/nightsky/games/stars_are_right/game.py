@@ -32,7 +32,7 @@ from .actions import (
     cell_pos,
 )
 from .components import Card, load
-from .constants import FACES, GOO, GREATER, LESSER
+from .constants import FACES, GOO, GREATER, LESSER, MAX_BONUS
 from .observer import StarsAreRightObserver
 from .state import StarsAreRightState
 from .tutorials import tutorials as rulebook_tutorials
@@ -87,6 +87,7 @@ class StarsAreRightGame(Game):
         self.reshuffle_cap: int = self.options["reshuffles"]
         """How often the discards may become the deck (-1: whenever it runs out, TSAR-8.4)."""
         self._shape_cache: dict[tuple[int, tuple[int, ...]], tuple[list, list]] = {}
+        self._bonus_cache: dict[tuple[int, tuple[int, ...]], list[tuple[int, ...]]] = {}
         self._mirror = mirror
         self._build_actions()
 
@@ -116,6 +117,21 @@ class StarsAreRightGame(Game):
         shapes = [s for s in cons if s is not None]
         got = (shapes, sorted(need.items()))
         self._shape_cache[key] = got
+        return got
+
+    def bonus_sets(self, card: int, mine: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The sets of the Servitors ``mine`` (sorted ids, each of ``card``'s Great Old One)
+        whose bonus stars can help summon ``card``: at most three, each blanking a different
+        star the card shows (TSAR-7.2); the empty set first. Cached: do not change the list."""
+        key = (card, mine)
+        got = self._bonus_cache.get(key)
+        if got is None:
+            got = [()]
+            for k in range(1, min(MAX_BONUS, len(mine)) + 1):
+                for combo in combinations(mine, k):
+                    if self.ignorable(card, tuple(self.cards[s].bonus for s in combo)):
+                        got.append(combo)
+            self._bonus_cache[key] = got
         return got
 
     def ignorable(self, card: int, faces: tuple[int, ...]) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import CHANCE, Action, State
@@ -43,7 +42,6 @@ from .constants import (
     HAND_SIZE,
     INVOKE,
     LESSER,
-    MAX_BONUS,
     MAX_CREATURES,
     MINION,
     MINION_PHASES,
@@ -60,6 +58,9 @@ from .constants import (
 
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
+
+NO_BONUS: list[tuple[int, ...]] = [()]
+"""The bonus options of a card no Servitor helps: none (shared: never changed)."""
 
 Why = tuple[str, str | None] | None
 """Why an action is illegal: None when it is legal, else (reason, rule id)."""
@@ -96,6 +97,10 @@ class StarsAreRightState(State):
     last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
     """(seat, card, bonus servitors, tiles per constellation) of the last summoning."""
     _masks: list[int] | None  # per face, the positions showing it (None: to recompute)
+    _placed: dict[tuple[int, tuple[int, ...]], list[int] | None]
+    """``summon_placement`` answers for this sky, by (card, bonus): a new dict whenever
+    ``masks`` are recomputed, shared by clones until their sky moves (the answers depend on
+    the sky alone)."""
 
     def __init__(self, game: StarsAreRightGame, copy_of: StarsAreRightState | None = None
                  ) -> None:
@@ -128,6 +133,7 @@ class StarsAreRightState(State):
             self.end_reason = o.end_reason
             self.last_summon = o.last_summon
             self._masks = o._masks
+            self._placed = o._placed
             return
         super().__init__(game)
         self.g = game
@@ -155,6 +161,7 @@ class StarsAreRightState(State):
         self.end_reason = ""
         self.last_summon = None
         self._masks = None
+        self._placed = {}
 
     # ------------------------------------------------------------------ copying
     def _copy(self) -> StarsAreRightState:
@@ -179,6 +186,7 @@ class StarsAreRightState(State):
                 if t >= 0:
                     m[tf[t][self.pos_side[pos]]] |= 1 << pos
             self._masks = m
+            self._placed = {}  # a new sky: earlier answers are for the old one
         return m
 
     # ------------------------------------------------------------------ whose turn
@@ -229,33 +237,39 @@ class StarsAreRightState(State):
         """Sets of servitors ``p`` may use for their bonus stars when summoning ``card``.
 
         Only for a Great Old One, only its own Servitors, at most three, each ignoring a star
-        the card still shows (TSAR-7.1, TSAR-7.2, TSAR-7.4). The empty set comes first.
+        the card still shows (TSAR-7.1, TSAR-7.2, TSAR-7.4). The empty set comes first. The
+        list is the game's (``bonus_sets``): callers must not change it.
         """
         g = self.g
         c = g.cards[card]
         if c.kind != GOO:
-            return [()]
-        mine = [s for s in sorted(self.creatures[p]) if g.cards[s].ruler == c.name
-                and g.cards[s].kind in (GREATER, LESSER)]
+            return NO_BONUS
+        mine = tuple(s for s in sorted(self.creatures[p]) if g.cards[s].ruler == c.name
+                     and g.cards[s].kind in (GREATER, LESSER))
         if not mine:
-            return [()]
-        out: list[tuple[int, ...]] = [()]
-        for k in range(1, min(MAX_BONUS, len(mine)) + 1):
-            for combo in combinations(mine, k):
-                if g.ignorable(card, tuple(g.cards[s].bonus for s in combo)):
-                    out.append(combo)
-        return out
+            return NO_BONUS
+        return g.bonus_sets(card, mine)
 
     def summon_placement(self, card: int, bonus: tuple[int, ...]) -> list[int] | None:
-        """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored)."""
+        """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored), the
+        first placement found; None where they do not all show. Remembered for this sky
+        (``_placed``): callers must not change the list."""
+        m = self.masks()  # first: a recomputed sky starts a new ``_placed``
+        key = (card, bonus)
+        placed = self._placed
+        if key in placed:
+            return placed[key]
         g = self.g
         faces = tuple(g.cards[s].bonus for s in bonus)
         shapes, need = g.shapes_for(card, faces)
-        m = self.masks()
+        found: list[int] | None = None
         for f, n in need:
             if m[f].bit_count() < n:
-                return None
-        return matcher.find(shapes, m)
+                break
+        else:
+            found = matcher.find(shapes, m)
+        placed[key] = found
+        return found
 
     def summons(self, p: int) -> list[Summon]:
         """Every legal summoning of ``p`` now, each with the first placement found."""
