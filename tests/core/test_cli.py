@@ -50,6 +50,8 @@ def test_simulate_json_has_the_stable_keys(tmp_path: Path) -> None:
         "games_per_second",
     }
     assert summary["games"] == 40 and abs(sum(summary["wins"]) - 1) < 1e-9
+    # The toy game does not name its end conditions (State.end_condition): no count of them.
+    assert "end_conditions" not in summary
 
 
 def test_simulate_same_seed_same_summary_across_workers(tmp_path: Path) -> None:

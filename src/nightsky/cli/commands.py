@@ -391,6 +391,9 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"mean actions per game {summary['mean_actions']:.1f}; "
         f"{summary['games_per_second']} games/s"
     )
+    ends = summary.get("end_conditions")
+    if ends:
+        console.print("ended by: " + ", ".join(f"{k} {v}" for k, v in ends.items()))
 
 
 # ---------------------------------------------------------------------------- bench

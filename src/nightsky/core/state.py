@@ -241,6 +241,12 @@ class State(ABC):
         parts = cast("list[dict[str, Any]]", self.score_breakdown())
         return [b["total"] for b in parts]
 
+    def end_condition(self) -> str | None:
+        """Which of the rulebook's end conditions ended the game, as a short name (``goal``,
+        ``deck``, ...), for statistics on how games end; None before the end or where the game
+        does not name them (the default)."""
+        return None
+
     def tiebreakers(self, seat: int) -> tuple[float, ...]:
         """The rulebook's tie-breakers for ``seat``, most important first (higher is better)."""
         return ()

@@ -182,7 +182,7 @@ def summarize(
     shares = win_shares(results, seats)
     n = len(results)
     scores = [[r.scores[p] for r in results] for p in range(seats)]
-    return {
+    out: dict[str, Any] = {
         "game": game_id,
         "players": players,
         "games": n,
@@ -196,3 +196,17 @@ def summarize(
         "mean_actions": round(fmean([r.actions for r in results]), 3),
         "games_per_second": round(n / seconds, 3) if seconds > 0 else None,
     }
+    ends = end_conditions(results)
+    if ends:
+        out["end_conditions"] = ends
+    return out
+
+
+def end_conditions(results: Sequence[GameResult]) -> dict[str, int]:
+    """How many games ended by each end condition the game names (``State.end_condition``),
+    in order of first appearance; empty when the game names none."""
+    counts: dict[str, int] = {}
+    for r in results:
+        if r.end is not None:
+            counts[r.end] = counts.get(r.end, 0) + 1
+    return counts

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from nightsky.core.errors import IllegalActionError
+from nightsky.core.errors import IllegalActionError, OptionError
 from nightsky.core.game import CHANCE
 
 from .util import cid, game, names, play, pos, setup
@@ -74,6 +75,35 @@ def test_TSAR_8_4_the_deck_runs_out_once_too_often() -> None:
     s.deck = []
     play(s, "end")
     assert not s.is_terminal() and s.reshuffles == 1
+
+
+def test_TSAR_8_4_by_default_the_deck_is_rebuilt_whenever_it_runs_out() -> None:
+    # The book sets no limit: a deck used up for the third (or fiftieth) time is rebuilt too.
+    g = game()
+    assert g.options["reshuffles"] == -1
+    for before in (2, 50):
+        s = pos(g, {}, [HAND[:4], ["gug-F"]], [["dagoon-P"], []], discard=["gug-P"])
+        s.deck = []
+        s.reshuffles = before
+        play(s, "end")
+        assert not s.is_terminal() and s.reshuffles == before + 1
+        assert s.deck == [cid(g, "gug-P")] and s.is_chance_node()
+        assert s.end_condition() is None
+    # The Dhole may take from an empty deck whenever there are discards to rebuild it from.
+    s = pos(g, {}, [HAND[:3], ["gug-F"]], [["dhole-P"], []], discard=["gug-P"])
+    s.deck = []
+    s.reshuffles = 7
+    play(s, "take deck dhole-P")
+    assert s.reshuffles == 8 and s.is_chance_node()
+    # The short game stays selectable: reshuffles=2 ends on points at the third exhaustion.
+    g = game(reshuffles=2)
+    s = pos(g, {}, [HAND[:4], ["gug-F"]], [["dagoon-P"], []], discard=["gug-P"])
+    s.deck = []
+    s.reshuffles = 2
+    play(s, "end")
+    assert s.is_terminal() and s.end_condition() == "deck" and s.winners() == [0]
+    with pytest.raises(OptionError, match="reshuffles"):
+        game(reshuffles=-2)
 
 
 def test_TSAR_8_5_nothing_left_to_draw() -> None:
@@ -231,6 +261,39 @@ def test_TSAR_10_3_round_cap_ends_on_points() -> None:
     play(s, "end")
     _draw_all(s)
     assert s.is_terminal() and s.end_reason == "rounds" and s.winners() == [0, 1]
+
+
+def test_TSAR_10_3_the_default_safeguard_is_1000_rounds() -> None:
+    # Games played to the goal took up to 290 rounds: the default cap lies far beyond them.
+    g = game()
+    assert g.options["max_rounds"] == 1000
+    s = pos(g, {}, [HAND, ["gug-F", "gug-P", "gug-S", "dhole-P", "dhole-S"]])
+    s.turn = 60 * 2 - 1  # the last turn of round 60, the former default cap
+    play(s, "end")
+    assert not s.is_terminal() and s.current == 1 and s.turn == 120
+    s.turn = 1000 * 2 - 1
+    play(s, "end", seat=1)
+    assert s.is_terminal() and s.end_condition() == "rounds" and s.winners() == [0, 1]
+
+
+def test_TSAR_8_4_and_TSAR_10_3_the_simulator_counts_how_games_end() -> None:
+    from typer.testing import CliRunner
+
+    from nightsky.cli import _load_commands, app
+    from nightsky.sim.runner import MatchSpec, run_matches
+
+    spec = MatchSpec("stars-are-right", {"players": 3, "reshuffles": 0, "max_rounds": 15},
+                     ("random",) * 3, 3)
+    results = list(run_matches(spec, 8))
+    ends = [r.end for r in results]
+    assert set(ends) == {"deck", "rounds"}  # this seed gives both caps
+    _load_commands()
+    out = CliRunner().invoke(app, [
+        "simulate", "stars-are-right", "--players", "3", "--agents", "random", "--games", "8",
+        "--seed", "3", "--option", "reshuffles=0", "--option", "max_rounds=15", "--json"])
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.stdout)
+    assert summary["end_conditions"] == {e: ends.count(e) for e in dict.fromkeys(ends)}
 
 
 def test_TSAR_11_1_views_hide_hands_and_deck_resample_redraws_them() -> None:

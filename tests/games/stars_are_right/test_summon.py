@@ -49,6 +49,25 @@ def test_TSAR_6_2_all_constellations_on_separate_tiles() -> None:
     play(s, "summon deep-ones-S-4 @ a1,b1; c1,c2")
 
 
+def test_TSAR_6_2_remembered_placements_follow_the_sky() -> None:
+    # summon_placement remembers its answers for one sky, shared by clones: a clone whose sky
+    # moves asks afresh, and the original keeps its own answers.
+    g = game()
+    s = pos(g, {"a1": "Mo", "b1": "Wx", "a2": "1"}, [["miri-nigri-P", "gug-F"], []])
+    card = s.hands[0][0]
+    assert g.cards[card].id == "miri-nigri-P"
+    assert s.summon_placement(card, ()) is not None
+    c = s.clone()
+    assert c.summon_placement(card, ()) == s.summon_placement(card, ())
+    play(c, "invoke gug-F", "flip a1")  # Gug (F) flips one tile: the full moon is gone
+    assert c.summon_placement(card, ()) is None and "summon" not in str(c.legal_actions(0))
+    assert s.summon_placement(card, ()) is not None
+    assert any(str(a).startswith("summon miri-nigri-P") for a in s.legal_actions(0))
+    s.pos_side[0] ^= 1  # a sky changed by hand must drop the masks, and with them the answers
+    s._masks = None
+    assert s.summon_placement(card, ()) is None
+
+
 def test_TSAR_6_3_rotations_yes_mirrors_only_as_option() -> None:
     # Miri Nigri (P): Mo-Wx / 1-b. Its mirror image is Wx-Mo / b-1.
     mirror = {"b1": "Wx", "c1": "Mo", "c2": "1"}
@@ -125,6 +144,27 @@ def test_TSAR_6_8_seventh_creature_forces_a_discard_before_scoring() -> None:
         play(s, "end")
     play(s, "release deep-ones-P-L")
     assert len(s.creatures[0]) == 6 and s.vp(0) == 7 and names(s, s.discard) == ["deep-ones-P-L"]
+
+
+def test_TSAR_6_8_scores_count_the_six_kept_while_a_seventh_waits() -> None:
+    # Six Lesser Servitors (1 VP each) and a seventh creature, Miri Nigri (2 VP): until one
+    # goes, the seat is scored as if it let its least valuable creature go (7 VP, not 8).
+    g = game()
+    six = ["deep-ones-P-L", "deep-ones-P-4", "deep-ones-P-Sh", "formless-P-Mo",
+           "formless-P-1", "formless-P-Wx"]
+    s = pos(g, {"a1": "Mo", "b1": "Wx", "a2": "1"}, [["miri-nigri-P"], []],
+            [six, ["dagoon-P"]])
+    play(s, "summon miri-nigri-P")
+    assert s.phase == 7 and len(s.creatures[0]) == 7
+    assert s.vp(0) == 7 and s.scores() == [7.0, 2.0]
+    assert s.view(0)["scores"] == [7, 2] and s.view(None)["scores"] == [7, 2]
+    b = s.score_breakdown()[0]
+    assert b["total"] == 7 and b["creatures"] == 6
+    assert b["lesser_servitors"] == 5 and b["greater_servitors"] == 2
+    assert names(s, s.creatures[0])[-1] == "miri-nigri-P"  # nothing has left play yet
+    # Letting Miri Nigri go instead costs the seat what it could have kept.
+    play(s, "release miri-nigri-P")
+    assert s.vp(0) == 6 and s.scores() == [6.0, 2.0]
 
 
 CHAUGNAR = {"a1": "So", "b1": "Wn", "d1": "1", "a2": "Sh", "d2": "Mo", "e5": "Sh", "e4": "Sh"}

@@ -32,7 +32,7 @@ from .actions import (
     cell_pos,
 )
 from .components import Card, load
-from .constants import FACES, GOO, GREATER, LESSER
+from .constants import FACES, GOO, GREATER, LESSER, MAX_BONUS
 from .observer import StarsAreRightObserver
 from .state import StarsAreRightState
 from .tutorials import tutorials as rulebook_tutorials
@@ -59,12 +59,13 @@ class StarsAreRightGame(Game):
             Option("mirror", bool, False,
                    "constellations may also match mirrored (TSAR-6.3; the book allows turning "
                    "only)"),
-            Option("reshuffles", int, 2,
-                   "how many times the discard pile may become the deck before the game ends at "
-                   "the next exhaustion (TSAR-8.4)", minimum=0, maximum=50),
-            Option("max_rounds", int, 60,
-                   "rounds after which the game ends on points (TSAR-10.3)", minimum=1,
-                   maximum=10000),
+            Option("reshuffles", int, -1,
+                   "-1 (the book): the discard pile becomes the deck whenever the deck runs "
+                   "out; N >= 0: only N times, and the game ends on points at the next "
+                   "exhaustion (the short game, e.g. 2; TSAR-8.4)", minimum=-1, maximum=50),
+            Option("max_rounds", int, 1000,
+                   "safeguard: rounds after which the game ends on points, far beyond games "
+                   "played to the goal (TSAR-10.3)", minimum=1, maximum=10000),
             Option("components", str, "",
                    "path of a TOML file with your own [[tiles]] and/or [[creatures]]"),
         ),
@@ -83,7 +84,10 @@ class StarsAreRightGame(Game):
             self.tile_first.append(len(self.tile_faces))
             self.tile_faces.extend([(front, back)] * count)
         mirror = self.options["mirror"]
+        self.reshuffle_cap: int = self.options["reshuffles"]
+        """How often the discards may become the deck (-1: whenever it runs out, TSAR-8.4)."""
         self._shape_cache: dict[tuple[int, tuple[int, ...]], tuple[list, list]] = {}
+        self._bonus_cache: dict[tuple[int, tuple[int, ...]], list[tuple[int, ...]]] = {}
         self._mirror = mirror
         self._build_actions()
         # ``shapes_for(card)`` of every card, read by index on the legal-actions hot path.
@@ -115,6 +119,21 @@ class StarsAreRightGame(Game):
         shapes = [s for s in cons if s is not None]
         got = (shapes, sorted(need.items()))
         self._shape_cache[key] = got
+        return got
+
+    def bonus_sets(self, card: int, mine: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The sets of the Servitors ``mine`` (sorted ids, each of ``card``'s Great Old One)
+        whose bonus stars can help summon ``card``: at most three, each blanking a different
+        star the card shows (TSAR-7.2); the empty set first. Cached: do not change the list."""
+        key = (card, mine)
+        got = self._bonus_cache.get(key)
+        if got is None:
+            got = [()]
+            for k in range(1, min(MAX_BONUS, len(mine)) + 1):
+                for combo in combinations(mine, k):
+                    if self.ignorable(card, tuple(self.cards[s].bonus for s in combo)):
+                        got.append(combo)
+            self._bonus_cache[key] = got
         return got
 
     def ignorable(self, card: int, faces: tuple[int, ...]) -> bool:
@@ -238,8 +257,14 @@ class StarsAreRightGame(Game):
 
     @classmethod
     def conformance_configs(cls) -> list[dict[str, object]]:
-        """Every player count, plus mirrored constellations and a short deck cap."""
-        configs: list[dict[str, object]] = [{"players": n} for n in (2, 3, 4)]
+        """Every player count, plus mirrored constellations and a short deck cap.
+
+        Random players rarely reach the goal, so a random game runs to the round safeguard
+        (TSAR-10.3): 2 players keep the default (1000 rounds), 3 and 4 players stop after 100
+        rounds so that the suites' random playouts stay short."""
+        configs: list[dict[str, object]] = [
+            {"players": 2}, {"players": 3, "max_rounds": 100}, {"players": 4, "max_rounds": 100},
+        ]
         return [*configs, {"players": 2, "mirror": True, "reshuffles": 0}]
 
     # ------------------------------------------------------------------ states

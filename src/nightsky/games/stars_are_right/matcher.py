@@ -98,6 +98,22 @@ def find(cons: Sequence[Sequence[Shape]], masks: Sequence[int], used: int = 0) -
 
     The first solution of a fixed search order is returned, so the answer is deterministic.
     """
+    if len(cons) == 1:  # the first placement clear of ``used``, without listing the others
+        for s in cons[0]:
+            a = s.anchors(masks)
+            while a:
+                low = a & -a
+                pm = s.bits * low
+                if not pm & used:
+                    return [pm]
+                a ^= low
+        return None
+    for shapes in cons:  # most skies miss some constellation: say so before listing any
+        for s in shapes:
+            if s.anchors(masks):
+                break
+        else:
+            return None
     lists = []
     for shapes in cons:
         pl = [p for p in placements(shapes, masks) if not p & used]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.game import CHANCE, Action, State
@@ -44,7 +43,6 @@ from .constants import (
     HAND_SIZE,
     INVOKE,
     LESSER,
-    MAX_BONUS,
     MAX_CREATURES,
     MINION,
     MINION_PHASES,
@@ -61,6 +59,9 @@ from .constants import (
 
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
+
+NO_BONUS: list[tuple[int, ...]] = [()]
+"""The bonus options of a card no Servitor helps: none (shared: never changed)."""
 
 Why = tuple[str, str | None] | None
 """Why an action is illegal: None when it is legal, else (reason, rule id)."""
@@ -97,6 +98,10 @@ class StarsAreRightState(State):
     last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
     """(seat, card, bonus servitors, tiles per constellation) of the last summoning."""
     _masks: list[int] | None  # per face, the positions showing it (None: to recompute)
+    _placed: dict[tuple[int, tuple[int, ...]], list[int] | None]
+    """``summon_placement`` answers for this sky, by (card, bonus): a new dict whenever
+    ``masks`` are recomputed, shared by clones until their sky moves (the answers depend on
+    the sky alone)."""
 
     def __init__(self, game: StarsAreRightGame, copy_of: StarsAreRightState | None = None
                  ) -> None:
@@ -129,6 +134,7 @@ class StarsAreRightState(State):
             self.end_reason = o.end_reason
             self.last_summon = o.last_summon
             self._masks = o._masks
+            self._placed = o._placed
             return
         super().__init__(game)
         self.g = game
@@ -156,6 +162,7 @@ class StarsAreRightState(State):
         self.end_reason = ""
         self.last_summon = None
         self._masks = None
+        self._placed = {}
 
     # ------------------------------------------------------------------ copying
     def _copy(self) -> StarsAreRightState:
@@ -180,6 +187,7 @@ class StarsAreRightState(State):
                 if t >= 0:
                     m[tf[t][self.pos_side[pos]]] |= 1 << pos
             self._masks = m
+            self._placed = {}  # a new sky: earlier answers are for the old one
         return m
 
     # ------------------------------------------------------------------ whose turn
@@ -192,9 +200,24 @@ class StarsAreRightState(State):
         return (self.current,)
 
     def vp(self, p: int) -> int:
-        """Victory points of seat ``p``: the VP of the creatures it controls (TSAR-10.1)."""
+        """Victory points of seat ``p``: the VP of the creatures it controls (TSAR-10.1), of
+        the six it keeps while a seventh waits to be let go (``counted``, TSAR-6.8)."""
         cards = self.g.cards
-        return sum(cards[c].vp for c in self.creatures[p])
+        return sum(cards[c].vp for c in self.counted(p))
+
+    def counted(self, p: int) -> tuple[int, ...]:
+        """The creatures whose VP count for ``p``: all it controls, except while it holds a
+        seventh and must let one go (phase ``overflow``): then the six it keeps when it lets
+        its least valuable creature go (the first such, in the order it holds them), i.e. the
+        most VP it can keep (TSAR-6.8: VP are counted after that discard)."""
+        mine = self.creatures[p]
+        if len(mine) <= MAX_CREATURES:
+            return mine
+        cards = self.g.cards
+        while len(mine) > MAX_CREATURES:
+            low = min(mine, key=lambda c: cards[c].vp)
+            mine = _without(mine, low)
+        return mine
 
     def hand_limit(self, p: int) -> int:
         """Five cards, six while controlling a Ghast (TSAR-8.2, TSAR-9.5)."""
@@ -215,35 +238,41 @@ class StarsAreRightState(State):
         """Sets of servitors ``p`` may use for their bonus stars when summoning ``card``.
 
         Only for a Great Old One, only its own Servitors, at most three, each ignoring a star
-        the card still shows (TSAR-7.1, TSAR-7.2, TSAR-7.4). The empty set comes first.
+        the card still shows (TSAR-7.1, TSAR-7.2, TSAR-7.4). The empty set comes first. The
+        list is the game's (``bonus_sets``): callers must not change it.
         """
         g = self.g
         c = g.cards[card]
         if c.kind != GOO:
-            return [()]
-        mine = [s for s in sorted(self.creatures[p]) if g.cards[s].ruler == c.name
-                and g.cards[s].kind in (GREATER, LESSER)]
+            return NO_BONUS
+        mine = tuple(s for s in sorted(self.creatures[p]) if g.cards[s].ruler == c.name
+                     and g.cards[s].kind in (GREATER, LESSER))
         if not mine:
-            return [()]
-        out: list[tuple[int, ...]] = [()]
-        for k in range(1, min(MAX_BONUS, len(mine)) + 1):
-            for combo in combinations(mine, k):
-                if g.ignorable(card, tuple(g.cards[s].bonus for s in combo)):
-                    out.append(combo)
-        return out
+            return NO_BONUS
+        return g.bonus_sets(card, mine)
 
     def summon_placement(self, card: int, bonus: tuple[int, ...]) -> list[int] | None:
-        """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored)."""
+        """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored), the
+        first placement found; None where they do not all show. Remembered for this sky
+        (``_placed``): callers must not change the list."""
+        m = self.masks()  # first: a recomputed sky starts a new ``_placed``
+        key = (card, bonus)
+        placed = self._placed
+        if key in placed:
+            return placed[key]
         g = self.g
         if bonus:
             shapes, need = g.shapes_for(card, tuple(g.cards[s].bonus for s in bonus))
         else:
             shapes, need = g.plain_shapes[card]
-        m = self.masks()
+        found: list[int] | None = None
         for f, n in need:
             if m[f].bit_count() < n:
-                return None
-        return matcher.find(shapes, m)
+                break
+        else:
+            found = matcher.find(shapes, m)
+        placed[key] = found
+        return found
 
     def summons(self, p: int) -> list[Summon]:
         """Every legal summoning of ``p`` now, each with the first placement found."""
@@ -338,9 +367,13 @@ class StarsAreRightState(State):
         return out
 
     def _deck_available(self) -> bool:
-        return bool(self.deck) or (
-            bool(self.discard) and self.reshuffles < self.g.options["reshuffles"]
-        )
+        return bool(self.deck) or (bool(self.discard) and self._may_reshuffle())
+
+    def _may_reshuffle(self) -> bool:
+        """Whether the discard pile may become the deck once more (TSAR-8.3, TSAR-8.4): always
+        by the book (``reshuffles=-1``, the default), else ``reshuffles`` times in a game."""
+        cap = self.g.reshuffle_cap
+        return cap < 0 or self.reshuffles < cap
 
     def is_legal(self, action: Action, player: int) -> bool:
         return self._why_illegal(action, player) is None
@@ -723,7 +756,7 @@ class StarsAreRightState(State):
             if self.deck:
                 return
             if self.discard:
-                if self.reshuffles < self.g.options["reshuffles"]:
+                if self._may_reshuffle():
                     self._reshuffle()
                     return
                 self.phase = OVER  # TSAR-8.4: the deck ran out once too often
@@ -747,15 +780,20 @@ class StarsAreRightState(State):
         self.summoned = False
 
     # ------------------------------------------------------------------ results
+    def end_condition(self) -> str | None:
+        """``goal`` (TSAR-10.2), ``deck`` (the short game's deck cap, TSAR-8.4) or ``rounds``
+        (the round safeguard, TSAR-10.3); None before the end."""
+        return self.end_reason or None
+
     def score_breakdown(self) -> list[dict[str, float]]:
         cards = self.g.cards
         out = []
         for p in range(len(self.hands)):
-            d: dict[str, float] = {"creatures": float(len(self.creatures[p]))}
+            mine = self.counted(p)  # the six kept while a seventh waits (TSAR-6.8)
+            d: dict[str, float] = {"creatures": float(len(mine))}
             for kind, name in ((GOO, "great_old_ones"), (GREATER, "greater_servitors"),
                                (LESSER, "lesser_servitors")):
-                d[name] = float(sum(cards[c].vp for c in self.creatures[p]
-                                    if cards[c].kind == kind))
+                d[name] = float(sum(cards[c].vp for c in mine if cards[c].kind == kind))
             d["total"] = float(self.vp(p))
             out.append(d)
         return out
@@ -769,7 +807,8 @@ class StarsAreRightState(State):
         return [cards[c].id for c in cs]
 
     def _view_scores(self) -> list[int]:
-        """The VP each seat has now (``scores()`` gives the same as floats)."""
+        """The VP each seat has now (``scores()`` gives the same as floats): while a seventh
+        creature waits to be let go, the VP of the six its seat keeps at best (TSAR-6.8)."""
         return [self.vp(q) for q in range(len(self.hands))]
 
     def _view(self, player: int | None) -> dict[str, Any]:
