@@ -187,3 +187,41 @@ def test_run_options_come_from_the_environment() -> None:
     # The command line wins over the variable.
     out = runner.invoke(app, [*args, "--workers", "1"], env={"NIGHTSKY_WORKERS": "0"})
     assert out.exit_code == 0, out.output
+
+
+def test_agents_json_lists_the_agents_and_four_levels_for_every_game() -> None:
+    from nightsky.core.registry import packaged_game_ids
+
+    out = runner.invoke(app, ["agents", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert {"random", "greedy", "mcts", "ismcts"} <= {a["name"] for a in data["agents"]}
+    assert all(a["about"] for a in data["agents"] if a["name"] in {"random", "greedy", "ismcts"})
+    for gid in packaged_game_ids():
+        levels = data["games"][gid]["levels"]
+        assert [lvl["name"] for lvl in levels] == ["easy", "medium", "hard", "expert"]
+        assert all(lvl["spec"] and lvl["strength"] for lvl in levels)
+
+
+def test_agents_of_one_game_as_a_table_and_an_unknown_game_refused() -> None:
+    out = runner.invoke(app, ["agents", "starlight"], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    assert "expert" in out.stdout and "ismcts:seconds=0.2" in out.stdout
+    assert "shooting-star" not in out.stdout
+    bad = runner.invoke(app, ["agents", "nope"])
+    assert bad.exit_code == 2 and "unknown game 'nope'" in bad.output
+
+
+def test_simulate_takes_levels_as_agents_and_names_the_game_when_one_is_missing() -> None:
+    out = runner.invoke(
+        app,
+        ["simulate", "shooting-star", "--players", "2", "--agents", "easy,medium",
+         "--games", "2", "--seed", "4", "--json"],
+    )
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["games"] == 2
+    bad = runner.invoke(
+        app, ["simulate", "toy-secret-sum", "--players", "2", "--agents", "hard,random"]
+    )
+    assert bad.exit_code == 2
+    assert "game 'toy-secret-sum' has no difficulty level 'hard'" in bad.output

@@ -183,6 +183,28 @@ def test_catalog_lists_every_game_with_options_and_agents(client):
     assert {"random", "greedy"} <= set(cat["agents"])
 
 
+def test_catalog_gives_each_game_its_levels_and_a_level_seats_a_bot(client):
+    cat = client.get("/api/catalog").json()
+    star = next(g for g in cat["games"] if g["id"] == "shooting-star")
+    assert [lvl["name"] for lvl in star["levels"]] == ["easy", "medium", "hard", "expert"]
+    assert all(lvl["strength"] and lvl["spec"] for lvl in star["levels"])
+    made = create(client, "shooting-star", ["human", "medium"], seed=3)
+    assert view(client, made["id"])["seats"][1]["name"] == "medium bot"
+    r = client.post(
+        "/api/games", json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "hard"]}
+    )
+    assert r.status_code == 422
+    assert "has no difficulty level 'hard'" in r.json()["error"]["message"]
+
+
+def test_plan_bot_runs_a_level_as_its_games_spec():
+    from nightsky.server.bounds import plan_bot
+    from nightsky.server.settings import Settings
+
+    plan = plan_bot("hard", Settings(), "star-fire")
+    assert plan.spec == "ismcts:iterations=200,seconds=0.5" and plan.pooled
+
+
 def test_openapi_documents_the_routes_and_models(client):
     spec = client.get("/openapi.json").json()
     assert "/api/games/{gid}/actions" in spec["paths"]

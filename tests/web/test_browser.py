@@ -292,3 +292,16 @@ def test_an_invite_link_claims_its_seat_once_and_the_creator_plays_hot_seat(page
     page.wait_for_selector("#invites [data-seat]")
     page.click("#invites [data-seat]")
     page.wait_for_function("() => document.querySelector('#crumb').innerText.includes('Player 2')")
+
+
+def test_the_seat_picker_offers_the_games_levels_with_their_lines(page):
+    from nightsky.core.registry import game_class
+
+    page.goto(page.base + "/")
+    page.click('.game-card[data-id="star-fire"]')
+    labels = page.eval_on_selector_all(
+        'select[name="seat1"] optgroup[label="Levels"] option', "els => els.map(e => e.textContent)"
+    )
+    levels = game_class("star-fire").info.levels
+    assert labels == [f"Bot {lvl.name}: {lvl.strength}" for lvl in levels]
+    assert page.input_value('select[name="seat1"]') == "medium"

@@ -11,6 +11,12 @@ agent's name and its object a factory taking the spec's keyword arguments::
     cautious = "my_package.bots:CautiousAgent"
 
 A plug-in is imported only when its agent is built; a built-in name is never replaced.
+
+The difficulty levels ``easy``, ``medium``, ``hard`` and ``expert`` are agent specs too: each
+game names, in ``GameInfo.levels``, the spec that plays each level there (``level_spec``).
+``make_agent("hard", game)`` builds that game's spec at once (an ``OptionError`` naming the
+game when it has no such level); without a game the level is resolved on the first move, from
+the state's game. Keys given with a level (``expert:seconds=1``) override the level's own.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from typing import Any, Protocol
 
 from nightsky.core.errors import OptionError
 from nightsky.core.game import Action, State
+from nightsky.core.info import LEVEL_NAMES, GameInfo
 
 
 class Agent(Protocol):
@@ -131,14 +138,96 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def agent_names() -> list[str]:
+    """The names spec strings may use (difficulty levels aside), sorted."""
     _load_builtin()
     return sorted(_FACTORIES)
 
 
-def make_agent(spec: str) -> Agent:
-    """Build an agent from a spec string such as ``random`` or ``greedy``."""
+def agent_catalog() -> list[dict[str, str]]:
+    """Each agent name with the first paragraph of its factory's docstring (a plug-in is not
+    imported for it)."""
+    _load_builtin()
+    rows = []
+    for name in sorted(_FACTORIES):
+        doc = (_FACTORIES[name].__doc__ or "").strip().split("\n\n")[0]
+        rows.append({"name": name, "about": " ".join(doc.replace("``", "").split())})
+    return rows
+
+
+def game_info(game: Any) -> GameInfo:
+    """The ``GameInfo`` of ``game``: a ``GameInfo``, anything with an ``info`` (a game, its
+    class) or a registered game id."""
+    if isinstance(game, GameInfo):
+        return game
+    if isinstance(game, str):
+        from nightsky.core.registry import game_class  # lazy: the registry imports the games
+
+        return game_class(game).info
+    info = getattr(game, "info", None)
+    if isinstance(info, GameInfo):
+        return info
+    raise OptionError(f"not a game: {game!r}")
+
+
+def _spec_text(name: str, kwargs: dict[str, Any]) -> str:
+    if not kwargs:
+        return name
+    parts = (f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in kwargs.items())
+    return f"{name}:{','.join(parts)}"
+
+
+def level_spec(spec: str, game: Any) -> str:
+    """``spec`` with a difficulty level (``hard``, ``expert:seconds=1``) replaced by the spec
+    that plays it in ``game`` (``GameInfo.levels``), the spec's own keys winning over the
+    level's; any other spec unchanged. ``OptionError`` names the game when it lacks the level."""
+    name, kwargs = parse_spec(spec)
+    if name not in LEVEL_NAMES:
+        return spec
+    info = game_info(game)
+    level = info.level(name)
+    if level is None:
+        known = ", ".join(lvl.name for lvl in info.levels) or "none"
+        raise OptionError(
+            f"game {info.id!r} has no difficulty level {name!r}; its levels: {known}"
+        )
+    base, base_kwargs = parse_spec(level.spec)
+    if base in LEVEL_NAMES:
+        raise OptionError(f"game {info.id!r}: level {name!r} is defined as another level")
+    return _spec_text(base, {**base_kwargs, **kwargs})
+
+
+class LevelAgent:
+    """A difficulty level built without its game: the game's spec for the level is looked up
+    on the first move (from ``state.game``) and kept per game."""
+
+    def __init__(self, spec: str) -> None:
+        self.name = spec
+        self._agents: dict[str, Agent] = {}
+
+    def resolved(self, game: Any) -> Agent:
+        """The agent that plays this level in ``game`` (built once per game)."""
+        info = game_info(game)
+        agent = self._agents.get(info.id)
+        if agent is None:
+            agent = self._agents[info.id] = make_agent(level_spec(self.name, info))
+        return agent
+
+    def choose(self, state: State, player: int, rng: random.Random) -> Action:
+        return self.resolved(state.game).choose(state, player, rng)
+
+
+def make_agent(spec: str, game: Any = None) -> Agent:
+    """Build an agent from a spec string such as ``random``, ``greedy`` or ``ismcts:seconds=1``.
+
+    A difficulty level (``easy``, ``medium``, ``hard``, ``expert``) becomes the spec ``game``
+    names for it (a game, its ``GameInfo`` or its id); without ``game`` it is resolved on the
+    first move. The agent's ``name`` is ``spec`` as given."""
     _load_builtin()
     name, kwargs = parse_spec(spec)
+    if name in LEVEL_NAMES:
+        level: Agent = LevelAgent(spec) if game is None else make_agent(level_spec(spec, game))
+        level.name = spec
+        return level
     factory = _FACTORIES.get(name)
     if factory is None:
         raise OptionError(f"unknown agent {name!r}; known agents: {', '.join(sorted(_FACTORIES))}")
@@ -150,10 +239,13 @@ def make_agent(spec: str) -> Agent:
     return agent
 
 
-def spec_seconds(spec: str) -> float | None:
+def spec_seconds(spec: str, game: Any = None) -> float | None:
     """The wall-clock seconds an agent built from ``spec`` may think per decision when the spec
     bounds it with ``seconds`` (at most 60; a search may overrun by one iteration), else None.
-    Raises ``OptionError`` for a bad spec."""
+    A difficulty level is read as ``game``'s spec for it (None without a game). Raises
+    ``OptionError`` for a bad spec."""
+    if game is not None:
+        spec = level_spec(spec, game)
     make_agent(spec)  # checks every key
     seconds = parse_spec(spec)[1].get("seconds")
     return None if seconds is None else float(seconds)

@@ -24,21 +24,26 @@ class GreedyAgent:
 
     It looks from a determinization (``resample``) so it never reads hidden cards, unless
     ``cheat=true``. Chance right after an action is averaged over ``samples`` draws (1 to
-    10,000).
+    10,000). With ``epsilon`` (0 to 1) it plays a uniformly random legal action instead with
+    that probability (a weaker bot; no random draw is spent on it at 0).
     Ties are broken at random so the agent is not predictable.
     """
 
     name = "greedy"
     SAMPLES = Bounds(1, 10_000, whole=True)
+    EPSILON = Bounds(0, 1)
 
-    def __init__(self, samples: int = 1, cheat: bool = False) -> None:
+    def __init__(self, samples: int = 1, cheat: bool = False, epsilon: float = 0.0) -> None:
         self.samples: int = self.SAMPLES.check("samples", samples, "greedy: ")
         self.cheat = check_flag("cheat", cheat, "greedy: ")
+        self.epsilon: float = self.EPSILON.check("epsilon", epsilon, "greedy: ")
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
         actions = state.legal_actions(player)
         if len(actions) == 1:
             return actions[0]
+        if self.epsilon > 0 and rng.random() < self.epsilon:
+            return rng.choice(actions)
         base = state if self.cheat else determinize(state, player, rng)
         best: list[Action] = []
         best_value = float("-inf")

@@ -87,7 +87,7 @@ def balance(
         fail(f"balance seats one agent in every seat; got {len(specs)} specs: {', '.join(specs)}")
     spec_text = specs[0]
     try:
-        make_agent(spec_text)
+        make_agent(spec_text, game)
     except GameError as exc:
         fail(str(exc))
     if games_ < 2:

@@ -201,7 +201,7 @@ def play(
     specs = _seat_agents(g, seats)
     seed = seed if seed is not None else random.randrange(1 << 30)
     try:
-        agents = [None if s == "human" else make_agent(s) for s in specs]
+        agents = [None if s == "human" else make_agent(s, g) for s in specs]
         lesson = g.tutorial(tutorial) if tutorial else None
         state = lesson.build() if lesson else g.new_initial_state()
     except GameError as exc:
@@ -323,7 +323,7 @@ def simulate(
     try:
         specs = split_agents(agents, g.num_players)
         for s in specs:
-            make_agent(s)
+            make_agent(s, g)
     except GameError as exc:
         fail(str(exc))
     check_run_flags(games_, workers, engine, address)

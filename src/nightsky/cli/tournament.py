@@ -61,7 +61,7 @@ def tournament(
         if len(specs) < 2:
             fail(f"a tournament needs at least two agents, got {specs}")
         for s in specs:
-            make_agent(s)
+            make_agent(s, g)
         seatings = lineups(specs, g.num_players)
     except GameError as exc:
         fail(str(exc))

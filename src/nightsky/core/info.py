@@ -89,6 +89,23 @@ class Option:
         }
 
 
+LEVEL_NAMES: tuple[str, ...] = ("easy", "medium", "hard", "expert")
+"""The difficulty levels every game names, weakest first."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """A named difficulty: the agent spec that plays it in one game, and one honest line on how
+    strong it is (measured, or said to be untested)."""
+
+    name: str
+    spec: str
+    strength: str
+
+    def describe(self) -> dict[str, str]:
+        return {"name": self.name, "spec": self.spec, "strength": self.strength}
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """Static metadata of a game (OpenSpiel's GameType, as data)."""
@@ -106,6 +123,15 @@ class GameInfo:
     search_defaults: str = ""
     """Settings for the search agents (``mcts``/``ismcts``) in this game, as ``key=value,...``
     (for instance ``rollout=none,c=0.2``); an agent spec's own keys take precedence."""
+    levels: tuple[Level, ...] = ()
+    """The difficulty levels (``easy``, ``medium``, ``hard``, ``expert``, weakest first): each
+    an agent spec tuned for this game, usable as an agent spec by its level name."""
+
+    def level(self, name: str) -> Level | None:
+        for lvl in self.levels:
+            if lvl.name == name:
+                return lvl
+        return None
 
     def option(self, name: str) -> Option | None:
         for opt in self.options:
@@ -124,6 +150,7 @@ class GameInfo:
             "simultaneous": self.simultaneous,
             "description": self.description,
             "options": [o.describe() for o in self.options],
+            "levels": [lvl.describe() for lvl in self.levels],
         }
 
 

@@ -6,15 +6,16 @@ the server's cap, or when the agent itself refuses its parameters (the agents bo
 search agent (one with a ``seconds`` budget) that names none gets the cap, so however many
 iterations it asks for it plays its best move so far when the cap is reached. Nothing here
 knows an agent or a game: only the spec's keys and values, and whether the agent has a time
-budget.
+budget. A difficulty level (``hard``) is first replaced by the spec its game names for it.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
-from nightsky.agents.base import Agent, make_agent, parse_spec
+from nightsky.agents.base import Agent, level_spec, make_agent, parse_spec
 from nightsky.core.errors import GameError, OptionError
 from nightsky.server.settings import Settings
 
@@ -29,10 +30,13 @@ class BotPlan:
     cheat: bool
 
 
-def plan_bot(spec: str, settings: Settings) -> BotPlan:
-    """Check ``spec`` against the server's bounds; OptionError names the parameter."""
+def plan_bot(spec: str, settings: Settings, game: Any = None) -> BotPlan:
+    """Check ``spec`` against the server's bounds; OptionError names the parameter. With
+    ``game`` (a game, its info or id) a difficulty level becomes that game's spec for it."""
     if len(spec) > settings.spec_max_chars:
         raise OptionError(f"agent spec longer than {settings.spec_max_chars} characters")
+    if game is not None:
+        spec = level_spec(spec, game)
     name, kwargs = parse_spec(spec)
     for key, value in kwargs.items():
         if isinstance(value, float) and not math.isfinite(value):

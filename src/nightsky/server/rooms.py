@@ -754,7 +754,7 @@ class BotRunner:
         if seat not in room.agents:
             spec = room.seats[seat].spec or ""
             try:
-                room.agents[seat] = plan_bot(spec, self.settings)
+                room.agents[seat] = plan_bot(spec, self.settings, room.state.game)
             except GameError as exc:
                 log.warning("game %s seat %d: spec %r refused (%s)", room.id, seat, spec, exc)
                 room.agents[seat] = None
@@ -923,7 +923,7 @@ class Manager:
                 f"{game.info.title} with {n} players needs {n} seats, got {len(req.seats)}",
                 field="seats",
             )
-        rows, token, invites = _new_seats(req.seats, req.names, self.settings)
+        rows, token, invites = _new_seats(req.seats, req.names, self.settings, game)
         self._check_seed(req.seed, rows)
         self._check_caps(client)
         stored = StoredGame(
@@ -1134,7 +1134,7 @@ def _new_game(game_id: str, players: int | None, options: dict[str, Any]) -> Any
 
 
 def _new_seats(
-    specs: list[str], names: list[str] | None, settings: Settings
+    specs: list[str], names: list[str] | None, settings: Settings, game: Any = None
 ) -> tuple[list[Seat], str | None, dict[int, str]]:
     """The seats of a new game: the creator's token (first human seat, joined) and an invite
     code for every other human seat. A bot's spec is checked against the server's bounds."""
@@ -1153,7 +1153,7 @@ def _new_seats(
                 invites[i] = seat.new_invite()
         else:
             try:
-                plan_bot(spec, settings)
+                plan_bot(spec, settings, game)
             except GameError as exc:
                 raise ServerError(422, exc.code, f"seat {i}: {exc}", field="seats") from None
             # Bots are called by their level and, among bots of that level, a number.

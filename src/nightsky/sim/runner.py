@@ -196,7 +196,7 @@ def _game(game_id: str, params: dict[str, Any]) -> Game:
 def play_spec(spec: MatchSpec, index: int) -> GameResult:
     """Play game ``index`` of ``spec`` (a pure function of the spec and the index)."""
     game = _game(spec.game_id, spec.params)
-    agents = [make_agent(s) for s in spec.seats_of(index)]
+    agents = [make_agent(s, game) for s in spec.seats_of(index)]
     return play_game(
         game,
         agents,

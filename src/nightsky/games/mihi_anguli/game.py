@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
+from nightsky.core.info import Level
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move, MoveTable, Roll, parse_roll
 from nightsky.games.mihi_anguli.components import load_sheet
@@ -37,6 +38,29 @@ class MihiAnguliGame(Game):
         # a pending choice): score leaves at once, look three steps ahead, and value a step by
         # its best follow-up (docs/agents.md, the Mihi Anguli trials).
         search_defaults="rollout=none,c=0.2,depth=3,backup=max",
+        # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        levels=(
+            Level(
+                "easy",
+                "greedy:epsilon=0.5",
+                "half its moves random, half greedy (untested by the ladder)",
+            ),
+            Level(
+                "medium",
+                "greedy:epsilon=0.1",
+                "greedy with one move in ten random (untested by the ladder)",
+            ),
+            Level(
+                "hard",
+                "greedy",
+                "one move ahead on a heuristic that sees most of a turn: 58% vs a 0.2 s search",
+            ),
+            Level(
+                "expert",
+                "ismcts:seconds=1,depth=8",
+                "1 s of search a move: 56% vs greedy (48 games, 42-69%), best measured",
+            ),
+        ),
     )
     ui_class = MihiAnguliUI
     observer_class = MihiAnguliObserver

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple, overload
 
 from nightsky.core.errors import InvalidActionError
 from nightsky.core.game import Action, Game, GameInfo, LogSecret, Option, Tutorial
+from nightsky.core.info import Level
 from nightsky.games.shooting_star import actions
 from nightsky.games.shooting_star.actions import (
     Build,
@@ -172,6 +173,29 @@ class ShootingStarGame(Game):
                 choices=("standard", "personalized"),
             ),
             Option("components", str, "", "path of your own components TOML (default: ours)"),
+        ),
+        # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        levels=(
+            Level(
+                "easy",
+                "greedy:epsilon=0.5",
+                "half its moves random, half greedy (untested by the ladder)",
+            ),
+            Level(
+                "medium",
+                "greedy",
+                "one move ahead on the game's heuristic: beats random nearly always",
+            ),
+            Level(
+                "hard",
+                "ismcts:iterations=250,seconds=0.5",
+                "a short search (250 iterations, at most 0.5 s): untested by the ladder",
+            ),
+            Level(
+                "expert",
+                "ismcts:seconds=0.2",
+                "0.2 s of search a move: 69% vs greedy (100 games, 59-77%), 100% vs random",
+            ),
         ),
     )
 

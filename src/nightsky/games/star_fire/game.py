@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from nightsky.core.game import Game, GameInfo, Option, Tutorial
+from nightsky.core.info import Level
 from nightsky.games.star_fire.actions import Act, Card, build_actions
 from nightsky.games.star_fire.components import Cards, load_cards
 from nightsky.games.star_fire.constants import (
@@ -56,6 +57,29 @@ class StarFireGame(Game):
                    "holding any card counts as able to take 2 actions (SF-16.1)"),
             Option("max_rounds", int, 60, "round cap that ends a stalled game (SF-17.3)",
                    minimum=1, maximum=1000),
+        ),
+        # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        levels=(
+            Level(
+                "easy",
+                "greedy:epsilon=0.5",
+                "half its moves random, half greedy (untested by the ladder)",
+            ),
+            Level(
+                "medium",
+                "greedy",
+                "one move ahead on the game's heuristic",
+            ),
+            Level(
+                "hard",
+                "ismcts:iterations=200,seconds=0.5",
+                "a short search (200 iterations, at most 0.5 s): untested by the ladder",
+            ),
+            Level(
+                "expert",
+                "ismcts:seconds=0.2",
+                "0.2 s of search a move: 73% vs greedy (100 games, 64-81%), 100% vs random",
+            ),
         ),
     )
 

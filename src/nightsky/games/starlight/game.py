@@ -7,6 +7,7 @@ from typing import Any
 
 from nightsky.core.errors import OptionError
 from nightsky.core.game import Game, GameInfo, Option, Tutorial
+from nightsky.core.info import Level
 
 from .actions import Act, Draw, build_actions, build_draws
 from .components import Tables, load_tables
@@ -68,6 +69,29 @@ class StarlightGame(Game):
             Option("components", str, "", "path of a TOML file replacing shipped tables"),
         ),
         default_players=2,
+        # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        levels=(
+            Level(
+                "easy",
+                "greedy:epsilon=0.5",
+                "half its moves random, half greedy (untested by the ladder)",
+            ),
+            Level(
+                "medium",
+                "greedy",
+                "one move ahead on the game's heuristic",
+            ),
+            Level(
+                "hard",
+                "ismcts:iterations=80,seconds=0.5",
+                "a short search (80 iterations, at most 0.5 s): untested by the ladder",
+            ),
+            Level(
+                "expert",
+                "ismcts:seconds=0.2",
+                "0.2 s of search a move: 53-60% vs greedy (100 games each, two seeds)",
+            ),
+        ),
     )
     ui_class = StarlightUI
     observer_class = StarlightObserver

@@ -11,6 +11,7 @@ from itertools import combinations
 
 from nightsky.core.errors import InvalidActionError
 from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
+from nightsky.core.info import Level
 
 from . import matcher
 from .actions import (
@@ -70,6 +71,29 @@ class StarsAreRightGame(Game):
                    "path of a TOML file with your own [[tiles]] and/or [[creatures]]"),
         ),
         default_players=3,
+        # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        levels=(
+            Level(
+                "easy",
+                "greedy:epsilon=0.5",
+                "half its moves random, half greedy (untested by the ladder)",
+            ),
+            Level(
+                "medium",
+                "greedy",
+                "one move ahead on the game's heuristic",
+            ),
+            Level(
+                "hard",
+                "ismcts:iterations=250,seconds=0.5",
+                "a short search (250 iterations, at most 0.5 s): untested by the ladder",
+            ),
+            Level(
+                "expert",
+                "ismcts:seconds=0.2",
+                "0.2 s of search a move: 100% vs greedy and vs random (100 games each)",
+            ),
+        ),
     )
     ui_class = StarsAreRightUI
     observer_class = StarsAreRightObserver

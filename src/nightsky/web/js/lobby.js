@@ -34,11 +34,18 @@ function seatRows(n) {
   const old = [...rows.querySelectorAll("select")].map((s) => s.value);
   rows.replaceChildren();
   const agents = catalog.agents;
+  // The game's difficulty levels first, each with its line on how strong it is.
+  const levels = (chosen && chosen.levels) || [];
   for (let i = 0; i < n; i++) {
     const sel = h("select", { name: `seat${i}`, "aria-label": `seat ${i + 1}` },
       h("option", { value: "human" }, "Human"),
-      agents.map((a) => h("option", { value: a }, `Bot: ${a}`)));
-    sel.value = old[i] || (i === 0 ? "human" : agents.includes("greedy") ? "greedy" : agents[0]);
+      levels.length ? h("optgroup", { label: "Levels" },
+        levels.map((l) => h("option", { value: l.name, title: l.spec }, `Bot ${l.name}: ${l.strength}`))) : null,
+      h("optgroup", { label: "Agents" },
+        agents.map((a) => h("option", { value: a }, `Bot: ${a}`))));
+    const fallback = levels.some((l) => l.name === "medium") ? "medium"
+      : agents.includes("greedy") ? "greedy" : agents[0];
+    sel.value = old[i] || (i === 0 ? "human" : fallback);
     const name = h("input", { name: `name${i}`, placeholder: i === 0 ? "Your name" : `Player ${i + 1}` });
     rows.append(h("div", { class: "seat-row" },
       h("span", { class: "dot", style: `color:${seatColor(i)};background:${seatColor(i)}` }), sel, name));
