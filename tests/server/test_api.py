@@ -189,7 +189,7 @@ def test_catalog_gives_each_game_its_levels_and_a_level_seats_a_bot(client):
     assert [lvl["name"] for lvl in star["levels"]] == ["easy", "medium", "hard", "expert"]
     assert all(lvl["strength"] and lvl["spec"] for lvl in star["levels"])
     made = create(client, "shooting-star", ["human", "medium"], seed=3)
-    assert view(client, made["id"])["seats"][1]["name"] == "medium bot"
+    assert view(client, made["id"])["seats"][1]["name"] == "medium bot 1"
     r = client.post(
         "/api/games", json={"game": "toy-secret-sum", "players": 2, "seats": ["human", "hard"]}
     )

@@ -42,6 +42,8 @@ class Agent(Protocol):
 
 
 _FACTORIES: dict[str, Callable[..., Agent]] = {}
+_ABOUT: dict[str, str] = {}
+"""One-line descriptions given to ``register_agent`` (else the docstring is used)."""
 
 
 def determinize(state: State, player: int, rng: random.Random) -> State:
@@ -53,11 +55,17 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
     return state.resample(player, rng)
 
 
-def register_agent(name: str) -> Callable[[Callable[..., Agent]], Callable[..., Agent]]:
-    """Decorator: make ``name`` usable in spec strings."""
+def register_agent(
+    name: str, about: str | None = None
+) -> Callable[[Callable[..., Agent]], Callable[..., Agent]]:
+    """Decorator: make ``name`` usable in spec strings. ``about`` (one line for ``nightsky
+    agents``) defaults to the first paragraph of the factory's docstring; compiled classes
+    have none, so they pass it."""
 
     def deco(factory: Callable[..., Agent]) -> Callable[..., Agent]:
         _FACTORIES[name] = factory
+        if about is not None:
+            _ABOUT[name] = about
         return factory
 
     return deco
@@ -149,7 +157,7 @@ def agent_catalog() -> list[dict[str, str]]:
     _load_builtin()
     rows = []
     for name in sorted(_FACTORIES):
-        doc = (_FACTORIES[name].__doc__ or "").strip().split("\n\n")[0]
+        doc = _ABOUT.get(name) or (_FACTORIES[name].__doc__ or "").strip().split("\n\n")[0]
         rows.append({"name": name, "about": " ".join(doc.replace("``", "").split())})
     return rows
 

@@ -330,8 +330,13 @@ class MCTSAgent(SearchAgent):
 
 
 # Registered by call, not by class decorator: mypyc compiles decorated classes as plain Python.
-register_agent("ismcts")(ISMCTSAgent)
-register_agent("mcts")(MCTSAgent)
+register_agent(
+    "ismcts", "Information-set MCTS: a fresh determinization (state.resample) every iteration."
+)(ISMCTSAgent)
+register_agent(
+    "mcts", "UCT on the perfect-information view: one determinization per decision, chance "
+    "sampled.",
+)(MCTSAgent)
 
 
 # ---------------------------------------------------------------------- one decision
