@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -155,8 +156,10 @@ def test_shell_completion_is_on_and_completes_game_ids_and_choices() -> None:
     # The installed command in a process of its own (as a user's shell runs it): in-process,
     # typer's completion flags depend on state other CLI tests leave behind.
     script = Path(sys.executable).with_name("nightsky")
+    # typer's own switch: take the shell from the argument instead of detecting the parent's.
+    env = {**os.environ, "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
     shown = subprocess.run([str(script), "--show-completion", "bash"], capture_output=True,
-                           text=True, timeout=120)
+                           text=True, timeout=120, env=env)
     assert shown.returncode == 0, shown.stdout + shown.stderr
     assert "_NIGHTSKY_COMPLETE=complete_bash" in shown.stdout
     # Game ids come from the registry when completing: the test suite's toy game too.
