@@ -38,6 +38,27 @@ def agent_name(seat: int) -> str:
     return f"seat_{seat}"
 
 
+def seat_spaces(
+    game: Game, obs_size: int, agents: list[str]
+) -> tuple[dict[str, spaces.Dict], dict[str, spaces.Discrete]]:
+    """Each agent's observation space (the observation and its action mask) and action space:
+    shared by the AEC and the parallel environments."""
+    nda = game.num_distinct_actions
+    observation: dict[str, spaces.Dict] = {
+        a: spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=-np.inf, high=np.inf, shape=(obs_size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(nda,), dtype=np.int8),
+            }
+        )
+        for a in agents
+    }
+    return observation, {a: spaces.Discrete(nda) for a in agents}
+
+
+
 class NightskyAECEnv(AECEnv):  # type: ignore[misc]
     """AEC environment of one nightsky game; build it with ``pettingzoo_env``."""
 
@@ -66,20 +87,9 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         self._seat = {agent_name(p): p for p in range(n)}
         self.observer = self.game.make_observer()
         self._arrays = _core.StepArrays(self.game, self.observer)
-        obs_size = self.observer.size
-        nda = self.game.num_distinct_actions
-        self._observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(
-                        low=-np.inf, high=np.inf, shape=(obs_size,), dtype=np.float32
-                    ),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(nda,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
-        self._action_spaces = {a: spaces.Discrete(nda) for a in self.possible_agents}
+        self._observation_spaces, self._action_spaces = seat_spaces(
+            self.game, self.observer.size, self.possible_agents
+        )
         self._rng = random.Random()
         self.state: State = self.game.new_initial_state()
         self.chance_steps = 0

@@ -31,7 +31,7 @@ except ModuleNotFoundError as exc:
 from nightsky.core.errors import OptionError
 from nightsky.core.game import Game, State
 from nightsky.rl import _core
-from nightsky.rl.aec import agent_name
+from nightsky.rl.aec import agent_name, seat_spaces
 
 
 class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
@@ -69,18 +69,9 @@ class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._seat = {agent_name(p): p for p in range(n)}
         self.observer = self.game.make_observer()
         self._arrays = _core.StepArrays(self.game, self.observer)
-        nda = self.game.num_distinct_actions
-        box = spaces.Box(low=-np.inf, high=np.inf, shape=(self.observer.size,), dtype=np.float32)
-        self._observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": box,
-                    "action_mask": spaces.Box(low=0, high=1, shape=(nda,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
-        self._action_spaces = {a: spaces.Discrete(nda) for a in self.possible_agents}
+        self._observation_spaces, self._action_spaces = seat_spaces(
+            self.game, self.observer.size, self.possible_agents
+        )
         self._rng = random.Random()
         self.state: State = self.game.new_initial_state()
         self.chance_steps = 0
