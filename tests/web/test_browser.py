@@ -196,7 +196,9 @@ def test_lobby_join_takes_the_free_seat_and_spectators_watch(page):
     page.wait_for_url(f"**/g/{made['id']}")
     page.wait_for_selector(".seat.me")
     assert "Rigel" in page.inner_text(".seat.me")
-    assert "you are Rigel" in page.inner_text("#crumb")
+    page.wait_for_function(
+        "() => document.querySelector('#crumb').innerText.includes('you are Rigel')"
+    )
     # A bot-only table seen without a token: the spectator view, played to its end.
     bots = httpx.post(
         page.base + "/api/games",
@@ -204,7 +206,7 @@ def test_lobby_join_takes_the_free_seat_and_spectators_watch(page):
     ).json()
     page.goto(f"{page.base}/g/{bots['id']}")
     page.wait_for_selector("#endcard")
-    assert "spectator" in page.inner_text("#crumb")
+    page.wait_for_function("() => document.querySelector('#crumb').innerText.includes('spectator')")
     page.screenshot(path=str(ARTIFACTS / "toy-spectator-end.png"))
 
 
@@ -268,7 +270,10 @@ def test_an_invite_link_claims_its_seat_once_and_the_creator_plays_hot_seat(page
     link = made["invites"][0]["invite"]
     page.goto(link)
     page.wait_for_selector("#conn.live")
-    assert "you are Player 2" in page.inner_text("#crumb")
+    # The crumb is filled from the first state message, which may land after "live".
+    page.wait_for_function(
+        "() => document.querySelector('#crumb').innerText.includes('you are Player 2')"
+    )
     assert "#invite" not in page.url  # the code leaves the address bar
     # The same link again (another browser): spent, so it only watches.
     page.evaluate("localStorage.clear()")
