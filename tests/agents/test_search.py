@@ -456,3 +456,45 @@ def test_reuse_is_off_where_moves_are_hidden() -> None:
     seat = state.current_players()[0]
     agent.search(Guard(state, seat), seat, random.Random(4))  # type: ignore[arg-type]
     assert agent._kept is None  # the true history was never read
+
+
+def test_plan_plays_the_searchs_own_line_without_searching_again() -> None:
+    state = _NeedleGame(2).new_initial_state()
+    spec = "ismcts:iterations=100,rollout=none,prior=0,widen=false,early=false,c=1.5"
+    agent = make_agent(f"{spec},backup=max,plan=5")
+    assert isinstance(agent, SearchAgent)
+    rng = random.Random(0)
+    first = agent.choose(state, 0, rng)
+    assert str(first) == "wide" and agent.last_iterations == 100
+    assert agent._plan == ["n0"]  # the follow-up the tree found, well visited
+    state.step(first, 0)
+    assert agent.choose(state, 0, rng) == "n0"
+    assert agent.last_iterations == 0  # played from the plan: no search
+
+
+def test_plan_is_dropped_when_the_position_is_not_the_one_planned_for() -> None:
+    spec = "ismcts:iterations=100,rollout=none,prior=0,widen=false,early=false,c=1.5"
+    agent = make_agent(f"{spec},backup=max,plan=5")
+    assert isinstance(agent, SearchAgent)
+    state = _NeedleGame(2).new_initial_state()
+    state.step(agent.choose(state, 0, random.Random(0)), 0)
+    other = _NeedleGame(2).new_initial_state()  # another game: the plan is not for it
+    other.step("wide", 0)
+    agent.choose(other, 0, random.Random(0))
+    assert agent.last_iterations == 100
+    agent.choose(state, 0, random.Random(0))  # the plan was spent on nothing, so search
+    assert agent.last_iterations == 100
+    strict = make_agent(f"{spec},backup=max,plan=1000")  # no follow-up that well visited
+    assert isinstance(strict, SearchAgent)
+    fresh = _NeedleGame(2).new_initial_state()
+    fresh.step(strict.choose(fresh, 0, random.Random(0)), 0)
+    assert strict._plan == []
+    strict.choose(fresh, 0, random.Random(0))
+    assert strict.last_iterations == 100
+
+
+@pytest.mark.parametrize("game_id", ["starlight", "mihi-anguli"])
+def test_plan_keeps_games_legal_and_reproducible(game_id: str) -> None:
+    spec = MatchSpec(game_id, {"players": 2}, ("ismcts:iterations=30,plan=3", "greedy"), seed=5)
+    first = [(r.scores, r.actions) for r in run_matches(spec, 1)]
+    assert first == [(r.scores, r.actions) for r in run_matches(spec, 1)]

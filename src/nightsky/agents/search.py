@@ -32,11 +32,16 @@ budget left; the choice is the one the full budget makes), ``backup`` (``mean``:
 reward; ``max``: a seat's consecutive moves with nothing random between are worth the best of
 the next moves tried), ``reuse`` (false: a fresh tree for every decision; true: keep the subtree
 of the moves played since the seat's last search, so a turn of many steps builds on one tree;
-only where nothing is hidden, or with ``cheat``),
+only where nothing is hidden, or with ``cheat``), ``plan`` (0: search every decision; N: after
+a search, keep the searcher's own line of moves in its tree (the most visited move while the same
+seat moves next with nothing random between, every move there tried and the best with at least N
+visits) and play it without searching while only those moves are played: a turn of many small
+steps is searched as a whole, once),
 ``cheat``.
 
 Numbers are bounded: ``iterations`` 1 to 1,000,000, ``seconds`` above 0 and at most 60, ``c``
-0 to 100, ``prior`` 0 to 1,000, ``depth`` 0 to 1,000 (``ITERATIONS``, ``SECONDS``, ``BOUNDS``).
+0 to 100, ``prior`` 0 to 1,000, ``depth`` 0 to 1,000, ``plan`` 0 to 1,000,000 (``ITERATIONS``,
+``SECONDS``, ``BOUNDS``).
 
 A game may set its own defaults for these keys in ``GameInfo.search_defaults``
 (``"rollout=none,c=0.2"``): a spec's keys win, then the game's, then ``DEFAULTS``.
@@ -89,6 +94,7 @@ class SearchSettings:
     early: bool = True
     backup: str = "mean"
     reuse: bool = False
+    plan: int = 0
 
     @classmethod
     def merged(cls, game: dict[str, Any], spec: dict[str, Any]) -> SearchSettings:
@@ -106,8 +112,10 @@ BOUNDS: dict[str, Bounds] = {
     "c": Bounds(0, 100),
     "prior": Bounds(0, 1_000),
     "depth": Bounds(0, 1_000, whole=True),
+    "plan": Bounds(0, 1_000_000, whole=True),
 }
-"""The range of each numeric key (``depth`` counts player actions; 0: play to the end)."""
+"""The range of each numeric key (``depth`` counts player actions; 0: play to the end;
+``plan`` counts visits, 0: off)."""
 FLAGS = ("normalise", "widen", "early", "reuse")
 
 
@@ -251,6 +259,14 @@ class SearchAgent:
         self._kept: _Kept | None = None  # with ``reuse``: the latest search's tree
         self.last_iterations = 0  # iterations of the latest search (for benchmarks)
         self.last_reused = 0.0  # root visits the latest search took over (``reuse``)
+        # With ``plan``: the searcher's own next moves from the latest search's tree, still to
+        # play; the seat, game and history length they were planned at; the moves played since.
+        self._plan: list[Action] = []
+        self._plan_seat = -1
+        self._plan_game: Any = None
+        self._plan_from = 0
+        self._plan_done: list[tuple[int, Action]] = []
+        self._tree: _Node | None = None  # the searcher's root of the latest search
 
     def settings_for(self, game: Any) -> dict[str, Any]:
         """The settings a search of ``game`` uses: the spec's keys, then the game's
@@ -267,10 +283,71 @@ class SearchAgent:
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
         actions = state.legal_actions(player)
+        settings = self._use_game(state.game)
+        if settings.plan:
+            planned = self._planned(state, player, actions)
+            if planned is not None:
+                self.last_iterations = 0
+                return planned
         if len(actions) == 1:
             self.last_iterations = 0
             return actions[0]
-        return _best(actions, self.search(state, player, rng), player)
+        best = _best(actions, self.search(state, player, rng), player)
+        if settings.plan and self._tree is not None:
+            self._make_plan(self._tree, best, state, player, settings.plan)
+        return best
+
+    def _planned(self, state: State, player: int, actions: list[Action]) -> Action | None:
+        """With ``plan``: the next move of the plan when only the plan's own moves were played
+        since it was made (no other seat's move, no chance) and it is legal; else None (and the
+        plan is dropped)."""
+        plan = self._plan
+        if not plan:
+            return None
+        done = self._plan_done
+        history = state.history
+        start = self._plan_from
+        if (self._plan_seat != player or self._plan_game is not state.game
+                or len(history) != start + len(done) or history[start:] != done):
+            self._plan = []
+            return None
+        want = plan[0]
+        for a in actions:
+            if a == want:
+                del plan[0]
+                done.append((player, a))
+                return a
+        self._plan = []
+        return None
+
+    def _make_plan(
+        self, root: _Node, first: Action, state: State, player: int, visits: int
+    ) -> None:
+        """Keep the searcher's own line after ``first`` in the tree of the search just made:
+        while the same seat moves next with nothing random between, every move there was tried
+        and the most visited one has at least ``visits`` visits, that move."""
+        plan: list[Action] = []
+        node = root.kids.get(("a", player, first))
+        while node is not None:
+            best: Action | None = None
+            most = 0.0
+            for (q, a), e in node.stats.items():
+                if q != player:
+                    continue
+                if e.visits == 0.0:  # a move never tried: the line is not settled here
+                    best = None
+                    break
+                if e.visits > most:
+                    best, most = a, e.visits
+            if best is None or most < visits:
+                break
+            plan.append(best)
+            node = node.kids.get(("a", player, best))
+        self._plan = plan
+        self._plan_seat = player
+        self._plan_game = state.game
+        self._plan_from = len(state.history)
+        self._plan_done = [(player, first)]
 
     def search(self, state: State, player: int, rng: random.Random) -> Stats:
         """Run one decision's search; the root statistics ``{(player, action): edge}``."""
@@ -288,6 +365,7 @@ class SearchAgent:
         if reuse:
             self._kept = _Kept(player, state.game, list(state.history), search.roots[0])
         stats = search.run()
+        self._tree = search.roots[player if search.observe else 0]
         self.last_iterations = search.done
         self.last_reused = search.base
         return stats
