@@ -152,56 +152,76 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     rows: list[dict[str, Any]] = []
+    errors: list[str] = []
+    cmd = "python scripts/search_vs_greedy.py " + " ".join(
+        argv if argv is not None else sys.argv[1:])
+
+    def report(stopped: bool, final: bool) -> str:
+        seconds = time.perf_counter() - started
+        summaries = [summarise(g, agent, [r for r in rows if r["game"] == g])
+                     for g, agent in matches]
+        state = ("" if final else "; still running, a partial report")
+        note = (
+            f"`{cmd}`: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, seed {args.seed}, games "
+            f"{args.first}-{args.first + args.games - 1} of each match (deal = index // 2, the "
+            f"search agent in seat index % 2), {args.jobs} worker(s), {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}, "
+            f"{'pure Python' if os.environ.get('NIGHTSKY_PURE') else 'compiled if built'}, "
+            f"{seconds:.0f} s"
+            + (f"; stopped at the {args.deadline:.0f} s deadline, complete pairs only"
+               if stopped else "")
+            + (f"; {len(errors)} game(s) failed" if errors else "")
+            + state + "."
+        )
+        (args.out / "results.json").write_text(json.dumps({
+            "command": cmd, "seed": args.seed, "games": args.games, "first": args.first,
+            "jobs": args.jobs, "seconds": round(seconds, 1), "stopped_at_deadline": stopped,
+            "final": final, "python": platform.python_version(), "cores": os.cpu_count(),
+            "pure": bool(os.environ.get("NIGHTSKY_PURE")), "summaries": summaries,
+            "errors": errors, "rows": sorted(rows, key=lambda r: (r["game"], r["index"])),
+        }, indent=1) + "\n", encoding="utf-8")
+        text = table(summaries, note)
+        (args.out / "table.md").write_text(text, encoding="utf-8")
+        return text
+
     stopped = False
+    last_report = started
     ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
-    pool = ctx.Pool(args.jobs, maxtasksperchild=None)
+    pool = ctx.Pool(args.jobs)
     try:
-        pending = [pool.apply_async(_play, (t,)) for t in tasks]
+        pending = [(t, pool.apply_async(_play, (t,))) for t in tasks]
         while pending:
-            left = [p for p in pending if not p.ready()]
-            for p in pending:
-                if p.ready():
+            left = []
+            for task, p in pending:
+                if not p.ready():
+                    left.append((task, p))
+                    continue
+                try:
                     row = p.get()
-                    rows.append(row)
-                    print(f"{row['game']:12s} #{row['index']:4d} seat {row['seat']} "
-                          f"win {row['win']:.1f} margin {row['margin']:+.0f} "
-                          f"cpu {row['cpu_s']:.0f}s  [{len(rows)}/{len(tasks)}, "
-                          f"{time.perf_counter() - started:.0f}s]", flush=True)
+                except Exception as exc:  # a failed game is reported, the run goes on
+                    errors.append(f"{task[0]} #{task[3]}: {exc!r}")
+                    print(f"FAILED {task[0]} #{task[3]}: {exc!r}", flush=True)
+                    continue
+                rows.append(row)
+                print(f"{row['game']:12s} #{row['index']:4d} seat {row['seat']} "
+                      f"win {row['win']:.1f} margin {row['margin']:+.0f} "
+                      f"cpu {row['cpu_s']:.0f}s  [{len(rows)}/{len(tasks)}, "
+                      f"{time.perf_counter() - started:.0f}s]", flush=True)
             pending = left
-            if args.deadline and time.perf_counter() - started > args.deadline:
+            now = time.perf_counter()
+            if args.deadline and now - started > args.deadline:
                 stopped = bool(pending)
                 break
+            if now - last_report > 30:
+                report(False, False)
+                last_report = now
             time.sleep(0.2)
     finally:
         pool.terminate()
         pool.join()
-    seconds = time.perf_counter() - started
-    summaries = [summarise(g, agent, [r for r in rows if r["game"] == g and True])
-                 for g, agent in matches]
-    cmd = "python scripts/search_vs_greedy.py " + " ".join(
-        argv if argv is not None else sys.argv[1:])
-    note = (
-        f"`{cmd}`: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, seed {args.seed}, games "
-        f"{args.first}-{args.first + args.games - 1} of each match (deal = index // 2, the "
-        f"search agent in seat index % 2), {args.jobs} worker(s), {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, "
-        f"{'pure Python' if os.environ.get('NIGHTSKY_PURE') else 'compiled if built'}, "
-        f"{seconds:.0f} s"
-        + (f"; stopped at the {args.deadline:.0f} s deadline, complete pairs only" if stopped
-           else "")
-        + "."
-    )
-    (args.out / "results.json").write_text(json.dumps({
-        "command": cmd, "seed": args.seed, "games": args.games, "first": args.first,
-        "jobs": args.jobs, "seconds": round(seconds, 1), "stopped_at_deadline": stopped,
-        "python": platform.python_version(), "cores": os.cpu_count(),
-        "pure": bool(os.environ.get("NIGHTSKY_PURE")), "summaries": summaries,
-        "rows": sorted(rows, key=lambda r: (r["game"], r["index"])),
-    }, indent=1) + "\n", encoding="utf-8")
-    text = table(summaries, note)
-    (args.out / "table.md").write_text(text, encoding="utf-8")
+    text = report(stopped, True)
     print(text, flush=True)
-    return summaries
+    return json.loads((args.out / "results.json").read_text())["summaries"]
 
 
 if __name__ == "__main__":
