@@ -30,6 +30,7 @@ NUMERIC = {
     ("ismcts", "depth"): ("a whole number between 0 and 1000", ["-2", "1001", "2.5"]),
     ("mcts", "depth"): ("a whole number between 0 and 1000", ["5000"]),
     ("ismcts", "plan"): ("a whole number between 0 and 1000000", ["-1", "1000001", "0.5"]),
+    ("mcts", "plan"): ("a whole number between 0 and 1000000", ["2.5"]),
     ("greedy", "samples"): ("a whole number between 1 and 10000", ["0", "-1", "10001", "1.5"]),
     ("greedy", "epsilon"): ("a finite number between 0 and 1", ["-0.1", "1.5", "2"]),
     ("tsar-planner", "depth"): ("a whole number between 0 and 8", ["-1", "9", "100"]),
