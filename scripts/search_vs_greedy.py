@@ -1,8 +1,8 @@
 """A search agent against ``greedy`` in some games: seat-rotated 2-player games in parallel.
 
     PYTHONPATH=src python scripts/search_vs_greedy.py --games 200 --jobs 16 --seed 1818 \\
-        --match "starlight=ismcts:iterations=1800,plan=20" \\
-        --match "mihi-anguli=ismcts:iterations=5700,depth=8,plan=20" --out DIR
+        --match "starlight=ismcts:iterations=2400,plan=100" \\
+        --match "mihi-anguli=ismcts:iterations=3550,depth=8,plan=100" --out DIR
 
 Game ``i`` of a match is deal ``i // 2`` with the search agent in seat ``i % 2`` (each pair of
 games on the same deal, one in each seating), played by ``nightsky.sim.runner.play_spec`` as
@@ -35,8 +35,8 @@ from nightsky.sim.runner import MatchSpec, play_spec
 from nightsky.sim.tournament import lineups
 
 DEFAULT_MATCHES = (
-    "starlight=ismcts:iterations=1800,plan=20",
-    "mihi-anguli=ismcts:iterations=5700,depth=8,plan=20",
+    "starlight=ismcts:iterations=2400,plan=100",
+    "mihi-anguli=ismcts:iterations=3550,depth=8,plan=100",
 )
 TARGET = 0.60
 
