@@ -266,7 +266,7 @@ class SearchAgent:
         self._plan_game: Any = None
         self._plan_from = 0
         self._plan_done: list[tuple[int, Action]] = []
-        self._tree: _Node | None = None  # the searcher's root of the latest search
+        self._tree: _Node | None = None  # with ``plan``: the root of the search just made
 
     def settings_for(self, game: Any) -> dict[str, Any]:
         """The settings a search of ``game`` uses: the spec's keys, then the game's
@@ -293,8 +293,9 @@ class SearchAgent:
             self.last_iterations = 0
             return actions[0]
         best = _best(actions, self.search(state, player, rng), player)
-        if settings.plan and self._tree is not None:
+        if self._tree is not None:
             self._make_plan(self._tree, best, state, player, settings.plan)
+            self._tree = None  # the tree is not kept beyond the plan drawn from it
         return best
 
     def _planned(self, state: State, player: int, actions: list[Action]) -> Action | None:
@@ -365,7 +366,8 @@ class SearchAgent:
         if reuse:
             self._kept = _Kept(player, state.game, list(state.history), search.roots[0])
         stats = search.run()
-        self._tree = search.roots[player if search.observe else 0]
+        if settings.plan:
+            self._tree = search.roots[player if search.observe else 0]
         self.last_iterations = search.done
         self.last_reused = search.base
         return stats
