@@ -78,10 +78,12 @@ def test_SL_1_5_setup():
 def test_SL_1_5_later_seats_start_with_saved_ap_and_night_points(players, starbots):
     comp = load_game("starlight", players=players).tables.data.turn_order
     saved, night = comp.saved_ap[str(players)], comp.night_points[str(players)]
-    # The designed compensation: seat 0 gets nothing, every later live seat at least as much
-    # as the one before it, and the last live seat something.
+    # The designed compensation: seat 0 gets nothing, every later live seat at least as many
+    # saved AP and at least as large a head start (a saved AP counted as 2 night points, its
+    # measured worth, Ruling SL-1.5) as the one before it, and the last live seat something.
     assert saved[0] == night[0] == 0
-    assert saved == sorted(saved) and night == sorted(night) and saved[-1] + night[-1] > 0
+    head = [2 * a + n for a, n in zip(saved, night, strict=True)]
+    assert saved == sorted(saved) and head == sorted(head) and head[-1] > 0
     s = new(players, starbots=starbots)
     bots = [0] * starbots
     assert s.saved == saved + bots and s.np == night + bots  # Starbots get none (SL-1.5)
