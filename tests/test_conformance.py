@@ -265,6 +265,52 @@ def test_clone_is_independent(game_id: str, cfg: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "cfg"), CONFIGS)
+def test_a_history_free_clone_plays_the_same(game_id: str, cfg: dict[str, Any]) -> None:
+    # Search copies positions without their history (``clone(history=False)``): nothing in
+    # the rules may read it, and the log of the moves played on the copy reads as on the state.
+    game = load_game(game_id, **cfg)
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    viewers = [*range(game.num_seats), None]
+    for step in range(120):
+        players = state.current_players()
+        if not players:
+            break
+        if step in (30, 90):
+            bare = state.clone(history=False)
+            done = len(state.history)
+            assert bare.history == [] and len(state.history) == done
+            twin, r1, r2 = state.clone(), random.Random(step), random.Random(step)
+            for _ in range(25):
+                acting = twin.current_players()
+                if not acting:
+                    break
+                for st in (bare, twin):
+                    assert st.current_players() == acting
+                for v in viewers:
+                    assert bare.view(v) == twin.view(v)
+                seat = acting[0]
+                if seat == CHANCE:
+                    moves = (twin.sample_chance(r1), bare.sample_chance(r2))
+                else:
+                    legal = twin.legal_actions(seat)
+                    assert bare.legal_actions(seat) == legal
+                    moves = (legal[r1.randrange(len(legal))],) * 2
+                    r2.randrange(len(legal))
+                twin.apply(moves[0], seat)
+                bare.apply(moves[1], seat)
+                for v in viewers:
+                    assert bare.log_text(-1, v) == twin.log_text(-1, v)
+            assert bare.scores() == twin.scores()
+            assert len(state.history) == done  # the original is untouched
+        seat = players[0]
+        state.apply(
+            state.sample_chance(rng) if seat == CHANCE else rng.choice(state.legal_actions(seat)),
+            seat,
+        )
+
+
+@pytest.mark.parametrize(("game_id", "cfg"), CONFIGS)
 def test_states_survive_pickling(game_id: str, cfg: dict[str, Any]) -> None:
     # The server thinks in other processes: a state (compiled or not) must cross over whole.
     import pickle

@@ -52,6 +52,11 @@ class Guard:
         assert player == self._player
         return self._state.resample(player, rng)
 
+    def clone(self, history: bool = True) -> Guard:
+        # A copy of the true state is as secret as the state: guarded the same way (the
+        # search starts from a history-free copy, then only resamples it).
+        return Guard(self._state.clone(history), self._player)
+
     redrawn_for = None  # public: whether the caller already drew the hidden parts
 
     def __getattr__(self, name: str) -> Any:
@@ -102,6 +107,33 @@ def test_same_seed_same_choices(game_id: str, spec: str) -> None:
         picks.append([str(agent.choose(state, player, rng)) for _ in range(3)])
     assert picks[0] == picks[1]
     assert all(game.parse_action(p) in state.legal_actions(player) for p in picks[0])
+
+
+@pytest.mark.parametrize(
+    "game_id, spec",
+    [
+        ("stars-are-right", "ismcts:iterations=60"),
+        ("starlight", "mcts:iterations=40"),
+        ("mihi-anguli", "ismcts:iterations=40,rollout=greedy"),
+    ],
+)
+def test_search_reads_no_history_behind_the_root(game_id: str, spec: str) -> None:
+    # The search copies the position without its history (``clone(history=False)``), so
+    # a long game costs no more per iteration: same choice and statistics from a state and
+    # from its history-free copy.
+    game = load_game(game_id, players=2)
+    state = _advance(game.new_initial_state(), random.Random(3), 40)
+    bare = state.clone(history=False)
+    assert state.history and not bare.history
+    player = state.current_players()[0]
+    found = []
+    for st in (state, bare):
+        agent = make_agent(spec)
+        assert isinstance(agent, SearchAgent)
+        stats = agent.search(st, player, random.Random("bare"))
+        found.append(sorted((repr(k), e.visits, e.reward) for k, e in stats.items()))
+    assert found[0] == found[1]
+    assert len(state.history) > 40  # the searched state keeps its history
 
 
 def test_iterations_budget_is_exact_and_seconds_budget_stops() -> None:

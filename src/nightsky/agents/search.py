@@ -439,6 +439,13 @@ class _Search:
         each_iteration: bool,
         root: _Node | None,
     ) -> None:
+        # The search reads only the moves it plays itself (``_seen``: the log text of the
+        # move just applied), never the history behind the root: its worlds start from a
+        # history-free copy, so each clone or determinization copies the position only (a
+        # long game's history made every iteration copy hundreds of moves).
+        drawn = state.redrawn_for
+        state = state.clone(history=False)
+        state.redrawn_for = drawn  # ``determinize`` below uses a redraw handed in as it is
         self.state, self.me, self.rng = state, me, rng
         self.settings, self.policy = settings, policy
         self.iterations, self.seconds = iterations, seconds

@@ -273,13 +273,21 @@ class State(ABC):
         return s[player] - (max(others) if others else 0.0)
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> Self:
-        """An independent copy (cheap enough for tree search)."""
+    def clone(self, history: bool = True) -> Self:
+        """An independent copy (cheap enough for tree search). ``history=False`` leaves out
+        the moves behind this position and their log (as ``forget_history``): for a
+        look-ahead that reads only the moves it plays itself, such as a search, whose clones
+        then cost the same after 10 moves or 10,000. Nothing in the rules reads the history."""
         s = self._copy()
         s.game = self.game
-        s.history = self.history.copy()
-        s._secrets = self._secrets  # shared until either side records a new secret
-        s._own_secrets = self._own_secrets = False
+        if history:
+            s.history = self.history.copy()
+            s._secrets = self._secrets  # shared until either side records a new secret
+            s._own_secrets = self._own_secrets = False
+        else:
+            s.history = []
+            s._secrets = {}
+            s._own_secrets = True
         return s
 
     def forget_history(self) -> None:

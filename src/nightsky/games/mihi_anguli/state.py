@@ -770,10 +770,7 @@ class MihiAnguliState(State):
     def scratch(self) -> MihiAnguliState:
         """A copy without the move history, for the heuristic's look-ahead (nothing in the
         rules reads the history; copying hundreds of moves per trial step was the cost)."""
-        st = self._copy()
-        st.game = self.g
-        st.forget_history()
-        return st
+        return self.clone(history=False)
 
     # ------------------------------------------------------------------ what a seat knows
     def _log_secret(self, action: Action, player: int) -> LogSecret | None:
