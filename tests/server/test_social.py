@@ -304,3 +304,35 @@ def test_rematch_state_survives_a_restart(db_url):
         assert done["state"] == "done"
         n0 = c.get(f"/api/games/{gid}/rematch", headers=auth(toks[0])).json()["token"]
         assert view(c, done["new_id"], n0)["seat"] == 0
+
+
+def test_chat_and_rematch_news_are_the_same_for_every_viewer_and_hold_nothing_of_the_game(
+    client,
+):
+    """The leak test for chat: a line is pushed byte for byte the same to each seat and to
+    spectators, and holds only the seat's public identity, the text and the time; a rematch's
+    news holds no token."""
+    made = create(client, "toy-secret-sum", ["human", "human"])
+    gid = made["id"]
+    t0, t1 = seat_tokens(client, made).values()
+    with (
+        ws_connect(client, gid, t0) as s0,
+        ws_connect(client, gid, t1) as s1,
+        ws_connect(client, gid) as watcher,
+    ):
+        for ws in (s0, s1, watcher):
+            ws.receive_json()
+        client.post(f"/api/games/{gid}/chat", headers=auth(t0), json={"text": "gg"})
+        got = [ws.receive_text() for ws in (s0, s1, watcher)]
+        assert got[0] == got[1] == got[2]
+    line = client.get(f"/api/games/{gid}/chat").json()["lines"][0]
+    assert set(line) == {"id", "seat", "name", "color", "text", "at"}
+    public = view(client, gid)["seats"][0]
+    assert (line["name"], line["color"]) == (public["name"], public["color"])
+    finish(client, gid, {0: t0, 1: t1})
+    with ws_connect(client, gid) as watcher:
+        watcher.receive_json()
+        client.post(f"/api/games/{gid}/rematch", headers=auth(t0))
+        news = watcher.receive_json()
+        assert news["type"] == "rematch" and news["data"]["token"] is None
+        assert t0 not in str(news) and "nonce" not in str(news)

@@ -66,7 +66,9 @@ def hold(page, base: str, seats: dict[str, dict]) -> None:
 
 def test_your_games_page_badge_title_icon_and_notification(browser, live_server):
     base = live_server
-    ctx = browser.new_context(permissions=["notifications"], viewport={"width": 1300, "height": 900})
+    ctx = browser.new_context(
+        permissions=["notifications"], viewport={"width": 1300, "height": 900}
+    )
     ctx.add_init_script(FAKE_NOTIFICATION)
     page = ctx.new_page()
     errors: list[str] = []
@@ -213,7 +215,10 @@ def test_a_rematch_offered_and_accepted_by_both_players(browser, live_server):
             p.click('#end [data-rematch="go"]')
             p.wait_for_url(f"{base}/g/{new_id}")
             p.wait_for_selector("#conn.live")
-            p.wait_for_function(f"() => document.getElementById('crumb').textContent.includes('you are {me}')")
+            p.wait_for_function(
+                "me => document.getElementById('crumb').textContent.includes(`you are ${me}`)",
+                arg=me,
+            )
             p.wait_for_selector('#rematch-panel [data-rematch="of"]')
         held = bob.evaluate(f"JSON.parse(localStorage.getItem('nightsky.games'))['{new_id}']")
         assert held["seat"] == 1 and held["token"] not in (t0, t1)
