@@ -17,7 +17,7 @@ from nightsky.server.settings import Settings
 from tests.server.conftest import auth, create, seat_tokens
 
 FIELDS = ["game", "players", "options", "seats", "names", "seed", "action", "version",
-          "invite", "name", "seat", "components", "token"]
+          "invite", "name", "seat", "components", "token", "text", "games", "id"]
 scalars = (
     st.none() | st.booleans() | st.integers() | st.floats()
     | st.text(max_size=40) | st.sampled_from(["human", "random", "ismcts:seconds=inf",
@@ -47,6 +47,12 @@ ENDPOINTS = [
     ("GET", "/api/games/{gid}/view"),
     ("GET", "/api/games/{gid}/record"),
     ("GET", "/api/games/{gid}/replay?step={step}"),
+    ("POST", "/api/mine"),
+    ("GET", "/api/games/{gid}/chat"),
+    ("POST", "/api/games/{gid}/chat"),
+    ("GET", "/api/games/{gid}/rematch"),
+    ("POST", "/api/games/{gid}/rematch"),
+    ("POST", "/api/games/{gid}/rematch/decline"),
 ]
 
 

@@ -86,7 +86,8 @@ def test_a_missing_or_wrong_token_is_401_and_a_valid_one_without_the_right_403(c
 OPERATIONS = {
     "healthz", "readyz", "get_catalog", "get_lobby", "create_game", "get_view", "act", "undo",
     "join_seat", "claim_seat", "renew_invite", "leave_seat", "get_record", "get_replay",
-    "get_metrics",
+    "get_metrics", "get_your_games", "get_chat", "post_chat", "get_rematch", "offer_rematch",
+    "decline_rematch",
 }
 
 
@@ -104,9 +105,11 @@ def test_openapi_declares_the_token_schemes_and_readable_operation_ids(client):
     assert schemes["SeatTokenHeader"]["name"] == "X-Seat-Token"
     ops = _operations(spec)
     assert set(ops) == OPERATIONS
-    for name in ("get_view", "act", "undo", "renew_invite", "leave_seat", "get_replay"):
+    for name in ("get_view", "act", "undo", "renew_invite", "leave_seat", "get_replay",
+                 "post_chat", "get_rematch", "offer_rematch", "decline_rematch"):
         assert {"SeatToken": []} in ops[name]["security"], name
     assert "security" not in ops["get_lobby"]
+    assert "security" not in ops["get_your_games"]  # its tokens travel in the body
 
 
 def test_every_operation_documents_a_json_response_schema(client):
@@ -269,7 +272,8 @@ def test_serve_takes_every_setting_from_the_environment(monkeypatch, tmp_path):
         bot_workers=3, bot_delay=0.5, think_seconds=1.5, think_grace=0.5, bot_processes=1,
         inline_agents=("random",), bot_memory_mb=512, spec_max_chars=50,
         allow_client_seed=True, secret="s3cret", rate_requests="10/second",
-        rate_create="5/minute", rate_claim="7/minute", max_open_tables_per_client=4,
+        rate_create="5/minute", rate_claim="7/minute", rate_chat="3/minute",
+        max_open_tables_per_client=4,
         max_open_tables=40, idle_seconds=30.0, keep_finished=8, max_sockets_per_table=6,
         max_sockets_per_client=5, ws_auth_seconds=3.0,
         allowed_origins=("https://a.example", "https://b.example"), trust_proxy=True,

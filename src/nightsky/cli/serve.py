@@ -160,6 +160,9 @@ def serve(
         str, setting("rate_claim", "Invite claims and joins per client.", LIMITS,
                      callback=_rates)
     ] = DEFAULTS.rate_claim,
+    rate_chat: Annotated[
+        str, setting("rate_chat", "Chat lines per seat of a table.", LIMITS, callback=_rates)
+    ] = DEFAULTS.rate_chat,
     max_open_tables_per_client: Annotated[
         int,
         setting("max_open_tables_per_client", "Unfinished tables one client may hold.", LIMITS,

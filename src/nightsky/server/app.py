@@ -41,6 +41,7 @@ from nightsky.server.guards import (
 from nightsky.server.logs import AccessLog
 from nightsky.server.rooms import Manager, NewGame, Room, ServerError, Subscriber
 from nightsky.server.settings import Settings
+from nightsky.server.social import install as install_social
 from nightsky.server.store import Store, default_url
 
 log = logging.getLogger("nightsky.server")
@@ -458,6 +459,7 @@ def create_app(
         seat = manager.seat_for(room, token, required=True)
         assert seat is not None
         manager.leave(room, seat)
+        app.state.rematches.cancel(room, seat)  # leaving cancels an open rematch offer
         return _json(manager.encoded(room, None))
 
     @app.get("/api/games/{gid}/record", response_model=Record, tags=["games"], responses=ERRORS)
@@ -571,6 +573,11 @@ def create_app(
                 batch = [await queue.get()]
                 while not queue.empty():
                     batch.append(queue.get_nowait())
+                # Chat lines and rematch news (``{"kind", "text"}``) go as they are.
+                for item in batch:
+                    if item is not None and "kind" in item:
+                        await websocket.send_text(item["text"])
+                batch = [x for x in batch if x is None or "kind" not in x]
                 message = newest_view(batch, sent)
                 if message is not None:
                     # Encoded once for every socket of this viewer, off the event loop.
@@ -584,6 +591,8 @@ def create_app(
             reading.cancel()
             await run_in_threadpool(manager.unsubscribe, room, sub)
 
+    # Your games, chat and rematch (server/social.py).
+    install_social(app, manager, settings, bearer=bearer, errors=ERRORS, web_dir=WEB_DIR)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
 

@@ -48,6 +48,8 @@ class Settings:
     """``POST /api/games`` of one client."""
     rate_claim: str = "30/minute"
     """``claim``/``join`` of one client (guessing invite codes is pointless; this keeps it so)."""
+    rate_chat: str = "5/10second;40/minute"
+    """Chat lines of one seat of one table (``POST /api/games/{id}/chat``)."""
     max_open_tables_per_client: int = 20
     max_open_tables: int = 5000
     idle_seconds: float = 600.0

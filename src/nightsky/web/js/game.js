@@ -2,6 +2,7 @@
 import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
 import { drawBoard } from "./board.js";
 import { drawViewTree } from "./viewtree.js";
+import { displayName } from "./mine.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = location.pathname.split("/").filter(Boolean).pop();
@@ -33,7 +34,9 @@ async function takeTokenFromLink() {
 
 async function claim(code, play) {
   try {
-    const j = await api(`/api/games/${gid}/claim`, { method: "POST", body: { invite: code } });
+    // An invite link seats you under the name you set (not the creator's hot-seat claims).
+    const name = play ? displayName() || null : null;
+    const j = await api(`/api/games/${gid}/claim`, { method: "POST", body: { invite: code, name } });
     const mine = myGames()[gid] || {};
     const tokens = { ...(mine.tokens || {}), [j.seat]: j.token };
     rememberSeat(gid, play ? { token: j.token, seat: j.seat, tokens } : { tokens });
@@ -88,6 +91,7 @@ function render(v) {
   $("crumb").replaceChildren(h("b", {}, v.title), ` · table ${v.id} · `,
     v.seat === null ? "spectator" : `you are ${seatName(v, v.seat)}`);
   keepSeatToken(v);
+  document.dispatchEvent(new CustomEvent("nightsky:view", { detail: v }));  // chat, rematch
   if (replaying) return;
   drawBanner(v);
   drawSeats(v);
@@ -381,8 +385,10 @@ function showEnd(v) {
       h("button", { class: "primary", type: "button", id: "replay-btn", onclick: startReplay }, "▶ Replay the game"),
       h("a", { class: "btn", href: `/api/games/${gid}/record`, download: `nightsky-${v.game}-${gid}.json` }, "Download record"),
       h("button", { type: "button", onclick: () => { endDismissed = true; end.hidden = true; } }, "See the board"),
-      h("a", { class: "btn", href: "/" }, "Lobby"))));
+      h("a", { class: "btn", href: "/" }, "Lobby")),
+    h("div", { class: "rematch-box", id: "end-rematch" })));
   end.hidden = false;
+  document.dispatchEvent(new CustomEvent("nightsky:end"));
 }
 
 // The replay shows each player their own view (their own cards face up): it is fetched with
@@ -516,11 +522,13 @@ function connect(delay = 500) {
     $("conn").classList.add("live"); $("conn").textContent = "live";
     clearInterval(pollTimer);
     delay = 500;
+    document.dispatchEvent(new CustomEvent("nightsky:socket"));
   };
   ws.onmessage = (ev) => {
     if (socket !== ws) return;
     const msg = JSON.parse(ev.data);
     if (msg.type === "view") accept(msg.data);
+    else document.dispatchEvent(new CustomEvent("nightsky:push", { detail: msg }));  // chat, rematch
   };
   ws.onclose = () => {
     if (socket !== ws) return;

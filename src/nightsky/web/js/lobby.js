@@ -1,5 +1,6 @@
 // The lobby: new-game form built from each game's options, open tables, your games.
 import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
+import { displayName } from "./mine.js";
 
 let catalog = null;
 let chosen = null;
@@ -47,6 +48,7 @@ function seatRows(n) {
       : agents.includes("greedy") ? "greedy" : agents[0];
     sel.value = old[i] || (i === 0 ? "human" : fallback);
     const name = h("input", { name: `name${i}`, placeholder: i === 0 ? "Your name" : `Player ${i + 1}` });
+    if (i === 0 && displayName()) name.value = displayName();  // the name set on /me
     rows.append(h("div", { class: "seat-row" },
       h("span", { class: "dot", style: `color:${seatColor(i)};background:${seatColor(i)}` }), sel, name));
   }
@@ -134,7 +136,7 @@ function gameLine(g, mine) {
 }
 
 function askName(g, button) {
-  const input = h("input", { placeholder: "Your name", maxlength: 40, "aria-label": "your name" });
+  const input = h("input", { placeholder: "Your name", maxlength: 40, "aria-label": "your name", value: displayName() || undefined });
   const form = h("form", { class: "row" }, input, h("button", { class: "primary", type: "submit" }, "Take seat"));
   form.addEventListener("submit", (e) => { e.preventDefault(); join(g, input.value.trim()); });
   button.parentElement.replaceWith(form);

@@ -1,0 +1,156 @@
+// Your games across tables: this browser's seat tokens asked in one POST (never in a URL),
+// the count of tables where it is your move shown in the page title "(2) …" and on the tab's
+// icon (drawn on a canvas), an opt-in notification when it becomes your move, and the display
+// name this browser uses when it takes a seat. No accounts: a seat is its token.
+import { api, myGames } from "./api.js";
+
+const NAME_KEY = "nightsky.name";
+const NOTIFY_KEY = "nightsky.notify";
+const TOLD_KEY = "nightsky.told";   // {gid: version} of turns already announced
+const POLL_MS = 15000;
+
+export function displayName() {
+  return (localStorage.getItem(NAME_KEY) || "").trim();
+}
+
+export function setDisplayName(name) {
+  const clean = String(name || "").replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim().slice(0, 40);
+  if (clean) localStorage.setItem(NAME_KEY, clean); else localStorage.removeItem(NAME_KEY);
+  return clean;
+}
+
+/** Every (game id, token) this browser holds: the seat it plays, and hot-seat seats too. */
+export function heldPairs() {
+  const out = [];
+  const games = Object.entries(myGames()).sort((a, b) => (b[1].at || 0) - (a[1].at || 0));
+  for (const [id, g] of games) {
+    const toks = new Set([g.token, ...Object.values(g.tokens || {})].filter(Boolean));
+    for (const token of toks) out.push({ id, token });
+  }
+  return out.slice(0, 100);
+}
+
+/** The server's answer for each held seat, grouped per table: [{id, entries, yourMove, ...}]. */
+export async function fetchMine() {
+  const pairs = heldPairs();
+  if (!pairs.length) return [];
+  const res = await api("/api/mine", { method: "POST", body: { games: pairs } });
+  const byId = new Map();
+  for (const e of res.games) {
+    if (!byId.has(e.id)) byId.set(e.id, []);
+    byId.get(e.id).push(e);
+  }
+  return [...byId.entries()].map(([id, entries]) => {
+    const known = entries.filter((e) => e.known);
+    const first = known[0] || entries[0];
+    return {
+      id, entries: known, known: known.length > 0, title: first.title, status: first.status,
+      version: first.version, updated_at: first.updated_at, to_move_names: first.to_move_names || [],
+      yourMove: known.some((e) => e.your_move),
+    };
+  });
+}
+
+// ------------------------------------------------------------------ the badge
+let count = 0;
+let exclude = null;
+let icon = null;
+const listeners = [];
+
+function applyTitle() {
+  const base = document.title.replace(/^\(\d+\) /, "");
+  const want = count ? `(${count}) ${base}` : base;
+  if (document.title !== want) document.title = want;
+}
+
+function drawIcon() {
+  const link = document.querySelector('link[rel="icon"]');
+  if (!link) return;
+  if (icon === null) icon = link.getAttribute("href");
+  link.dataset.badge = String(count);
+  if (!count) { link.setAttribute("href", icon); return; }
+  const c = document.createElement("canvas");
+  c.width = c.height = 32;
+  const g = c.getContext("2d");
+  if (!g) return;
+  g.fillStyle = "#0b1130";
+  g.beginPath(); g.arc(14, 18, 14, 0, 2 * Math.PI); g.fill();
+  g.fillStyle = "#ffd76a";
+  g.font = "22px sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
+  g.fillText("✦", 14, 19);
+  g.fillStyle = "#ff4d5e";
+  g.beginPath(); g.arc(23, 9, 9, 0, 2 * Math.PI); g.fill();
+  g.fillStyle = "#ffffff";
+  g.font = "bold 13px sans-serif";
+  g.fillText(count > 9 ? "9+" : String(count), 23, 10);
+  link.setAttribute("href", c.toDataURL("image/png"));
+}
+
+function setCount(n) {
+  count = n;
+  applyTitle();
+  drawIcon();
+}
+
+/** Notifications: wanted (the player pressed the button) and allowed by the browser. */
+export function notifying() {
+  return localStorage.getItem(NOTIFY_KEY) === "on" && "Notification" in window
+    && Notification.permission === "granted";
+}
+
+/** Ask the browser's permission (only ever from a click) and remember the choice. */
+export async function askToNotify() {
+  if (!("Notification" in window)) return "unsupported";
+  const answer = await Notification.requestPermission();
+  if (answer === "granted") localStorage.setItem(NOTIFY_KEY, "on");
+  else localStorage.removeItem(NOTIFY_KEY);
+  await refreshMine();
+  return answer;
+}
+
+export function stopNotifying() {
+  localStorage.removeItem(NOTIFY_KEY);
+}
+
+function told() {
+  try { return JSON.parse(localStorage.getItem(TOLD_KEY) || "{}"); } catch { return {}; }
+}
+
+function announce(tables) {
+  if (!notifying()) return;
+  const seen = told();
+  for (const t of tables) {
+    if (!t.yourMove || t.id === exclude || seen[t.id] === t.version) continue;
+    seen[t.id] = t.version;
+    const n = new Notification(`Your move: ${t.title}`, {
+      body: `Table ${t.id} is waiting for you.`, tag: `nightsky-${t.id}`,
+    });
+    n.onclick = () => { window.focus(); location.href = `/g/${t.id}`; };
+  }
+  localStorage.setItem(TOLD_KEY, JSON.stringify(seen));
+}
+
+/** Ask the server again now; the badge, the listeners and the notifications follow. */
+export async function refreshMine() {
+  let tables = [];
+  try { tables = await fetchMine(); } catch { return; }
+  setCount(tables.filter((t) => t.yourMove && t.id !== exclude).length);
+  announce(tables);
+  for (const f of listeners) f(tables);
+}
+
+/** Call ``f(tables)`` after every answer. */
+export function onMine(f) { listeners.push(f); }
+
+let started = false;
+/** Keep the badge up to date on this page; ``skip``: the table this page shows. */
+export function startBadge(skip = null) {
+  exclude = skip;
+  if (started) return;
+  started = true;
+  const title = document.querySelector("title");
+  if (title) new MutationObserver(applyTitle).observe(title, { childList: true, characterData: true, subtree: true });
+  refreshMine();
+  setInterval(refreshMine, POLL_MS);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshMine(); });
+}
