@@ -418,3 +418,28 @@ def test_issue_20_check_a_timed_out_seat_is_played_by_the_bot_then_taken_back(db
         assert clock_of(v, 0)["standin"] is None
         if 0 in v["current_players"] and not v["terminal"]:
             assert clock_of(v, 0)["running"]
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [
+        {"mode": "realtime", "bank_seconds": 100, "increment_seconds": 30},
+        {"mode": "turnbased", "move_seconds": 100},
+    ],
+)
+def test_undo_gives_no_time_back(tc, fake, clock):
+    """Act and undo to earn increments or a fresh turn: the undone turn goes on as it was."""
+    made = create(tc, "toy-secret-sum", ["human", "human"], clock=clock)
+    gid = made["id"]
+    t0, _ = seat_tokens(tc, made).values()
+    fake.advance(40)
+    for _ in range(3):
+        r = act(tc, gid, t0, "keep")
+        assert r.status_code == 200
+        if not r.json()["can_undo"]:
+            pytest.skip("the deal made this move unsafe to undo")
+        version = r.json()["version"]
+        r = tc.post(f"/api/games/{gid}/undo", headers=auth(t0), json={"version": version})
+        assert r.status_code == 200, r.text
+    c0 = clock_of(view(tc, gid), 0)
+    assert c0["running"] and c0["seconds_left"] == pytest.approx(60)  # 100 - 40, no more

@@ -129,6 +129,8 @@ class SeatClock:
     since: float | None = None  # when it started running (None: stopped)
     standin: str | None = None  # None: its player; "away" or "timeout": a bot plays it
     forfeited: bool = False
+    inc: float = 0.0  # the increment its last turn earned (taken back if that turn is undone)
+    resume: bool = False  # an undo reopened its turn: the turn goes on, it does not restart
 
     def deadline(self) -> float | None:
         if self.since is None or self.left is None:
@@ -159,7 +161,7 @@ class TableClock:
             **self.config.public(),
             "seats": {
                 str(i): {"left": s.left, "since": s.since, "standin": s.standin,
-                         "forfeited": s.forfeited}
+                         "forfeited": s.forfeited, "inc": s.inc}
                 for i, s in self.seats.items()
             },
             "by": {str(k): v for k, v in self.by.items()},
@@ -188,6 +190,7 @@ class TableClock:
                 since=s.get("since"),
                 standin=s.get("standin"),
                 forfeited=bool(s.get("forfeited")),
+                inc=float(s.get("inc") or 0.0),
             )
             if seat.since is not None and restarted is not None and seat.since < restarted:
                 seat.since = restarted
@@ -207,12 +210,23 @@ class TableClock:
             running = s.since is not None
             if running and not should:
                 self._charge(s, now)
+                s.inc = 0.0
                 if cfg.mode == "realtime" and not over and i not in to_act:
-                    s.left = (s.left or 0.0) + (cfg.increment_seconds or 0.0)  # turn ended
+                    s.inc = cfg.increment_seconds or 0.0  # its turn ended
+                    s.left = (s.left or 0.0) + s.inc
             elif should and not running:
-                if cfg.mode == "turnbased":
+                if cfg.mode == "turnbased" and not s.resume:
                     s.left = cfg.move_seconds
-                s.since = now
+                s.since, s.inc, s.resume = now, 0.0, False
+
+    def undo(self, seat: int) -> None:
+        """``seat`` took its last action back: if that action ended its turn, the turn goes
+        on where it was (no fresh turn-based time, the realtime increment taken back)."""
+        s = self.seats.get(seat)
+        if s is None or s.since is not None:
+            return
+        s.left = max(0.0, (s.left or 0.0) - s.inc)
+        s.inc, s.resume = 0.0, True
 
     @staticmethod
     def _charge(s: SeatClock, now: float) -> None:

@@ -567,6 +567,7 @@ class Room:
             with self.timings.measure("human"):
                 n = len(self.state.history) - 1
                 self.undo_stack.pop()
+                self.clock.undo(seat)
                 rec = make_record(self.state)
                 rec["result"] = None
                 self.state = replay(rec, check_result=False, upto=n)
@@ -937,7 +938,9 @@ class Manager:
         store holds with a passed deadline (loaded now; ``get`` drives them). How many."""
         t = self.now()
         count = 0
-        for room in list(self.rooms.values()):
+        with self._rooms_lock:
+            rooms = list(self.rooms.values())
+        for room in rooms:
             if room.clock.due(t):
                 try:
                     self.drive(room)
