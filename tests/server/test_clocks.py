@@ -81,10 +81,6 @@ def clock_of(v: dict[str, Any], seat: int) -> dict[str, Any]:
     return v["clocks"]["seats"][seat]
 
 
-def at(t: float) -> str:
-    return datetime.fromtimestamp(t).astimezone().isoformat()
-
-
 def same_time(iso: str | None, t: float) -> bool:
     assert iso is not None
     return abs(datetime.fromisoformat(iso).timestamp() - t) < 1e-3
