@@ -86,7 +86,7 @@ def test_a_missing_or_wrong_token_is_401_and_a_valid_one_without_the_right_403(c
 OPERATIONS = {
     "healthz", "readyz", "get_catalog", "get_lobby", "create_game", "get_view", "act", "undo",
     "join_seat", "claim_seat", "renew_invite", "leave_seat", "get_record", "get_replay",
-    "get_metrics",
+    "get_metrics", "set_away",
 }
 
 
@@ -104,7 +104,7 @@ def test_openapi_declares_the_token_schemes_and_readable_operation_ids(client):
     assert schemes["SeatTokenHeader"]["name"] == "X-Seat-Token"
     ops = _operations(spec)
     assert set(ops) == OPERATIONS
-    for name in ("get_view", "act", "undo", "renew_invite", "leave_seat", "get_replay"):
+    for name in ("get_view", "act", "set_away", "undo", "renew_invite", "leave_seat", "get_replay"):
         assert {"SeatToken": []} in ops[name]["security"], name
     assert "security" not in ops["get_lobby"]
 
