@@ -247,6 +247,7 @@ class Room:
     # Clocks and stand-in bots (server/clocks.py); ``now``: the server's time, injectable.
     clock: TableClock = field(default_factory=lambda: TableClock(ClockConfig()))
     now: Callable[[], float] = time.time
+    clock_stored: dict[str, Any] | None = None  # the clocks as last written
 
     # ------------------------------------------------------------------ seats
     @property
@@ -419,13 +420,17 @@ class Room:
             self.changed()
 
     # ------------------------------------------------------------------ clocks
-    def sync_clocks(self) -> tuple[dict[str, Any], Any]:
+    def sync_clocks(self) -> tuple[dict[str, Any], Any] | None:
         """Start and stop the clocks after a change (``TableClock.sync``); what to store: the
-        clocks and their next deadline. Under the lock."""
+        clocks and their next deadline, or None when they are as last stored. Under the lock."""
         state = self.state
         self.clock.sync(self.now(), set(state.current_players()), state.is_terminal())
+        row = self.clock.row()
+        if row == self.clock_stored:
+            return None
+        self.clock_stored = row
         nxt = self.clock.next_deadline()
-        return self.clock.row(), (None if nxt is None else datetime.fromtimestamp(nxt, UTC))
+        return row, (None if nxt is None else datetime.fromtimestamp(nxt, UTC))
 
     def set_away(self, seat: int, away: bool) -> None:
         """The seat's player is away (a stand-in bot plays the seat) or back."""
@@ -1027,6 +1032,7 @@ class Manager:
         room = self._room(g, state)
         humans = [i for i, s in enumerate(room.seats) if s.human]
         room.clock = TableClock.from_row(g.clock, humans, restarted=self.started_at)
+        room.clock_stored = g.clock
         room.undo_stack = list(g.undo)  # stored with every change: undo survives a restart
         room.mark_seats()  # after a restart: what a seat saw before it is stale
         return room
@@ -1086,7 +1092,7 @@ class Manager:
             room.mark_seats()
             stored.status = room.status
             stored.history = [(s, str(a)) for s, a in room.state.history]
-            stored.clock, stored.deadline = room.sync_clocks()
+            stored.clock, stored.deadline = room.sync_clocks() or (None, None)
             self.store.create(stored)
         with self._rooms_lock:
             self.rooms[room.id] = room
