@@ -87,7 +87,7 @@ OPERATIONS = {
     "healthz", "readyz", "get_catalog", "get_lobby", "create_game", "get_view", "act", "undo",
     "join_seat", "claim_seat", "renew_invite", "leave_seat", "get_record", "get_replay",
     "get_metrics", "get_your_games", "get_chat", "post_chat", "get_rematch", "offer_rematch",
-    "decline_rematch",
+    "decline_rematch", "set_away",
 }
 
 
@@ -105,7 +105,7 @@ def test_openapi_declares_the_token_schemes_and_readable_operation_ids(client):
     assert schemes["SeatTokenHeader"]["name"] == "X-Seat-Token"
     ops = _operations(spec)
     assert set(ops) == OPERATIONS
-    for name in ("get_view", "act", "undo", "renew_invite", "leave_seat", "get_replay",
+    for name in ("get_view", "act", "set_away", "undo", "renew_invite", "leave_seat", "get_replay",
                  "post_chat", "get_rematch", "offer_rematch", "decline_rematch"):
         assert {"SeatToken": []} in ops[name]["security"], name
     assert "security" not in ops["get_lobby"]

@@ -128,6 +128,12 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """The state before set-up; its set-up shuffles are its first chance events."""
 
+    def resign_action(self, state: State, seat: int) -> Action | None:
+        """Hook: the action by which ``seat`` drops out of the game now, where the rules allow
+        it (a server's ``forfeit`` on timeout plays it; it is an ordinary action, so the record
+        replays it). Default None: the seat cannot be dropped (a stand-in bot plays it)."""
+        return None
+
     # ------------------------------------------------------------------ presentation
     @property
     def ui(self) -> GameUI:

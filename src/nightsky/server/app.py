@@ -372,7 +372,8 @@ def create_app(
         code per other human seat."""
         made = manager.create(
             NewGame(
-                req.game, req.seats, req.players, req.options, req.names, req.seed, req.listed
+                req.game, req.seats, req.players, req.options, req.names, req.seed, req.listed,
+                clock=req.clock.model_dump() if req.clock else None,
             ),
             client=client_of(request.scope, settings, hashed=True),
         )
@@ -413,6 +414,16 @@ def create_app(
             assert seat is not None
             manager.act(room, seat, req.action, req.version)
             return _json(manager.encoded(room, seat))
+
+    @app.post("/api/games/{gid}/away", response_model=m.SeatView, tags=["play"], responses=ERRORS)
+    def set_away(gid: str, req: m.AwayRequest, token: Token) -> Response:
+        """Say you are away (a stand-in bot of the table's `on_timeout` spec plays your seat
+        from your own view) or back (`away: false`; a legal move of yours also takes it back)."""
+        room = room_of(gid)
+        seat = manager.seat_for(room, token, required=True)
+        assert seat is not None
+        manager.away(room, seat, req.away)
+        return _json(manager.encoded(room, seat))
 
     @app.post("/api/games/{gid}/undo", response_model=m.SeatView, tags=["play"], responses=ERRORS)
     def undo(gid: str, req: m.UndoRequest, token: Token) -> Response:

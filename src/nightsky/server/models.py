@@ -33,6 +33,35 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
+DAY = 86_400.0
+Seconds = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class ClockRequest(BaseModel):
+    """A table's clock. `realtime`: a bank per seat (`bank_seconds`, default 600) plus
+    `increment_seconds` (default 0) when its turn ends; `turnbased`: `move_seconds` per turn
+    (default one day); `untimed`: none. On timeout, or while a player is away, `bot:SPEC`
+    plays the seat until its player takes it back; `forfeit` drops the seat where the rules
+    allow it (else a greedy bot plays it)."""
+
+    model_config = ConfigDict(extra="forbid")
+    mode: Literal["untimed", "realtime", "turnbased"] = "untimed"
+    bank_seconds: Seconds | None = Field(None, gt=0, le=30 * DAY)
+    increment_seconds: Seconds | None = Field(None, ge=0, le=DAY)
+    move_seconds: Seconds | None = Field(None, gt=0, le=60 * DAY)
+    on_timeout: str | None = Field(
+        None,
+        max_length=200,
+        pattern=r"^(forfeit|bot:.+)$",
+        description="`bot:SPEC` (default `bot:greedy`) or `forfeit`.",
+    )
+
+
+class AwayRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    away: bool = Field(description="true: a stand-in bot plays your seat; false: you are back.")
+
+
 class CreateGame(BaseModel):
     """A new game: each seat is `human` or an agent spec (`random`, `greedy`, `mcts:...`)."""
 
@@ -55,6 +84,7 @@ class CreateGame(BaseModel):
         description="Show the table in the lobby: anyone may watch it there and take its free "
         "seats. Default: private, its invited seats taken only with their invite links.",
     )
+    clock: ClockRequest | None = Field(None, description="Absent: untimed.")
 
 
 class SeatToken(BaseModel):
@@ -130,6 +160,9 @@ class LogLine(BaseModel):
     seat: int = Field(description="-1 for chance.")
     text: str = Field(description="The entry in words, as this viewer may know it.")
     notation: str = Field(description="The entry's notation as this viewer may see it.")
+    by: str | None = Field(
+        None, description="`bot`: a stand-in bot made this move for the human seat; `forfeit`."
+    )
 
 
 class PublicSeat(BaseModel):
@@ -150,6 +183,28 @@ class ScorePartModel(BaseModel):
 class Notice(BaseModel):
     version: int
     text: str
+
+
+class SeatClock(BaseModel):
+    seat: int
+    timed: bool = Field(description="False: this seat has no clock (a bot, an untimed table).")
+    seconds_left: float | None = Field(
+        description="Seconds left when the clock last started or stopped (`since`)."
+    )
+    running: bool
+    since: str | None = Field(description="ISO time the clock started running.")
+    deadline: str | None = Field(description="ISO time it runs out, while running.")
+    standin: str | None = Field(description="`away` or `timeout`: a bot plays the seat now.")
+    forfeited: bool
+
+
+class Clocks(BaseModel):
+    mode: str
+    bank_seconds: float | None
+    increment_seconds: float | None
+    move_seconds: float | None
+    on_timeout: str
+    seats: list[SeatClock]
 
 
 class SeatView(BaseModel):
@@ -180,6 +235,7 @@ class SeatView(BaseModel):
     listed: bool = Field(description="Shown in the lobby; false: a private table.")
     can_undo: bool
     notices: list[Notice] = Field(description="What happened to the table besides moves.")
+    clocks: Clocks | None = Field(None, description="The table's clocks and stand-in bots.")
 
 
 class ReplayView(BaseModel):

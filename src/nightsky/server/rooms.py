@@ -16,6 +16,7 @@ Nothing here is game-specific: everything goes through the game contract.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import hmac
 import logging
@@ -27,6 +28,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from nightsky.core.errors import GameError, GameOverError, OptionError, RecordError
@@ -35,6 +37,7 @@ from nightsky.core.narration import Narrator
 from nightsky.core.record import make_record, parse_record, replay
 from nightsky.core.registry import game_class, load_game
 from nightsky.server.bounds import BotPlan, plan_bot
+from nightsky.server.clocks import ClockConfig, ClockDriver, ClockError, TableClock
 from nightsky.server.settings import Settings
 from nightsky.server.store import Store, StoredGame, now
 from nightsky.server.thinking import ThinkPool
@@ -241,6 +244,10 @@ class Room:
     seat_marks: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # last fetched (for eviction)
     gone: bool = False  # evicted: the store (and a rebuilt room) is the truth now
+    # Clocks and stand-in bots (server/clocks.py); ``now``: the server's time, injectable.
+    clock: TableClock = field(default_factory=lambda: TableClock(ClockConfig()))
+    now: Callable[[], float] = time.time
+    clock_stored: dict[str, Any] | None = None  # the clocks as last written
 
     # ------------------------------------------------------------------ seats
     @property
@@ -270,7 +277,16 @@ class Room:
         """The bot seats that are to act now."""
         n = len(self.seats)
         now = self.state.current_players()
-        return [p for p in now if 0 <= p < n and self.seats[p].kind == "bot"]
+        return [
+            p
+            for p in now
+            if 0 <= p < n and (self.seats[p].kind == "bot" or self.clock.stand_in(p))
+        ]
+
+    def bot_spec(self, seat: int) -> str:
+        """The spec of the bot that plays ``seat``: its own, or the table's stand-in's."""
+        row = self.seats[seat]
+        return (row.spec or "") if row.kind == "bot" else self.clock.config.bot_spec
 
     def public_seats(self) -> list[dict[str, Any]]:
         """Every seat as anyone may see it, with its one name and colour."""
@@ -403,6 +419,70 @@ class Room:
             self.persist(seats_changed=True, bump=True)
             self.changed()
 
+    # ------------------------------------------------------------------ clocks
+    def sync_clocks(self) -> tuple[dict[str, Any], Any] | None:
+        """Start and stop the clocks after a change (``TableClock.sync``); what to store: the
+        clocks and their next deadline, or None when they are as last stored. Under the lock."""
+        state = self.state
+        self.clock.sync(self.now(), set(state.current_players()), state.is_terminal())
+        row = self.clock.row()
+        if row == self.clock_stored:
+            return None
+        self.clock_stored = row
+        nxt = self.clock.next_deadline()
+        return row, (None if nxt is None else datetime.fromtimestamp(nxt, UTC))
+
+    def set_away(self, seat: int, away: bool) -> None:
+        """The seat's player is away (a stand-in bot plays the seat) or back."""
+        with self.lock:
+            if not self.seats[seat].human:
+                raise ServerError(422, "bad_seat", f"seat {seat} is a bot", field="seat")
+            if self.state.is_terminal():
+                raise ServerError(409, "game_over", "the game is over")
+            if self.clock.set_away(seat, away, self.now()):
+                name = self.seats[seat].name
+                self.notice(
+                    f"{name} is away: a {self.clock.config.bot_spec} bot plays the seat."
+                    if away
+                    else f"{name} is back."
+                )
+                self.persist(seats_changed=True, bump=True)
+                self.changed()
+
+    def time_out(self) -> bool:
+        """Fire the deadlines that passed: each such seat is handed to a stand-in bot, or
+        dropped where the table says ``forfeit`` and the rules allow it. Whether any fired."""
+        with self.lock:
+            if self.gone or self.state.is_terminal():
+                return False
+            now = self.now()
+            due = self.clock.due(now)
+            if not due:
+                return False
+            forfeit = self.clock.config.on_timeout == "forfeit"
+            drop: list[tuple[int, Action]] = []
+            for seat in due:
+                self.clock.time_out(seat, now)
+                name = self.seats[seat].name
+                resign = self.state.game.resign_action(self.state, seat) if forfeit else None
+                if resign is not None and self.state.is_legal(resign, seat):
+                    drop.append((seat, resign))
+                    self.notice(f"{name}'s time ran out: the seat is out of the game.")
+                else:
+                    self.notice(
+                        f"{name}'s time ran out: a {self.clock.config.bot_spec} bot plays the "
+                        "seat until they take it back."
+                    )
+            self.persist(seats_changed=True, bump=True)
+            self.changed()
+            for seat, resign in drop:
+                if self.state.is_terminal() or not self.state.is_legal(resign, seat):
+                    continue
+                self.clock.seats[seat].forfeited = True
+                self.clock.by[len(self.state.history)] = "forfeit"
+                self.commit_action(seat, resign, human=False)
+            return True
+
     # ------------------------------------------------------------------ acting
     def act(self, seat: int, notation: str, version: int) -> None:
         """A human seat's action, chosen on ``version``: validated, applied, committed, pushed."""
@@ -414,9 +494,17 @@ class Room:
                 action = self.state.game.parse_action(notation)
             except GameError as exc:
                 raise game_error(exc) from None
+            # A legal move takes the seat back from a stand-in bot (timed out or away).
+            saved = copy.copy(self.clock.seats.get(seat))
+            self.clock.take_back(seat)
             # apply() validates first: a refused action changes nothing and names its rule.
-            with self.timings.measure("human"):
-                self.commit_action(seat, action, human=True)
+            try:
+                with self.timings.measure("human"):
+                    self.commit_action(seat, action, human=True)
+            except ServerError:
+                if saved is not None:
+                    self.clock.seats[seat] = saved
+                raise
 
     def commit_action(self, seat: int, action: Action, *, human: bool) -> None:
         """Apply (validated), resolve the chance it triggers, commit, push. Under the lock."""
@@ -427,6 +515,8 @@ class Room:
             state.apply(action, seat)
         except GameError as exc:
             raise game_error(exc) from None
+        if not human and self.clock.stand_in(seat):
+            self.clock.by.setdefault(start, "bot")  # the log says a bot played it
         self.resolve_chance()
         new = state.history[start:]
         if before is not None and len(new) == 1 and not _reveals(before, state, seat, action):
@@ -482,6 +572,7 @@ class Room:
             with self.timings.measure("human"):
                 n = len(self.state.history) - 1
                 self.undo_stack.pop()
+                self.clock.undo(seat)
                 rec = make_record(self.state)
                 rec["result"] = None
                 self.state = replay(rec, check_result=False, upto=n)
@@ -509,6 +600,7 @@ class Room:
         if self.gone:
             raise Evicted(self.id)
         version = self.version + 1 if bump else self.version
+        clock = self.sync_clocks()
         try:
             self.store.commit_change(
                 self.id,
@@ -520,6 +612,7 @@ class Room:
                 seats=[s.row() for s in self.seats] if seats_changed else None,
                 undo=self.undo_stack,
                 notices=self.notices if seats_changed else None,
+                clock=clock,
             )
         except Exception as exc:
             log.exception("commit failed for game %s; reloading it", self.id)
@@ -531,6 +624,7 @@ class Room:
         if self.narrator is not None:
             # an undo rewrites history: the lines from there on are told again
             self.narrator.truncate(len(self.state.history))
+        self.clock.truncate(len(self.state.history))
         self.cache.clear()
         self.wire.clear()
         self.mark_seats()
@@ -563,8 +657,9 @@ class Room:
                     "status": self.status,
                     "listed": self.listed,
                     "can_undo": self.undo_allowed(seat),
-                    "log": self.log_for(seat, names),
+                    "log": self.clock.mark_log(self.log_for(seat, names)),
                     "notices": list(self.notices),
+                    "clocks": self.clock.public(len(self.seats)),
                 }
             )
             self.cache[seat] = body
@@ -638,7 +733,7 @@ class Room:
                 "steps": n,
                 "seat": seat,
                 "seats": seats,
-                "log": [line for line in lines if line["index"] < step],
+                "log": self.clock.mark_log([line for line in lines if line["index"] < step]),
             }
         )
         return body
@@ -752,7 +847,7 @@ class BotRunner:
         """The seat's checked spec (cached), or None when the bounds refuse it: then the seat
         plays random legal moves, and the refused spec never runs (after a restart too)."""
         if seat not in room.agents:
-            spec = room.seats[seat].spec or ""
+            spec = room.bot_spec(seat)
             try:
                 room.agents[seat] = plan_bot(spec, self.settings, room.state.game)
             except GameError as exc:
@@ -808,6 +903,15 @@ class Manager:
             workers=bot_workers, delay=bot_delay, settings=self.settings, forget=self._forget
         )
         self.timings = Timings()
+        # The server's time, seconds since the epoch (tests put a fake clock here), when this
+        # process started (a clock running before that runs again from then), and the thread
+        # that fires deadlines.
+        self.clock: Callable[[], float] = time.time
+        self.started_at: float | None = None
+        self.driver = ClockDriver(self.tick)
+
+    def now(self) -> float:
+        return self.clock()
 
     @property
     def bot_delay(self) -> float:
@@ -817,10 +921,47 @@ class Manager:
     def start(self) -> int:
         """How many unfinished games the store holds. They are loaded lazily, on their next
         request (their bots resume then), so a restart costs nothing per game."""
+        self.started_at = self.now()
+        self.driver.start()
         return self.store.count_playing()
 
     def close(self) -> None:
+        self.driver.stop()
         self.bots.close()
+
+    # ------------------------------------------------------------------ driving
+    def drive(self, room: Room) -> None:
+        """Move a table on by itself: fire its clocks' deadlines that passed, then start its
+        bots (bot seats and stand-ins) if any is to act. The one place where the server acts
+        without a request: a deployment of several processes runs it for a table only in the
+        process that holds the table's lease."""
+        room.time_out()
+        self.bots.kick(room)
+
+    def tick(self) -> int:
+        """Drive every table whose clock deadline passed: those in memory, and those the
+        store holds with a passed deadline (loaded now; ``get`` drives them). How many."""
+        t = self.now()
+        count = 0
+        with self._rooms_lock:
+            rooms = list(self.rooms.values())
+        for room in rooms:
+            if room.clock.due(t):
+                try:
+                    self.drive(room)
+                    count += 1
+                except Exception:
+                    log.exception("clock of game %s", room.id)
+        when = datetime.fromtimestamp(t, UTC)
+        for gid in self.store.due(when):
+            if gid in self.rooms:
+                continue
+            try:
+                self.get(gid)
+                count += 1
+            except Exception:
+                log.exception("clock of game %s", gid)
+        return count
 
     # ------------------------------------------------------------------ rooms
     def get(self, gid: str) -> Room:
@@ -838,7 +979,7 @@ class Manager:
             room = self._rebuild(stored)
             self.rooms[gid] = room
         self.trim(keep=room)
-        self.bots.kick(room)  # a game loaded again: its bots resume
+        self.drive(room)  # a game loaded again: its clocks and bots resume
         return room
 
     def trim(self, keep: Room | None = None) -> int:
@@ -889,6 +1030,9 @@ class Manager:
                 500, "corrupt_game", f"game {g.id} cannot be replayed: {exc}"
             ) from None
         room = self._room(g, state)
+        humans = [i for i, s in enumerate(room.seats) if s.human]
+        room.clock = TableClock.from_row(g.clock, humans, restarted=self.started_at)
+        room.clock_stored = g.clock
         room.undo_stack = list(g.undo)  # stored with every change: undo survives a restart
         room.mark_seats()  # after a restart: what a seat saw before it is stale
         return room
@@ -909,6 +1053,7 @@ class Manager:
             secret=self.secret,
             notices=list(g.notices),
             listed=bool(g.listed),
+            now=self.now,
         )
 
     def create(self, req: NewGame, client: str = "") -> Created:
@@ -924,6 +1069,7 @@ class Manager:
                 field="seats",
             )
         rows, token, invites = _new_seats(req.seats, req.names, self.settings, game)
+        clock = self._new_clock(req.clock, rows, game)
         self._check_seed(req.seed, rows)
         self._check_caps(client)
         stored = StoredGame(
@@ -940,17 +1086,41 @@ class Manager:
             listed=bool(req.listed),
         )
         room = self._room(stored, game.new_initial_state())
+        room.clock = clock
         with room.lock:
             room.resolve_chance()
             room.mark_seats()
             stored.status = room.status
             stored.history = [(s, str(a)) for s, a in room.state.history]
+            stored.clock, stored.deadline = room.sync_clocks() or (None, None)
             self.store.create(stored)
         with self._rooms_lock:
             self.rooms[room.id] = room
         self.trim(keep=room)
-        self.bots.kick(room)
+        self.drive(room)
         return Created(room, token, invites)
+
+    def _new_clock(self, raw: dict[str, Any] | None, rows: list[Seat], game: Any) -> TableClock:
+        """The clocks of a new table (``clock`` of the request), its stand-in's spec checked
+        like a bot seat's; 422 ``bad_clock`` names the field."""
+        try:
+            config = ClockConfig.parse(raw)
+        except ClockError as exc:
+            raise ServerError(422, "bad_clock", str(exc), field=exc.field) from None
+        try:
+            plan = plan_bot(config.bot_spec, self.settings, game)
+        except GameError as exc:
+            raise ServerError(
+                422, exc.code, f"clock.on_timeout: {exc}", field="clock.on_timeout"
+            ) from None
+        if plan.cheat:
+            raise ServerError(
+                422,
+                "bad_clock",
+                "clock.on_timeout: a stand-in bot plays from the seat's own view (no cheat)",
+                field="clock.on_timeout",
+            )
+        return TableClock.new(config, [i for i, s in enumerate(rows) if s.human])
 
     def _check_seed(self, seed: int | None, rows: list[Seat]) -> None:
         humans = sum(s.human for s in rows)
@@ -993,7 +1163,12 @@ class Manager:
 
     def act(self, room: Room, seat: int, notation: str, version: int) -> None:
         room = self._change(room, lambda r: r.act(seat, notation, version))
-        self.bots.kick(room)
+        self.drive(room)
+
+    def away(self, room: Room, seat: int, away: bool) -> None:
+        """The seat's player is away (a stand-in bot plays) or back."""
+        room = self._change(room, lambda r: r.set_away(seat, away))
+        self.drive(room)
 
     def undo(self, room: Room, seat: int, version: int) -> None:
         self._change(room, lambda r: r.undo(seat, version))
@@ -1100,6 +1275,7 @@ class NewGame:
     names: list[str] | None = None
     seed: int | None = None
     listed: bool = False  # shown in the lobby, its free seats open to anyone
+    clock: dict[str, Any] | None = None  # the API's ``clock`` (None: untimed)
 
 
 SHIPPED_COMPONENTS = {"": "", "default": ""}

@@ -68,6 +68,14 @@ class GameRow(Base):
     # Shown in the lobby (its creator opened it); null (a game from before private tables)
     # or false: reached only by its links.
     listed: Mapped[bool | None] = mapped_column(Boolean, nullable=True, index=True)
+    # The table's clocks (``server/clocks.py``: settings, per seat the time left and since
+    # when it runs, stand-in bots, which moves bots made); null: untimed, from before clocks.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The earliest time a running clock runs out (null: none runs): the clock driver loads
+    # the games whose deadline passed.
+    deadline: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
 
 
 class MoveRow(Base):
@@ -99,6 +107,8 @@ class StoredGame:
     client: str | None = None
     notices: list[dict[str, Any]] = field(default_factory=list)
     listed: bool = False
+    clock: dict[str, Any] | None = None
+    deadline: datetime | None = None
 
 
 def now() -> datetime:
@@ -163,6 +173,8 @@ class Store:
                     client=g.client,
                     notices=g.notices,
                     listed=g.listed,
+                    clock=g.clock,
+                    deadline=g.deadline,
                 )
             )
             for i, (seat, text) in enumerate(g.history):
@@ -180,6 +192,7 @@ class Store:
         seats: list[dict[str, Any]] | None = None,
         undo: list[tuple[int, int]] | None = None,
         notices: list[dict[str, Any]] | None = None,
+        clock: tuple[dict[str, Any], datetime | None] | None = None,
     ) -> None:
         """One atomic change: drop moves from ``truncate_to`` on (undo), append ``moves`` at
         index ``start``, and set the version and status (and the seats and the undo chain
@@ -191,6 +204,8 @@ class Store:
             values["undo"] = [list(x) for x in undo]
         if notices is not None:
             values["notices"] = list(notices)
+        if clock is not None:  # the clocks and their next deadline
+            values["clock"], values["deadline"] = clock
         with self._lock, Session(self.engine) as s, s.begin():
             if truncate_to is not None:
                 s.execute(
@@ -241,6 +256,17 @@ class Store:
             rows = s.scalars(q.order_by(GameRow.updated_at.desc()).limit(limit))
             return [_stored(r, []) for r in rows]
 
+    def due(self, when: datetime, limit: int = 100) -> list[str]:
+        """Unfinished games whose stored clock deadline is ``when`` or earlier."""
+        with Session(self.engine) as s:
+            q = (
+                select(GameRow.id)
+                .where(GameRow.status == "playing", GameRow.deadline <= when)
+                .order_by(GameRow.deadline)
+                .limit(limit)
+            )
+            return [r for (r,) in s.execute(q).all()]
+
     def some(self, ids: list[str]) -> list[StoredGame]:
         """The games of ``ids`` that exist, most recently active first, without their moves."""
         if not ids:
@@ -266,6 +292,8 @@ def _stored(row: GameRow, history: list[tuple[int, str]]) -> StoredGame:
         client=row.client,
         notices=[dict(x) for x in row.notices or []],
         listed=bool(row.listed),
+        clock=dict(row.clock) if row.clock else None,
+        deadline=row.deadline,
     )
 
 

@@ -1,6 +1,7 @@
 // The game page: board (SVG or text), seats, legal choices, log, push, undo, end screen, replay.
 import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
 import { drawBoard } from "./board.js";
+import { clockNode, drawAway, logMark, tickClocks } from "./clocks.js";
 import { drawViewTree } from "./viewtree.js";
 import { displayName } from "./mine.js";
 
@@ -100,6 +101,7 @@ function render(v) {
   $("notices").replaceChildren(...(v.notices || []).map((n) => h("div", { class: "notice" }, "⚑ ", n.text)));
   if ($("more").open) drawDetails(v);
   drawInvites(v);
+  drawAway(v, $("away-toggle"), setAway);
   if (v.terminal && !endDismissed) showEnd(v);
   maybeAutoplay();
 }
@@ -130,7 +132,8 @@ function drawSeats(v) {
       class: `seat${acting ? " acting" : ""}${s.seat === v.seat ? " me" : ""}`, "data-seat": s.seat,
     },
     dot(v, s.seat),
-    h("div", {}, h("div", { class: "name" }, s.name), h("div", { class: "kind" }, kind)),
+    h("div", {}, h("div", { class: "name" }, s.name), h("div", { class: "kind" }, kind),
+      clockNode(v, s.seat)),
     score !== null && score !== undefined ? h("span", { class: "score" }, fmt(score))
       : acting ? h("span", { class: "hourglass", title: "to act" }, "✦") : h("span")));
   }
@@ -237,7 +240,7 @@ function logNode(line, v) {
   return h("div", { class: `line${line.seat < 0 ? " chance" : ""}`, title: line.notation || "" },
     h("span", { class: "num" }, line.n ?? line.index + 1),
     line.seat < 0 ? "✦ " : null,
-    ...colourNames(line.text, v));
+    ...colourNames(line.text, v), logMark(line));
 }
 
 /** ``text`` split so that each seat name in it is shown in that seat's colour. */
@@ -484,6 +487,13 @@ async function undo() {
   } catch (e) { toast(e.message); await refresh(); } finally { busy = false; }
 }
 
+/** Say you are away (a bot plays your seat) or back. */
+async function setAway(away) {
+  try {
+    accept(await api(`/api/games/${gid}/away`, { method: "POST", token, body: { away } }));
+  } catch (e) { toast(e.message); await refresh(); }
+}
+
 let autoTimer = null;
 function maybeAutoplay() {
   clearTimeout(autoTimer);
@@ -554,6 +564,7 @@ async function main() {
   }, { passive: true });
   await refresh();
   connect();
+  setInterval(() => tickClocks(current), 500);
 }
 
 main();

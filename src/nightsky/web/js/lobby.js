@@ -1,6 +1,7 @@
 // The lobby: new-game form built from each game's options, open tables, your games.
 import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
 import { displayName } from "./mine.js";
+import { clockFields, readClock } from "./clocks.js";
 
 let catalog = null;
 let chosen = null;
@@ -96,7 +97,7 @@ async function create(ev) {
     const made = await api("/api/games", {
       method: "POST",
       body: { game: chosen.id, players: seats.length, options: readOptions(), seats, names,
-        listed: $("listed").checked },
+        listed: $("listed").checked, clock: readClock() },
     });
     const mine = made.tokens.find((t) => t.seat === made.you);
     rememberSeat(made.id, {
@@ -188,6 +189,7 @@ async function main() {
       h("span", { class: "d" }, g.description || "")));
   }
   choose(catalog.games[0]);
+  $("clock-box").replaceChildren(clockFields());
   $("new-form").addEventListener("submit", create);
   $("refresh").addEventListener("click", refresh);
   await refresh();
