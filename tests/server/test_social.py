@@ -236,6 +236,17 @@ def test_a_rematch_against_a_bot_is_made_at_once_with_the_same_seats(client):
     assert r.status_code == 409 and r.json()["error"]["code"] == "rematch_made"
 
 
+def test_a_rematch_keeps_the_tables_clock(client):
+    clock = {"mode": "turnbased", "move_seconds": 3600, "on_timeout": "bot:random"}
+    made = create(client, "toy-secret-sum", ["human", "greedy"], clock=clock)
+    gid, tok = made["id"], made["tokens"][0]["token"]
+    finish(client, gid, {0: tok})
+    got = client.post(f"/api/games/{gid}/rematch", headers=auth(tok)).json()
+    new = client.app.state.manager.get(got["new_id"])
+    assert new.clock.config.public() == client.app.state.manager.get(gid).clock.config.public()
+    assert new.clock.config.move_seconds == 3600 and new.clock.config.bot_spec == "random"
+
+
 def test_every_human_accepts_a_rematch_and_a_decline_or_leaving_cancels_it(client):
     made = create(client, "toy-secret-sum", ["human", "human", "random"],
                   names=["Ann", "Bob", ""])

@@ -163,7 +163,7 @@ class Rematches:
         self.push(room)
 
     def _make(self, old: Room, accepted: dict[str, str], client: str) -> str:
-        """The new table: same game, options, seats and listing; a new server seed."""
+        """The new table: same game, options, seats, clock and listing; a new server seed."""
         params = dict(old.params)
         players = params.pop("players", None)
         specs = ["human" if s.human else (s.spec or "random") for s in old.seats]
@@ -176,6 +176,8 @@ class Rematches:
                 [s.name for s in old.seats],
                 None,
                 old.listed,
+                # The same clock settings (untimed stays absent: the API's default).
+                old.clock.config.public() if old.clock.config.timed else None,
             ),
             client=client,
         )
