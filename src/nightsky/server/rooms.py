@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import GameError, GameOverError, OptionError, RecordError
 from nightsky.core.game import CHANCE, Action, State
@@ -36,9 +36,12 @@ from nightsky.core.record import make_record, parse_record, replay
 from nightsky.core.registry import game_class, load_game
 from nightsky.server.bounds import BotPlan, plan_bot
 from nightsky.server.settings import Settings
-from nightsky.server.store import Store, StoredGame, now
+from nightsky.server.store import Store, StoredGame, VersionConflict, now
 from nightsky.server.thinking import ThinkPool
 from nightsky.server.views import encode, seat_payload
+
+if TYPE_CHECKING:
+    from nightsky.server.cluster import Cluster
 
 log = logging.getLogger("nightsky.server")
 
@@ -69,6 +72,19 @@ class StorageFailure(ServerError):
 
     def __init__(self) -> None:
         super().__init__(503, "storage_error", "the move could not be saved; try again")
+
+
+class Conflict(StorageFailure):
+    """Another server process committed a change on the same version first (the game in the
+    database moved on): the same 409 as a stale version; the room is reloaded."""
+
+    def __init__(self) -> None:
+        ServerError.__init__(
+            self,
+            409,
+            "stale_version",
+            "the game has moved on (another change was saved first); look again and choose",
+        )
 
 
 def hash_token(token: str) -> str:
@@ -520,7 +536,10 @@ class Room:
                 seats=[s.row() for s in self.seats] if seats_changed else None,
                 undo=self.undo_stack,
                 notices=self.notices if seats_changed else None,
+                expect=self.version,
             )
+        except VersionConflict:
+            raise Conflict() from None
         except Exception as exc:
             log.exception("commit failed for game %s; reloading it", self.id)
             raise StorageFailure() from exc
@@ -805,9 +824,16 @@ class Manager:
         self.rooms: dict[str, Room] = {}
         self._rooms_lock = threading.Lock()
         self.bots = BotRunner(
-            workers=bot_workers, delay=bot_delay, settings=self.settings, forget=self._forget
+            workers=bot_workers, delay=bot_delay, settings=self.settings, forget=self._lost
         )
         self.timings = Timings()
+        # On PostgreSQL several processes serve the same games (server/cluster.py): pushes
+        # across processes, leases on driving tables, cached rooms kept fresh.
+        self.cluster: Cluster | None = None
+        if store.engine.dialect.name == "postgresql":
+            from nightsky.server.cluster import Cluster
+
+            self.cluster = Cluster(self)
 
     @property
     def bot_delay(self) -> float:
@@ -817,16 +843,29 @@ class Manager:
     def start(self) -> int:
         """How many unfinished games the store holds. They are loaded lazily, on their next
         request (their bots resume then), so a restart costs nothing per game."""
+        if self.cluster is not None:
+            self.cluster.start()
         return self.store.count_playing()
 
     def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.close()
         self.bots.close()
+
+    def drive(self, room: Room) -> None:
+        """The one step that moves a table on by itself (its bots; a clock joins here): with
+        several processes only the holder of the table's lease runs it (server/cluster.py)."""
+        if self.cluster is not None and not self.cluster.hold(room.id):
+            return
+        self.bots.kick(room)
 
     # ------------------------------------------------------------------ rooms
     def get(self, gid: str) -> Room:
         room = self.rooms.get(gid)
         if room is not None:
             room.touched = time.monotonic()
+            if self.cluster is not None:
+                self.cluster.fresh(room)  # another process may have changed it
             return room
         with self._rooms_lock:
             room = self.rooms.get(gid)
@@ -838,7 +877,7 @@ class Manager:
             room = self._rebuild(stored)
             self.rooms[gid] = room
         self.trim(keep=room)
-        self.bots.kick(room)  # a game loaded again: its bots resume
+        self.drive(room)  # a game loaded again: its bots resume
         return room
 
     def trim(self, keep: Room | None = None) -> int:
@@ -949,7 +988,7 @@ class Manager:
         with self._rooms_lock:
             self.rooms[room.id] = room
         self.trim(keep=room)
-        self.bots.kick(room)
+        self.drive(room)
         return Created(room, token, invites)
 
     def _check_seed(self, seed: int | None, rows: list[Seat]) -> None:
@@ -993,7 +1032,7 @@ class Manager:
 
     def act(self, room: Room, seat: int, notation: str, version: int) -> None:
         room = self._change(room, lambda r: r.act(seat, notation, version))
-        self.bots.kick(room)
+        self.drive(room)
 
     def undo(self, room: Room, seat: int, version: int) -> None:
         self._change(room, lambda r: r.undo(seat, version))
@@ -1028,8 +1067,54 @@ class Manager:
                     room = self.get(room.id)
             raise ServerError(503, "busy", "the table is being reloaded; try again")
         except StorageFailure:
-            self._forget(room)
+            self._lost(room)
             raise
+
+    def _lost(self, room: Room) -> None:
+        """A commit was refused: memory is ahead of the store. Reload the room in place from
+        the store (its sockets stay); when even that fails, drop it (``get`` reloads)."""
+        try:
+            self.refresh(room, full=True)
+        except Exception:
+            log.warning("game %s could not be reloaded; dropped from memory", room.id)
+            self._forget(room)
+
+    def refresh(self, room: Room, *, full: bool = False) -> bool:
+        """Bring a room in memory up to the stored game when another process changed it (or
+        ``full``: rebuild it from the store whatever its version): the moves it lacks are
+        applied (the whole record is replayed when its history is no longer a prefix), then
+        its watchers are pushed the new view. Whether anything changed."""
+        with room.lock:
+            if room.gone:
+                return False
+            n = len(room.state.history)
+            since = 0 if full else max(0, n - 1)
+            g = self.store.load(room.id, since=since)
+            if g is None or (not full and g.version <= room.version):
+                return False
+            state: State | None = None
+            if since:
+                seat, action = room.state.history[since]
+                if g.history[:1] == [(seat, str(action))]:
+                    state = room.state  # a failure below rebuilds it from the record
+                    try:
+                        for s, text in g.history[1:]:
+                            state.apply(state.game.parse_action(text), s)
+                    except GameError:
+                        state = None
+            if state is None:
+                if since:
+                    g = self.store.load(room.id)
+                    if g is None:
+                        return False
+                state = self._rebuild(g).state
+                room.narrator = None
+            room.state, room.version = state, g.version
+            room.seats = [Seat.from_row(r) for r in g.seats]
+            room.undo_stack = list(g.undo)
+            room.notices, room.listed = list(g.notices), bool(g.listed)
+            room.changed()
+        return True
 
     def _forget(self, room: Room) -> None:
         with self._rooms_lock:
