@@ -162,12 +162,14 @@ def test_one_process_drives_a_tables_bots_and_another_takes_over_when_it_dies(
 
 
 def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
-    from nightsky.cli import app
+    from nightsky.cli import _load_commands, app
 
+    _load_commands()
     db = f"sqlite:///{tmp_path / 'x.sqlite3'}"
     result = CliRunner().invoke(app, ["serve", "--workers", "2", "--db", db])
     assert result.exit_code != 0
-    assert "--workers" in result.output and "PostgreSQL" in result.output
+    said = " ".join(result.output.replace("\u2502", " ").split())  # unbox the error panel
+    assert "--workers" in said and "need a PostgreSQL database" in said, said
 
 
 def _children(pid: int) -> list[int]:

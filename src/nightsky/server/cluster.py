@@ -24,6 +24,8 @@ server processes, on one machine or many, serve every game; the database is the 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import json
 import logging
 import os
 import secrets
@@ -38,6 +40,7 @@ from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
     from nightsky.server.rooms import Manager, Room
+    from nightsky.server.settings import Settings
     from nightsky.server.store import Store
 
 log = logging.getLogger("nightsky.server.cluster")
@@ -245,3 +248,37 @@ class Cluster:
                     self.manager.drive(room)
             except Exception:
                 log.warning("cluster: could not take over game %s", gid, exc_info=True)
+
+
+# ---------------------------------------------------------------------- several processes
+WORKER_ENV = "NIGHTSKY_WORKER_CONFIG"
+
+
+def worker_config(db: str, settings: Settings) -> str:
+    """Prepare ``nightsky serve --workers N``: create the tables once, hand every process the
+    database URL and the settings (through the environment, which the processes inherit; one
+    random secret for all when none is set) and return the app factory's import string."""
+    from nightsky.server.store import Store
+
+    store = Store(db)
+    try:
+        ensure_schema(store)
+    finally:
+        store.close()
+    values = dataclasses.asdict(settings)
+    values["secret"] = settings.secret or secrets.token_hex(32)
+    os.environ[WORKER_ENV] = json.dumps({"db": db, "settings": values})
+    return "nightsky.server.cluster:worker_app"
+
+
+def worker_app() -> Any:
+    """The app of one server process of ``nightsky serve --workers N`` (uvicorn's factory)."""
+    from nightsky.server import create_app
+    from nightsky.server.settings import Settings
+
+    config = json.loads(os.environ[WORKER_ENV])
+    values = config["settings"]
+    for f in dataclasses.fields(Settings):
+        if isinstance(values.get(f.name), list):  # JSON has no tuples
+            values[f.name] = tuple(values[f.name])
+    return create_app(config["db"], settings=Settings(**values))
