@@ -10,6 +10,7 @@ runs as ``nobody`` (the directory is handed to that user).
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -129,10 +130,8 @@ class TempPostgres:
 def main() -> None:
     with TempPostgres() as pg:
         print(pg.url, flush=True)
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             signal.pause()
-        except KeyboardInterrupt:
-            pass
 
 
 if __name__ == "__main__":

@@ -74,8 +74,10 @@ class Cluster:
         self.holder = f"{socket.gethostname()[:64]}:{os.getpid()}:{secrets.token_hex(4)}"
         ensure_schema(self.store)
         self.store.on_commit = self._notify
-        # Leases this process holds: game id -> monotonic time until which it may trust it.
+        # Leases this process holds: game id -> monotonic time until which it may trust it;
+        # and leases another process held when last asked: game id -> when to ask again.
         self.held: dict[str, float] = {}
+        self.elsewhere: dict[str, float] = {}
         self._held_lock = threading.Lock()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -147,8 +149,13 @@ class Cluster:
         if holder == self.holder:
             return
         room = self.manager.rooms.get(game_id)
-        if room is not None and room.version < v:
+        if room is not None and room.version < v and self._watched(room):
             self._work.submit(self._refresh, room)
+
+    def _watched(self, room: Room) -> bool:
+        """Whether a cached game is kept fresh as others change it: it has sockets here, or
+        this process drives it. Others catch up on their next request (``fresh``)."""
+        return bool(room.subscribers) or room.id in self.held
 
     def _refresh(self, room: Room, full: bool = False) -> None:
         try:
@@ -164,7 +171,7 @@ class Cluster:
             self.manager.refresh(room)
 
     def _compare_all(self) -> None:
-        rooms = list(self.manager.rooms.values())
+        rooms = [r for r in self.manager.rooms.values() if self._watched(r)]
         stored = self.store.versions([r.id for r in rooms])
         for room in rooms:
             v = stored.get(room.id)
@@ -174,10 +181,13 @@ class Cluster:
     # ------------------------------------------------------------------ leases
     def hold(self, game_id: str) -> bool:
         """Whether this process holds (or now takes) the lease of ``game_id``."""
+        now = time.monotonic()
         with self._held_lock:
             until = self.held.get(game_id)
-        if until is not None and until > time.monotonic():
-            return True
+            if until is not None and until > now:
+                return True
+            if self.elsewhere.get(game_id, 0.0) > now:
+                return False  # held by another process a moment ago: do not ask every move
         with self.store.engine.begin() as c:
             row = c.execute(
                 text(
@@ -193,8 +203,15 @@ class Cluster:
         with self._held_lock:
             if row is None:
                 self.held.pop(game_id, None)
+                self.elsewhere[game_id] = now + self.tick
                 return False
             self.held[game_id] = self._trust_until()
+            self.elsewhere.pop(game_id, None)
+        if until is None:
+            # newly taken (its holder died or let go): catch up with what it did before
+            room = self.manager.rooms.get(game_id)
+            if room is not None:
+                self.fresh(room)
         return True
 
     def _trust_until(self) -> float:
@@ -232,14 +249,17 @@ class Cluster:
                     "WHERE l.expires_at < now() AND g.status = 'playing' LIMIT 500"
                 )
             ).all()
-        until = self._trust_until()
+        until, now = self._trust_until(), time.monotonic()
         with self._held_lock:
             self.held = {gid: until for (gid,) in kept}
+            self.elsewhere = {g: t for g, t in self.elsewhere.items() if t > now}
         self._compare_all()
         for room in rooms:
             if not room.bot_busy and room.bot_seats():
                 self.manager.drive(room)
         for (gid,) in orphans:
+            with self._held_lock:
+                self.elsewhere.pop(gid, None)  # its holder is gone: ask at once
             room = self.manager.rooms.get(gid)
             try:
                 if room is None:
