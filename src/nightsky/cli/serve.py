@@ -59,8 +59,9 @@ def setting(name: str, help: str, panel: str, *aliases: str, **extra: Any) -> An
 
 
 def _words(values: list[str] | None) -> tuple[str, ...] | None:
-    """Repeated values, each possibly a comma list (a variable's value is split on spaces)."""
-    if values is None:
+    """Repeated values, each possibly a comma list (a variable's value is split on spaces);
+    None when the option was not given (click passes an empty list then)."""
+    if not values:
         return None
     return tuple(w.strip() for v in values for w in v.split(",") if w.strip())
 
