@@ -17,8 +17,10 @@ server processes, on one machine or many, serve every game; the database is the 
 * **Leases.** A table moves by itself (its bots; clocks will join ``Manager.drive``) only in the
   process holding its row of ``leases`` (holder, expiry; ``ttl`` seconds, renewed every
   ``tick``). A process that dies stops renewing; once the lease expires the next tick of any
-  other process takes the table over (loads it, drives it): at most ``ttl + tick`` seconds. The
-  version check, not the lease, is what makes two bot moves for one turn impossible.
+  other process takes the table over (loads it, drives it): at most ``ttl + tick`` seconds. A
+  process with a socket on the table also takes the lease from a holder without one, so a
+  table's moves and its pushes tend to happen in one process. The version check, not the
+  lease, is what makes two bot moves for one turn impossible.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ LEASES = """
 CREATE TABLE IF NOT EXISTS leases (
     game_id VARCHAR(32) PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
     holder VARCHAR(128) NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL
+    expires_at TIMESTAMPTZ NOT NULL,
+    watched BOOLEAN NOT NULL DEFAULT false
 )
 """
 
@@ -150,7 +153,7 @@ class Cluster:
             return
         room = self.manager.rooms.get(game_id)
         if room is not None and room.version < v and self._watched(room):
-            self._work.submit(self._refresh, room)
+            self._refresh(room)  # here: one thread hop less per move
 
     def _watched(self, room: Room) -> bool:
         """Whether a cached game is kept fresh as others change it: it has sockets here, or
@@ -180,7 +183,11 @@ class Cluster:
 
     # ------------------------------------------------------------------ leases
     def hold(self, game_id: str) -> bool:
-        """Whether this process holds (or now takes) the lease of ``game_id``."""
+        """Whether this process holds (or now takes) the lease of ``game_id``: a free or
+        expired lease is taken; so is one whose holder has no socket on the table while this
+        process has one (the table's pushes then stay in the process that makes its moves)."""
+        room = self.manager.rooms.get(game_id)
+        watched = room is not None and bool(room.subscribers)
         now = time.monotonic()
         with self._held_lock:
             until = self.held.get(game_id)
@@ -191,14 +198,15 @@ class Cluster:
         with self.store.engine.begin() as c:
             row = c.execute(
                 text(
-                    "INSERT INTO leases (game_id, holder, expires_at) "
-                    "VALUES (:g, :h, now() + make_interval(secs => :ttl)) "
+                    "INSERT INTO leases (game_id, holder, expires_at, watched) "
+                    "VALUES (:g, :h, now() + make_interval(secs => :ttl), :w) "
                     "ON CONFLICT (game_id) DO UPDATE SET holder = EXCLUDED.holder, "
-                    "expires_at = EXCLUDED.expires_at "
+                    "expires_at = EXCLUDED.expires_at, watched = EXCLUDED.watched "
                     "WHERE leases.holder = EXCLUDED.holder OR leases.expires_at < now() "
+                    "OR (EXCLUDED.watched AND NOT leases.watched) "
                     "RETURNING holder"
                 ),
-                {"g": game_id, "h": self.holder, "ttl": self.ttl},
+                {"g": game_id, "h": self.holder, "ttl": self.ttl, "w": watched},
             ).first()
         with self._held_lock:
             if row is None:
@@ -207,11 +215,9 @@ class Cluster:
                 return False
             self.held[game_id] = self._trust_until()
             self.elsewhere.pop(game_id, None)
-        if until is None:
-            # newly taken (its holder died or let go): catch up with what it did before
-            room = self.manager.rooms.get(game_id)
-            if room is not None:
-                self.fresh(room)
+        if until is None and room is not None:
+            # newly taken (its holder died, let go or had no socket): catch up with it
+            self.fresh(room)
         return True
 
     def _trust_until(self) -> float:
@@ -231,13 +237,15 @@ class Cluster:
         expired (their holder died)."""
         rooms = list(self.manager.rooms.values())
         live = [r.id for r in rooms if not r.state.is_terminal()]
+        seen = [r.id for r in rooms if r.subscribers]
         with self.store.engine.begin() as c:
             kept = c.execute(
                 text(
-                    "UPDATE leases SET expires_at = now() + make_interval(secs => :ttl) "
+                    "UPDATE leases SET expires_at = now() + make_interval(secs => :ttl), "
+                    "watched = (game_id = ANY(:seen)) "
                     "WHERE holder = :h AND game_id = ANY(:ids) RETURNING game_id"
                 ),
-                {"h": self.holder, "ttl": self.ttl, "ids": live},
+                {"h": self.holder, "ttl": self.ttl, "ids": live, "seen": seen},
             ).all()
             c.execute(
                 text("DELETE FROM leases WHERE holder = :h AND NOT (game_id = ANY(:ids))"),
