@@ -76,6 +76,8 @@ def start_server(
         "100000/minute",
         "--max-tables-per-client",
         "100000",
+        "--max-sockets-per-client",
+        "100000",
         # Nobody reads its stderr while it runs: keep it to warnings (info logs every socket).
         "--log-level",
         "warning",
