@@ -268,12 +268,12 @@ class Cluster:
         for (gid,) in orphans:
             with self._held_lock:
                 self.elsewhere.pop(gid, None)  # its holder is gone: ask at once
-            room = self.manager.rooms.get(gid)
+            cached = self.manager.rooms.get(gid)
             try:
-                if room is None:
+                if cached is None:
                     self.manager.get(gid)  # loads it and drives it
                 else:
-                    self.manager.drive(room)
+                    self.manager.drive(cached)
             except Exception:
                 log.warning("cluster: could not take over game %s", gid, exc_info=True)
 
