@@ -475,6 +475,7 @@ def run_workers(
         while len(workers_of(proc.pid)) < workers and time.monotonic() < deadline:
             time.sleep(0.1)
         report["saturation"] = saturate(base, games, seconds, seed)
+        progress(f"{workers} process(es), saturation", report["saturation"])
         if not kill_one:
             return report
         players = create_games(base, games, random.Random(seed))
@@ -486,6 +487,7 @@ def run_workers(
             )
         )
         report["kill"] = fault
+        progress("kill -9 of one process", {**fault, "errors_so_far": stats.errors})
         asyncio.run(run_phase(base, players, stats, None, 0.0))
         problems = check_intact(base, players)
         stats.errors.extend(problems)
@@ -583,6 +585,11 @@ async def kill_a_process(supervisor: int, db: str, wait: float, out: dict[str, A
                 "tables_whose_bot_never_moved_in_15_s": len(tables) - len(waited),
             }
         )
+
+
+def progress(what: str, data: Any) -> None:
+    """One phase's result on stderr as soon as it is known (a long run can be followed)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {what}: {json.dumps(data)}", file=sys.stderr, flush=True)
 
 
 def main_workers(args: argparse.Namespace) -> dict[str, Any]:

@@ -51,7 +51,7 @@ CHANNEL = "nightsky_games"
 SCHEMA_LOCK = 74951  # the advisory lock under which the tables are created (store.py too)
 LEASES = """
 CREATE TABLE IF NOT EXISTS leases (
-    game_id VARCHAR(32) PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    game_id VARCHAR(32) PRIMARY KEY,
     holder VARCHAR(128) NOT NULL,
     expires_at TIMESTAMPTZ NOT NULL,
     watched BOOLEAN NOT NULL DEFAULT false
