@@ -85,7 +85,7 @@ def start_server(
         str(workers),
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a busy machine starts N processes slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/catalog", timeout=1).status_code == 200:
