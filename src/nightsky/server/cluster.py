@@ -69,7 +69,7 @@ def ensure_schema(store: Store) -> None:
 class Cluster:
     """This process's part in a multi-process deployment (see the module's docstring)."""
 
-    def __init__(self, manager: Manager, *, ttl: float = 3.0, tick: float = 1.0) -> None:
+    def __init__(self, manager: Manager, *, ttl: float = 3.0, tick: float = 0.5) -> None:
         self.manager = manager
         self.store = manager.store
         self.ttl = ttl
