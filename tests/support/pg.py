@@ -128,6 +128,8 @@ class TempPostgres:
 
 
 def main() -> None:
+    # SIGTERM (and SIGINT, which a shell's background job ignores) stop it cleanly.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with TempPostgres() as pg:
         print(pg.url, flush=True)
         with contextlib.suppress(KeyboardInterrupt):
