@@ -8,10 +8,10 @@ PORT   ?= 8000
 # The lock: the exact versions `make` installs (pyproject.toml only states ranges). Regenerate
 # it with `make lock` after changing a dependency in pyproject.toml.
 LOCK   := constraints.txt
-# What the test environment holds: every extra but postgres, and the test and dev groups.
-TEST_EXTRAS ?= rl,ray,report
+# What the test environment holds: every extra, and the test and dev groups.
+TEST_EXTRAS ?= rl,ray,report,postgres
 
-.PHONY: run install build test-deps test wheel-check bench lint browser lock clean
+.PHONY: run install build test-deps test wheel-check bench lint browser postgres lock clean
 
 # The install compiles the engine's hot path with mypyc (setup.py); a change to any engine
 # source rebuilds it, so tests never run a stale extension (nightsky/_native.py would also
@@ -49,7 +49,15 @@ browser:
 	  $$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq && \
 	  $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null; }
 
-test-deps: $(VENV)/.test-installed browser
+## The multi-process server tests start a throw-away PostgreSQL cluster in a temporary
+## directory (tests/support/pg.py): they need Debian's server binaries, not a running service.
+postgres:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq && \
+	  $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq postgresql >/dev/null; }
+
+test-deps: $(VENV)/.test-installed browser postgres
 
 ## NIGHTSKY_REQUIRE_COMPILED: a test fails if the extensions did not build (so CI notices).
 ## Then the wheel as a user gets it (scripts/wheel_check.sh).

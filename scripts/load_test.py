@@ -12,6 +12,16 @@ server's own work per move (apply + chance + commit + push; ``/api/metrics``), b
 excluded everywhere.
 
     python scripts/load_test.py [--games 50] [--kill-after 8] [--json out.json]
+
+Several processes (``nightsky serve --workers N`` on PostgreSQL; ``--db`` left out starts a
+throw-away cluster, tests/support/pg.py): first one process, then N, each given
+``--saturate`` seconds of scripted humans that never think (moves per second at saturation,
+and their ratio); then, with ``--kill-one``, one of the N processes is killed (SIGKILL) in the
+middle of the games while the others keep serving (uvicorn starts a new one): no acknowledged
+move may be lost, clients only reconnect, every game finishes, and the bot seats of the dead
+process's tables (those it held the lease of) must move again within 5 s.
+
+    python scripts/load_test.py --games 50 --workers 2 --kill-one [--db postgresql://...]
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 GAMES = ["shooting-star", "stars-are-right", "star-fire", "mihi-anguli", "starlight"]
 
@@ -44,7 +55,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: str, bot_delay: float) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, db: str, bot_delay: float, workers: int = 1
+) -> subprocess.Popen[bytes]:
     cmd = [
         sys.executable,
         "-m",
@@ -63,12 +76,16 @@ def start_server(port: int, db: str, bot_delay: float) -> subprocess.Popen[bytes
         "100000/minute",
         "--max-tables-per-client",
         "100000",
+        "--max-sockets-per-client",
+        "100000",
         # Nobody reads its stderr while it runs: keep it to warnings (info logs every socket).
         "--log-level",
         "warning",
+        "--workers",
+        str(workers),
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a busy machine starts N processes slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/catalog", timeout=1).status_code == 200:
@@ -98,6 +115,7 @@ class Stats:
     server_ms: list[float] = field(default_factory=list)
     stale: int = 0
     transport_retries: int = 0
+    reconnects: int = 0
     moves: int = 0
     errors: list[str] = field(default_factory=list)
     record: bool = True  # False in the finishing phase: latencies there are not reported
@@ -113,6 +131,19 @@ async def play(
     base: str, p: Player, stats: Stats, client: httpx.AsyncClient, stop: asyncio.Event, think: float
 ) -> None:
     """Play ``p``'s seat from pushed views until the game ends or ``stop`` is set."""
+    while not stop.is_set() and not p.done:
+        try:
+            await _play(base, p, stats, client, stop, think)
+            return
+        except (ConnectionClosed, OSError):
+            # The process serving this socket died: connect again (to a process alive).
+            stats.reconnects += 1
+            await asyncio.sleep(0.2)
+
+
+async def _play(
+    base: str, p: Player, stats: Stats, client: httpx.AsyncClient, stop: asyncio.Event, think: float
+) -> None:
     ws_url = base.replace("http", "ws") + f"/api/games/{p.gid}/ws"
     headers = {"Authorization": f"Bearer {p.token}"}
     async with connect(ws_url, max_size=None) as ws:
@@ -152,8 +183,10 @@ async def play(
                     # A kept-alive connection closed under us: the move may or may not have
                     # been taken; look again (the version check makes a retry safe).
                     stats.transport_retries += 1
-                    r2 = await client.get(f"{base}/api/games/{p.gid}/view", headers=headers)
-                    latest = r2.json()
+                    with contextlib.suppress(httpx.TransportError):
+                        r2 = await client.get(f"{base}/api/games/{p.gid}/view", headers=headers)
+                        latest = r2.json()
+                    await asyncio.sleep(0.05)
                     continue
                 dt = (time.perf_counter() - t0) * 1000
                 if r.status_code == 409 and r.json()["error"]["code"] == "stale_version":
@@ -178,8 +211,15 @@ async def play(
 
 
 async def run_phase(
-    base: str, players: list[Player], stats: Stats, seconds: float | None, think: float
+    base: str,
+    players: list[Player],
+    stats: Stats,
+    seconds: float | None,
+    think: float,
+    during: Any = None,
 ) -> None:
+    """Play for ``seconds`` (None: until every game is over); ``during``: a coroutine run
+    meanwhile (a fault, a measurement)."""
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=len(players) + 5)
     async with httpx.AsyncClient(timeout=30, limits=limits) as client:
@@ -188,10 +228,13 @@ async def run_phase(
             for p in players
             if not p.done
         ]
+        side = asyncio.create_task(during) if during is not None else None
         if seconds is not None:
             await asyncio.sleep(seconds)
             stop.set()
         results = await asyncio.gather(*tasks, return_exceptions=True)
+        if side is not None:
+            await side
     for res in results:
         if isinstance(res, BaseException) and not isinstance(res, asyncio.CancelledError):
             stats.errors.append(f"client task failed: {res!r}")
@@ -320,6 +363,305 @@ def run(
     return report
 
 
+def create_games(base: str, games: int, rng: random.Random) -> list[Player]:
+    players = []
+    for i in range(games):
+        game = GAMES[i % len(GAMES)]
+        r = httpx.post(
+            f"{base}/api/games",
+            json={
+                "game": game,
+                "players": 2,
+                "seats": ["human", "random"],
+                "seed": rng.randrange(2**40),
+            },
+            timeout=30,
+        )
+        r.raise_for_status()
+        made = r.json()
+        players.append(
+            Player(made["id"], game, made["tokens"][0]["token"], random.Random(rng.random()))
+        )
+    return players
+
+
+def workers_of(pid: int) -> list[int]:
+    """The server processes of ``nightsky serve --workers N`` (pid: the supervisor)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            cmd = (entry / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == pid and b"spawn_main" in cmd:
+            out.append(int(entry.name))
+    return sorted(out)
+
+
+def saturate(base: str, games: int, seconds: float, seed: int) -> dict[str, Any]:
+    """Moves per second with humans that never think, on ``games`` tables at all times (a
+    finished game is replaced by a new one): acknowledged human moves (each answered by a bot
+    move) counted over ``seconds`` after a 2 s warm-up."""
+    stats = Stats(record=False)
+    marks: dict[str, float] = {}
+    rng = random.Random(seed + 1)
+
+    async def table(i: int, client: httpx.AsyncClient, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            game = GAMES[i % len(GAMES)]
+            r = await client.post(
+                f"{base}/api/games",
+                json={"game": game, "players": 2, "seats": ["human", "random"],
+                      "seed": rng.randrange(2**40)},
+            )
+            r.raise_for_status()
+            made = r.json()
+            p = Player(made["id"], game, made["tokens"][0]["token"], random.Random(rng.random()))
+            await play(base, p, stats, client, stop, 0.0)
+            i += len(GAMES) + 1
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        limits = httpx.Limits(max_connections=games + 5)
+        async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+            tasks = [asyncio.create_task(table(i, client, stop)) for i in range(games)]
+            await asyncio.sleep(2.0)
+            marks["m0"], marks["t0"] = stats.moves, time.perf_counter()
+            await asyncio.sleep(seconds)
+            marks["m1"], marks["t1"] = stats.moves, time.perf_counter()
+            stop.set()
+            for res in await asyncio.gather(*tasks, return_exceptions=True):
+                if isinstance(res, BaseException):
+                    stats.errors.append(f"client task failed: {res!r}")
+
+    asyncio.run(main())
+    moves = marks["m1"] - marks["m0"]
+    return {
+        "human_moves_per_second": round(moves / (marks["t1"] - marks["t0"]), 1),
+        "human_moves_counted": int(moves),
+        "errors": stats.errors,
+        "load_average": os.getloadavg()[0],
+    }
+
+
+def run_workers(
+    games: int,
+    workers: int,
+    db: str,
+    *,
+    kill_one: bool,
+    kill_after: float,
+    after: float,
+    think: float,
+    bot_delay: float,
+    seconds: float,
+    seed: int,
+) -> dict[str, Any]:
+    """One server of ``workers`` processes on ``db`` (PostgreSQL): saturation for ``seconds``,
+    then (``kill_one``) play at ``think`` pace, SIGKILL one process after ``kill_after`` s,
+    play ``after`` s more, finish every game and check nothing acknowledged was lost."""
+    from nightsky.core.record import replay
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start_server(port, db, bot_delay, workers)
+    report: dict[str, Any] = {"workers": workers, "games": games}
+    stats = Stats(record=False)
+    try:
+        deadline = time.monotonic() + 30
+        while len(workers_of(proc.pid)) < workers and time.monotonic() < deadline:
+            time.sleep(0.1)
+        report["saturation"] = saturate(base, games, seconds, seed)
+        progress(f"{workers} process(es), saturation", report["saturation"])
+        if not kill_one:
+            return report
+        players = create_games(base, games, random.Random(seed))
+        fault: dict[str, Any] = {}
+        asyncio.run(
+            run_phase(
+                base, players, stats, kill_after + after, think,
+                during=kill_a_process(proc.pid, db, kill_after, fault),
+            )
+        )
+        report["kill"] = fault
+        progress("kill -9 of one process", {**fault, "errors_so_far": stats.errors})
+        asyncio.run(run_phase(base, players, stats, None, 0.0))
+        problems = check_intact(base, players)
+        stats.errors.extend(problems)
+        for p in players:
+            if not p.done or p.result is None:
+                stats.errors.append(f"{p.gid}: not finished")
+                continue
+            rec = httpx.get(f"{base}/api/games/{p.gid}/record", timeout=30).json()
+            final = replay(rec)
+            if final.scores() != p.result["scores"] or final.winners() != p.result["winners"]:
+                stats.errors.append(f"{p.gid}: record does not replay to the seen result")
+        report["finished"] = sum(p.done for p in players)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=15)
+        if proc.poll() is None:
+            proc.kill()
+    report.update(
+        {
+            "human_moves_after_saturation": stats.moves,
+            "lost_moves": sum(
+                1 for e in stats.errors if "acknowledged" in e or "log differs" in e
+            ),
+            "errors": stats.errors,
+            "reconnects": stats.reconnects,
+            "transport_retries": stats.transport_retries,
+            "stale_409_retried": stats.stale,
+        }
+    )
+    return report
+
+
+async def kill_a_process(supervisor: int, db: str, wait: float, out: dict[str, Any]) -> None:
+    """After ``wait`` s, SIGKILL the server process holding the most table leases; then time
+    how soon each of its tables' bot seat (seat 1) moves again (polled every 0.05 s)."""
+    import psycopg
+
+    from nightsky.server.store import driver_url
+
+    await asyncio.sleep(wait)
+    url = driver_url(db).replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(url, autocommit=True) as conn:
+        pids = workers_of(supervisor)
+        rows = conn.execute(
+            "SELECT l.game_id, l.holder FROM leases l JOIN games g ON g.id = l.game_id "
+            "WHERE g.status = 'playing'"
+        ).fetchall()
+        held: dict[int, list[str]] = {pid: [] for pid in pids}
+        for gid, holder in rows:
+            pid = int(holder.split(":")[-2])
+            if pid in held:
+                held[pid].append(gid)
+        victim = max(pids, key=lambda pid: len(held[pid]))
+        tables = held[victim]
+
+        def bot_moves() -> dict[str, int]:
+            got = conn.execute(
+                "SELECT game_id, count(*) FROM moves WHERE seat = 1 AND game_id = ANY(%s) "
+                "GROUP BY game_id",
+                (tables,),
+            ).fetchall()
+            return {g: int(n) for g, n in got}
+
+        def taken() -> set[str]:
+            got = conn.execute(
+                "SELECT game_id FROM leases WHERE game_id = ANY(%s) AND holder NOT LIKE %s",
+                (tables, f"%:{victim}:%"),
+            ).fetchall()
+            return {g for (g,) in got}
+
+        def finished() -> set[str]:
+            got = conn.execute(
+                "SELECT id FROM games WHERE id = ANY(%s) AND status <> 'playing'", (tables,)
+            ).fetchall()
+            return {g for (g,) in got}
+
+        os.kill(victim, signal.SIGKILL)
+        t0 = time.perf_counter()
+        # A move the dead process had under way may still have landed; count from here.
+        await asyncio.sleep(0.05)
+        start = bot_moves()
+        waited: dict[str, float] = {}
+        took: dict[str, float] = {}
+        while time.perf_counter() - t0 < 15 and len(waited) < len(tables):
+            now, over, other = bot_moves(), finished(), taken()
+            for gid in other | over:
+                took.setdefault(gid, time.perf_counter() - t0)
+            for gid in tables:
+                if gid not in waited and (now.get(gid, 0) > start.get(gid, 0) or gid in over):
+                    waited[gid] = time.perf_counter() - t0
+            await asyncio.sleep(0.05)
+        out.update(
+            {
+                "killed_pid": victim,
+                "processes": len(pids),
+                "its_tables": len(tables),
+                "bots_moved_again_within_s": {
+                    "max": round(max(waited.values(), default=0.0), 2),
+                    "median": round(sorted(waited.values())[len(waited) // 2], 2)
+                    if waited
+                    else None,
+                },
+                # a bot whose human seat is to move (or away) cannot move: the lease is what
+                # every table of the dead process gets back
+                "tables_whose_bot_never_moved_in_15_s": len(tables) - len(waited),
+                "leases_taken_over_within_s": {
+                    "max": round(max(took.values(), default=0.0), 2),
+                    "median": round(sorted(took.values())[len(took) // 2], 2) if took else None,
+                    "tables": len(took),
+                },
+            }
+        )
+
+
+def progress(what: str, data: Any) -> None:
+    """One phase's result on stderr as soon as it is known (a long run can be followed)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {what}: {json.dumps(data)}", file=sys.stderr, flush=True)
+
+
+def main_workers(args: argparse.Namespace) -> dict[str, Any]:
+    """``--workers N``: one process, then N, on the same database; the ratio of their moves
+    per second at saturation; the fault on the N-process server (``--kill-one``)."""
+    temp = None
+    db = args.db
+    if db is None:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from tests.support.pg import TempPostgres
+
+        temp = TempPostgres()
+        db = temp.url
+    try:
+        report: dict[str, Any] = {
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "uptime_before": subprocess.run(
+                ["uptime"], capture_output=True, text=True, check=False
+            ).stdout.strip(),
+            "cpus": os.cpu_count(),
+            "bot_delay": args.bot_delay,
+        }
+        common = {
+            "think": args.think, "bot_delay": args.bot_delay, "seconds": args.saturate,
+            "seed": args.seed, "kill_after": args.kill_after, "after": args.after,
+        }
+        if args.workers > 1 and not args.no_baseline:
+            report["one_process"] = run_workers(args.games, 1, db, kill_one=False, **common)
+        report["n_processes"] = run_workers(
+            args.games, args.workers, db, kill_one=args.kill_one, **common
+        )
+        if "one_process" in report:
+            one = report["one_process"]["saturation"]["human_moves_per_second"]
+            many = report["n_processes"]["saturation"]["human_moves_per_second"]
+            report["throughput_ratio"] = round(many / one, 2) if one else None
+        report["uptime_after"] = subprocess.run(
+            ["uptime"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        report["errors"] = report["n_processes"]["errors"] + [
+            e
+            for part in ("one_process", "n_processes")
+            for e in report.get(part, {}).get("saturation", {}).get("errors", [])
+        ]
+        kill = report["n_processes"].get("kill")
+        if kill and (
+            kill["leases_taken_over_within_s"]["max"] > 5
+            or kill["leases_taken_over_within_s"]["tables"] < kill["its_tables"]
+        ):
+            report["errors"].append("a table of the dead process waited over 5 s for a driver")
+        return report
+    finally:
+        if temp is not None:
+            temp.stop()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=50)
@@ -334,7 +676,28 @@ def main() -> None:
     ap.add_argument("--bot-delay", type=float, default=0.1, help="server's bot delay")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", type=Path, help="also write the report here")
+    ap.add_argument(
+        "--workers", type=int, default=0,
+        help="server processes (PostgreSQL): measure 1 then N processes at saturation",
+    )
+    ap.add_argument(
+        "--db", help="with --workers: a PostgreSQL URL (default: a throw-away cluster)"
+    )
+    ap.add_argument(
+        "--kill-one", action="store_true", help="with --workers: SIGKILL one process mid-run"
+    )
+    ap.add_argument(
+        "--saturate", type=float, default=10.0, help="with --workers: seconds measured"
+    )
+    ap.add_argument("--no-baseline", action="store_true", help="skip the 1-process run")
     args = ap.parse_args()
+    if args.workers:
+        report = main_workers(args)
+        text = json.dumps(report, indent=2)
+        print(text)
+        if args.json:
+            args.json.write_text(text + "\n")
+        sys.exit(1 if report["errors"] else 0)
     report = run(
         args.games,
         args.kill_after,

@@ -402,3 +402,11 @@ def test_views_encode_to_the_same_json_as_the_standard_library(game_id):
             state.apply(state.sample_chance(rng), CHANCE)
         else:
             state.apply(rng.choice(state.legal_actions(seat)), seat)
+
+
+def test_serve_without_the_list_options_keeps_their_defaults(monkeypatch, tmp_path):
+    # click hands an option never given as an empty list: that must not read as "none" (every
+    # bot, random ones included, would then think in worker processes).
+    app, _ = _run_serve(monkeypatch, ["--db", f"sqlite:///{tmp_path / 'd.sqlite3'}"], {})
+    assert app.state.settings.inline_agents == Settings().inline_agents == ("random", "greedy")
+    assert app.state.settings.allowed_origins == ()

@@ -59,8 +59,9 @@ def setting(name: str, help: str, panel: str, *aliases: str, **extra: Any) -> An
 
 
 def _words(values: list[str] | None) -> tuple[str, ...] | None:
-    """Repeated values, each possibly a comma list (a variable's value is split on spaces)."""
-    if values is None:
+    """Repeated values, each possibly a comma list (a variable's value is split on spaces);
+    None when the option was not given (click passes an empty list then)."""
+    if not values:
         return None
     return tuple(w.strip() for v in values for w in v.split(",") if w.strip())
 
@@ -84,6 +85,16 @@ def serve(
             rich_help_panel=SERVER,
         ),
     ] = "sqlite:///nightsky.sqlite3",
+    workers: Annotated[
+        int,
+        typer.Option(
+            envvar="NIGHTSKY_WORKERS",
+            min=1,
+            help="Server processes sharing the port (above 1 needs a PostgreSQL --db; see "
+            "docs/server.md, several processes).",
+            rich_help_panel=SERVER,
+        ),
+    ] = 1,
     log_level: Annotated[
         LogLevel,
         typer.Option(envvar="NIGHTSKY_LOG_LEVEL", case_sensitive=False,
@@ -215,13 +226,30 @@ def serve(
 
     settings = settings_from(ctx.params)
     shown = make_url(db).render_as_string(hide_password=True)
+    if workers > 1 and make_url(db).get_backend_name() != "postgresql":
+        raise typer.BadParameter(
+            f"--workers {workers}: several server processes need a PostgreSQL database "
+            f"(--db postgresql://...), not {make_url(db).get_backend_name()}; SQLite serves "
+            "from one process",
+            param_hint="'--workers'",
+        )
     console.print(
-        f"nightsky web app on [bold cyan]http://{host}:{port}[/] (database {shown})",
+        f"nightsky web app on [bold cyan]http://{host}:{port}[/] (database {shown}"
+        + (f", {workers} processes)" if workers > 1 else ")"),
         highlight=False,
         soft_wrap=True,
     )
+    target: Any = create_app(db, settings=settings) if workers == 1 else None
+    if target is None:
+        from nightsky.server.cluster import worker_config
+
+        # Each process builds its own app (its own connections, rooms, LISTEN thread and
+        # lease holder) from this configuration; the tables are made here, once.
+        target = worker_config(db, settings)
     uvicorn.run(
-        create_app(db, settings=settings),
+        target,
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
         host=host,
         port=port,
         log_config=log_config(log_level.value, access_log),

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nightsky.core.errors import GameError, GameOverError, OptionError, RecordError
 from nightsky.core.game import CHANCE, Action, State
@@ -39,9 +39,12 @@ from nightsky.core.registry import game_class, load_game
 from nightsky.server.bounds import BotPlan, plan_bot
 from nightsky.server.clocks import ClockConfig, ClockDriver, ClockError, TableClock
 from nightsky.server.settings import Settings
-from nightsky.server.store import Store, StoredGame, now
+from nightsky.server.store import Store, StoredGame, VersionConflict, now
 from nightsky.server.thinking import ThinkPool
 from nightsky.server.views import encode, seat_payload
+
+if TYPE_CHECKING:
+    from nightsky.server.cluster import Cluster
 
 log = logging.getLogger("nightsky.server")
 
@@ -72,6 +75,19 @@ class StorageFailure(ServerError):
 
     def __init__(self) -> None:
         super().__init__(503, "storage_error", "the move could not be saved; try again")
+
+
+class Conflict(StorageFailure):
+    """Another server process committed a change on the same version first (the game in the
+    database moved on): the same 409 as a stale version; the room is reloaded."""
+
+    def __init__(self) -> None:
+        ServerError.__init__(
+            self,
+            409,
+            "stale_version",
+            "the game has moved on (another change was saved first); look again and choose",
+        )
 
 
 def hash_token(token: str) -> str:
@@ -613,7 +629,10 @@ class Room:
                 undo=self.undo_stack,
                 notices=self.notices if seats_changed else None,
                 clock=clock,
+                expect=self.version,
             )
+        except VersionConflict:
+            raise Conflict() from None
         except Exception as exc:
             log.exception("commit failed for game %s; reloading it", self.id)
             raise StorageFailure() from exc
@@ -900,7 +919,7 @@ class Manager:
         self.rooms: dict[str, Room] = {}
         self._rooms_lock = threading.Lock()
         self.bots = BotRunner(
-            workers=bot_workers, delay=bot_delay, settings=self.settings, forget=self._forget
+            workers=bot_workers, delay=bot_delay, settings=self.settings, forget=self._lost
         )
         self.timings = Timings()
         # The server's time, seconds since the epoch (tests put a fake clock here), when this
@@ -909,6 +928,13 @@ class Manager:
         self.clock: Callable[[], float] = time.time
         self.started_at: float | None = None
         self.driver = ClockDriver(self.tick)
+        # On PostgreSQL several processes serve the same games (server/cluster.py): pushes
+        # across processes, leases on driving tables, cached rooms kept fresh.
+        self.cluster: Cluster | None = None
+        if store.engine.dialect.name == "postgresql":
+            from nightsky.server.cluster import Cluster
+
+            self.cluster = Cluster(self)
 
     def now(self) -> float:
         return self.clock()
@@ -923,18 +949,24 @@ class Manager:
         request (their bots resume then), so a restart costs nothing per game."""
         self.started_at = self.now()
         self.driver.start()
+        if self.cluster is not None:
+            self.cluster.start()
         return self.store.count_playing()
 
     def close(self) -> None:
         self.driver.stop()
+        if self.cluster is not None:
+            self.cluster.close()
         self.bots.close()
 
     # ------------------------------------------------------------------ driving
     def drive(self, room: Room) -> None:
         """Move a table on by itself: fire its clocks' deadlines that passed, then start its
         bots (bot seats and stand-ins) if any is to act. The one place where the server acts
-        without a request: a deployment of several processes runs it for a table only in the
-        process that holds the table's lease."""
+        without a request: with several processes only the holder of the table's lease runs it
+        (server/cluster.py)."""
+        if self.cluster is not None and not self.cluster.hold(room.id):
+            return
         room.time_out()
         self.bots.kick(room)
 
@@ -968,6 +1000,8 @@ class Manager:
         room = self.rooms.get(gid)
         if room is not None:
             room.touched = time.monotonic()
+            if self.cluster is not None:
+                self.cluster.fresh(room)  # another process may have changed it
             return room
         with self._rooms_lock:
             room = self.rooms.get(gid)
@@ -1203,8 +1237,54 @@ class Manager:
                     room = self.get(room.id)
             raise ServerError(503, "busy", "the table is being reloaded; try again")
         except StorageFailure:
-            self._forget(room)
+            self._lost(room)
             raise
+
+    def _lost(self, room: Room) -> None:
+        """A commit was refused: memory is ahead of the store. Reload the room in place from
+        the store (its sockets stay); when even that fails, drop it (``get`` reloads)."""
+        try:
+            self.refresh(room, full=True)
+        except Exception:
+            log.warning("game %s could not be reloaded; dropped from memory", room.id)
+            self._forget(room)
+
+    def refresh(self, room: Room, *, full: bool = False) -> bool:
+        """Bring a room in memory up to the stored game when another process changed it (or
+        ``full``: rebuild it from the store whatever its version): the moves it lacks are
+        applied (the whole record is replayed when its history is no longer a prefix), then
+        its watchers are pushed the new view. Whether anything changed."""
+        with room.lock:
+            if room.gone:
+                return False
+            n = len(room.state.history)
+            since = 0 if full else max(0, n - 1)
+            g = self.store.load(room.id, since=since)
+            if g is None or (not full and g.version <= room.version):
+                return False
+            state: State | None = None
+            if since:
+                seat, action = room.state.history[since]
+                if g.history[:1] == [(seat, str(action))]:
+                    state = room.state  # a failure below rebuilds it from the record
+                    try:
+                        for s, text in g.history[1:]:
+                            state.apply(state.game.parse_action(text), s)
+                    except GameError:
+                        state = None
+            if state is None:
+                if since:
+                    g = self.store.load(room.id)
+                    if g is None:
+                        return False
+                state = self._rebuild(g).state
+                room.narrator = None
+            room.state, room.version = state, g.version
+            room.seats = [Seat.from_row(r) for r in g.seats]
+            room.undo_stack = list(g.undo)
+            room.notices, room.listed = list(g.notices), bool(g.listed)
+            room.changed()
+        return True
 
     def _forget(self, room: Room) -> None:
         with self._rooms_lock:

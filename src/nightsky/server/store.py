@@ -12,6 +12,7 @@ committed before the client hears about it: an acknowledged move is never lost.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -111,6 +112,10 @@ class StoredGame:
     deadline: datetime | None = None
 
 
+class VersionConflict(Exception):
+    """A conditional commit found another version stored: someone else changed the game."""
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -123,7 +128,11 @@ class Store:
     """The database behind the server. Thread-safe: writes are serialized by one lock."""
 
     def __init__(self, url: str) -> None:
+        url = driver_url(url)
         self.url = url
+        # Called inside every committing transaction with (session, game id, new version):
+        # the PostgreSQL cluster (server/cluster.py) sends its NOTIFY from there.
+        self.on_commit: Callable[[Session, str, int], None] | None = None
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -134,7 +143,11 @@ class Store:
             raise missing(exc, "postgres", f"the database {url.split(':', 1)[0]}") from exc
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # Several server processes may start at once: one creates the tables.
+                conn.execute(text("SELECT pg_advisory_xact_lock(74951)"))
+            Base.metadata.create_all(conn)
         self._add_missing_columns()
         self._lock = threading.Lock()
 
@@ -179,6 +192,9 @@ class Store:
             )
             for i, (seat, text) in enumerate(g.history):
                 s.add(MoveRow(game_id=g.id, idx=i, seat=seat, notation=text))
+            if self.on_commit is not None:
+                s.flush()
+                self.on_commit(s, g.id, g.version)
 
     def commit_change(
         self,
@@ -193,10 +209,16 @@ class Store:
         undo: list[tuple[int, int]] | None = None,
         notices: list[dict[str, Any]] | None = None,
         clock: tuple[dict[str, Any], datetime | None] | None = None,
+        expect: int | None = None,
     ) -> None:
         """One atomic change: drop moves from ``truncate_to`` on (undo), append ``moves`` at
         index ``start``, and set the version and status (and the seats and the undo chain
-        when given)."""
+        when given).
+
+        ``expect``: the version the change was made on. The game row is updated first, only
+        where it still has that version (the row lock makes a second writer wait, then find
+        the new version): otherwise nothing is written and ``VersionConflict`` is raised, so
+        two processes never both commit a change on one version."""
         values: dict[str, Any] = {"version": version, "status": status, "updated_at": now()}
         if seats is not None:
             values["seats"] = seats
@@ -207,6 +229,12 @@ class Store:
         if clock is not None:  # the clocks and their next deadline
             values["clock"], values["deadline"] = clock
         with self._lock, Session(self.engine) as s, s.begin():
+            where = [GameRow.id == game_id]
+            if expect is not None:
+                where.append(GameRow.version == expect)
+            done = s.execute(update(GameRow).where(*where).values(**values))
+            if expect is not None and getattr(done, "rowcount", 1) != 1:
+                raise VersionConflict(game_id)
             if truncate_to is not None:
                 s.execute(
                     delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.idx >= truncate_to)
@@ -216,20 +244,34 @@ class Store:
                     MoveRow(game_id=game_id, idx=start + i, seat=seat, notation=text)
                     for i, (seat, text) in enumerate(moves)
                 )
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            if self.on_commit is not None:
+                s.flush()
+                self.on_commit(s, game_id, version)
 
     # ------------------------------------------------------------------ reads
-    def load(self, game_id: str) -> StoredGame | None:
-        with Session(self.engine) as s:
+    def load(self, game_id: str, since: int = 0) -> StoredGame | None:
+        """The game with its moves (only those from index ``since`` on, when given)."""
+        with Session(self.engine) as s, s.begin():
+            if self.engine.dialect.name == "postgresql":
+                # one snapshot: the row's version and the moves agree while others commit
+                s.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
             moves = s.execute(
                 select(MoveRow.seat, MoveRow.notation)
-                .where(MoveRow.game_id == game_id)
+                .where(MoveRow.game_id == game_id, MoveRow.idx >= since)
                 .order_by(MoveRow.idx)
             ).all()
             return _stored(row, [(int(a), str(b)) for a, b in moves])
+
+    def versions(self, ids: list[str]) -> dict[str, int]:
+        """The stored version of each game of ``ids`` that exists."""
+        if not ids:
+            return {}
+        with Session(self.engine) as s:
+            q = select(GameRow.id, GameRow.version).where(GameRow.id.in_(ids))
+            return {gid: int(v) for gid, v in s.execute(q).all()}
 
     def ids(self, *, status: str | None = None) -> list[str]:
         with Session(self.engine) as s:
@@ -274,6 +316,15 @@ class Store:
         with Session(self.engine) as s:
             q = select(GameRow).where(GameRow.id.in_(ids)).order_by(GameRow.updated_at.desc())
             return [_stored(r, []) for r in s.scalars(q)]
+
+
+def driver_url(url: str) -> str:
+    """``url`` with psycopg 3 as the PostgreSQL driver when it names none
+    (``postgresql://...``, SQLAlchemy's default would be psycopg2, which nightsky never pins)."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme) :]
+    return url
 
 
 def _stored(row: GameRow, history: list[tuple[int, str]]) -> StoredGame:

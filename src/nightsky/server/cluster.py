@@ -1,0 +1,312 @@
+"""Several server processes on one PostgreSQL database: pushes, leases, fresh caches.
+
+On a PostgreSQL database (``Manager`` makes a ``Cluster`` by itself there) any number of
+server processes, on one machine or many, serve every game; the database is the only truth:
+
+* **Moves.** Every change is one transaction that updates the game row only where it still
+  has the version the change was made on (``Store.commit_change(expect=...)``), then appends
+  the moves. The row lock serializes two writers; the second finds the new version, writes
+  nothing and its client gets the usual 409 ``stale_version`` (its room is reloaded).
+* **Pushes.** The same transaction sends ``NOTIFY nightsky_games, '<id> <version> <holder>'``
+  (delivered on commit). Each process LISTENs on a connection of its own (a thread); a game it
+  holds in memory and that another process changed is brought up to date (the moves it lacks
+  are applied) and its WebSockets get the new view at once. Every request also compares the
+  cached version with the stored one (one indexed read), so a client never sees a process lag
+  behind a move it was acknowledged; every ``tick`` seconds the versions of every cached game
+  are compared too (a notification lost with a dropped connection costs at most a tick).
+* **Leases.** A table moves by itself (its bots; clocks will join ``Manager.drive``) only in the
+  process holding its row of ``leases`` (holder, expiry; ``ttl`` seconds, renewed every
+  ``tick``). A process that dies stops renewing; once the lease expires the next tick of any
+  other process takes the table over (loads it, drives it): at most ``ttl + tick`` seconds. A
+  process with a socket on the table also takes the lease from a holder without one, so a
+  table's moves and its pushes tend to happen in one process. The version check, not the
+  lease, is what makes two bot moves for one turn impossible.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+import secrets
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+if TYPE_CHECKING:
+    from nightsky.server.rooms import Manager, Room
+    from nightsky.server.settings import Settings
+    from nightsky.server.store import Store
+
+log = logging.getLogger("nightsky.server.cluster")
+
+CHANNEL = "nightsky_games"
+SCHEMA_LOCK = 74951  # the advisory lock under which the tables are created (store.py too)
+LEASES = """
+CREATE TABLE IF NOT EXISTS leases (
+    game_id VARCHAR(32) PRIMARY KEY,
+    holder VARCHAR(128) NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL,
+    watched BOOLEAN NOT NULL DEFAULT false
+)
+"""
+
+
+def ensure_schema(store: Store) -> None:
+    """Create the ``leases`` table (once, whoever starts first)."""
+    with store.engine.begin() as conn:
+        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SCHEMA_LOCK})
+        conn.execute(text(LEASES))
+
+
+class Cluster:
+    """This process's part in a multi-process deployment (see the module's docstring)."""
+
+    def __init__(self, manager: Manager, *, ttl: float = 3.0, tick: float = 0.5) -> None:
+        self.manager = manager
+        self.store = manager.store
+        self.ttl = ttl
+        self.tick = tick
+        self.holder = f"{socket.gethostname()[:64]}:{os.getpid()}:{secrets.token_hex(4)}"
+        ensure_schema(self.store)
+        self.store.on_commit = self._notify
+        # Leases this process holds: game id -> monotonic time until which it may trust it;
+        # and leases another process held when last asked: game id -> when to ask again.
+        self.held: dict[str, float] = {}
+        self.elsewhere: dict[str, float] = {}
+        self._held_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._listen_conn: Any = None
+        self._work = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cluster")
+
+    # ------------------------------------------------------------------ life cycle
+    def start(self) -> None:
+        """Start the listener and the ticker threads."""
+        for name, target in (("listen", self._listen), ("tick", self._ticker)):
+            t = threading.Thread(target=target, name=f"cluster-{name}", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def close(self) -> None:
+        """Stop the threads and give up every lease (another process takes over at once)."""
+        self._stop.set()
+        conn = self._listen_conn
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.cancel_safe(timeout=1.0)
+        for t in self._threads:
+            t.join(timeout=3)
+        self._work.shutdown(wait=False, cancel_futures=True)
+        with contextlib.suppress(Exception), self.store.engine.begin() as c:
+            c.execute(text("DELETE FROM leases WHERE holder = :h"), {"h": self.holder})
+
+    # ------------------------------------------------------------------ notify
+    def _notify(self, session: Session, game_id: str, version: int) -> None:
+        """Inside a committing transaction: tell the other processes (sent on commit)."""
+        session.execute(
+            text("SELECT pg_notify(:c, :p)"),
+            {"c": CHANNEL, "p": f"{game_id} {version} {self.holder}"},
+        )
+
+    def _connect(self) -> Any:
+        import psycopg
+
+        engine = self.store.engine
+        cargs, cparams = engine.dialect.create_connect_args(engine.url)
+        return psycopg.connect(*cargs, **cparams, autocommit=True)
+
+    def _listen(self) -> None:
+        """The listener thread: LISTEN on a connection of its own; reconnect when it drops
+        (then compare every cached game, since notifications may have been missed)."""
+        while not self._stop.is_set():
+            try:
+                with self._connect() as conn:
+                    self._listen_conn = conn
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self._work.submit(self._compare_all)
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            self._heard(note.payload)
+            except Exception:
+                if self._stop.is_set():
+                    return
+                log.warning("cluster: the LISTEN connection failed; reconnecting", exc_info=True)
+                self._stop.wait(0.5)
+            finally:
+                self._listen_conn = None
+
+    def _heard(self, payload: str) -> None:
+        try:
+            game_id, version, holder = payload.split(" ", 2)
+            v = int(version)
+        except ValueError:
+            return
+        if holder == self.holder:
+            return
+        room = self.manager.rooms.get(game_id)
+        if room is not None and room.version < v and self._watched(room):
+            self._refresh(room)  # here: one thread hop less per move
+
+    def _watched(self, room: Room) -> bool:
+        """Whether a cached game is kept fresh as others change it: it has sockets here, or
+        this process drives it. Others catch up on their next request (``fresh``)."""
+        return bool(room.subscribers) or room.id in self.held
+
+    def _refresh(self, room: Room, full: bool = False) -> None:
+        try:
+            self.manager.refresh(room, full=full)
+            self.manager.drive(room)
+        except Exception:
+            log.exception("cluster: game %s could not be refreshed", room.id)
+
+    def fresh(self, room: Room) -> None:
+        """Bring ``room`` up to date if the stored version moved on (every request)."""
+        stored = self.store.versions([room.id]).get(room.id)
+        if stored is not None and stored != room.version:
+            self.manager.refresh(room)
+
+    def _compare_all(self) -> None:
+        rooms = [r for r in self.manager.rooms.values() if self._watched(r)]
+        stored = self.store.versions([r.id for r in rooms])
+        for room in rooms:
+            v = stored.get(room.id)
+            if v is not None and v != room.version:
+                self._refresh(room)
+
+    # ------------------------------------------------------------------ leases
+    def hold(self, game_id: str) -> bool:
+        """Whether this process holds (or now takes) the lease of ``game_id``: a free or
+        expired lease is taken; so is one whose holder has no socket on the table while this
+        process has one (the table's pushes then stay in the process that makes its moves)."""
+        room = self.manager.rooms.get(game_id)
+        watched = room is not None and bool(room.subscribers)
+        now = time.monotonic()
+        with self._held_lock:
+            until = self.held.get(game_id)
+            if until is not None and until > now:
+                return True
+            if self.elsewhere.get(game_id, 0.0) > now:
+                return False  # held by another process a moment ago: do not ask every move
+        with self.store.engine.begin() as c:
+            row = c.execute(
+                text(
+                    "INSERT INTO leases (game_id, holder, expires_at, watched) "
+                    "VALUES (:g, :h, now() + make_interval(secs => :ttl), :w) "
+                    "ON CONFLICT (game_id) DO UPDATE SET holder = EXCLUDED.holder, "
+                    "expires_at = EXCLUDED.expires_at, watched = EXCLUDED.watched "
+                    "WHERE leases.holder = EXCLUDED.holder OR leases.expires_at < now() "
+                    "OR (EXCLUDED.watched AND NOT leases.watched) "
+                    "RETURNING holder"
+                ),
+                {"g": game_id, "h": self.holder, "ttl": self.ttl, "w": watched},
+            ).first()
+        with self._held_lock:
+            if row is None:
+                self.held.pop(game_id, None)
+                self.elsewhere[game_id] = now + self.tick
+                return False
+            self.held[game_id] = self._trust_until()
+            self.elsewhere.pop(game_id, None)
+        if until is None and room is not None:
+            # newly taken (its holder died, let go or had no socket): catch up with it
+            self.fresh(room)
+        return True
+
+    def _trust_until(self) -> float:
+        # A lease is trusted locally a tick less than it lasts (renewals come every tick).
+        return time.monotonic() + max(0.1, self.ttl - self.tick - 0.5)
+
+    def _ticker(self) -> None:
+        while not self._stop.wait(self.tick):
+            try:
+                self.beat()
+            except Exception:
+                log.warning("cluster: tick failed", exc_info=True)
+
+    def beat(self) -> None:
+        """One tick: renew the leases of live tables in memory (give up the others); compare
+        cached versions; drive tables whose bots are due; take over tables whose lease
+        expired (their holder died)."""
+        rooms = list(self.manager.rooms.values())
+        live = [r.id for r in rooms if not r.state.is_terminal()]
+        seen = [r.id for r in rooms if r.subscribers]
+        with self.store.engine.begin() as c:
+            kept = c.execute(
+                text(
+                    "UPDATE leases SET expires_at = now() + make_interval(secs => :ttl), "
+                    "watched = (game_id = ANY(:seen)) "
+                    "WHERE holder = :h AND game_id = ANY(:ids) RETURNING game_id"
+                ),
+                {"h": self.holder, "ttl": self.ttl, "ids": live, "seen": seen},
+            ).all()
+            c.execute(
+                text("DELETE FROM leases WHERE holder = :h AND NOT (game_id = ANY(:ids))"),
+                {"h": self.holder, "ids": live},
+            )
+            orphans = c.execute(
+                text(
+                    "SELECT l.game_id FROM leases l JOIN games g ON g.id = l.game_id "
+                    "WHERE l.expires_at < now() AND g.status = 'playing' LIMIT 500"
+                )
+            ).all()
+        until, now = self._trust_until(), time.monotonic()
+        with self._held_lock:
+            self.held = {gid: until for (gid,) in kept}
+            self.elsewhere = {g: t for g, t in self.elsewhere.items() if t > now}
+        self._compare_all()
+        for room in rooms:
+            if not room.bot_busy and room.bot_seats():
+                self.manager.drive(room)
+        for (gid,) in orphans:
+            with self._held_lock:
+                self.elsewhere.pop(gid, None)  # its holder is gone: ask at once
+            cached = self.manager.rooms.get(gid)
+            try:
+                if cached is None:
+                    self.manager.get(gid)  # loads it and drives it
+                else:
+                    self.manager.drive(cached)
+            except Exception:
+                log.warning("cluster: could not take over game %s", gid, exc_info=True)
+
+
+# ---------------------------------------------------------------------- several processes
+WORKER_ENV = "NIGHTSKY_WORKER_CONFIG"
+
+
+def worker_config(db: str, settings: Settings) -> str:
+    """Prepare ``nightsky serve --workers N``: create the tables once, hand every process the
+    database URL and the settings (through the environment, which the processes inherit; one
+    random secret for all when none is set) and return the app factory's import string."""
+    from nightsky.server.store import Store
+
+    store = Store(db)
+    try:
+        ensure_schema(store)
+    finally:
+        store.close()
+    values = dataclasses.asdict(settings)
+    values["secret"] = settings.secret or secrets.token_hex(32)
+    os.environ[WORKER_ENV] = json.dumps({"db": db, "settings": values})
+    return "nightsky.server.cluster:worker_app"
+
+
+def worker_app() -> Any:
+    """The app of one server process of ``nightsky serve --workers N`` (uvicorn's factory)."""
+    from nightsky.server import create_app
+    from nightsky.server.settings import Settings
+
+    config = json.loads(os.environ[WORKER_ENV])
+    values = config["settings"]
+    for f in dataclasses.fields(Settings):
+        if isinstance(values.get(f.name), list):  # JSON has no tuples
+            values[f.name] = tuple(values[f.name])
+    return create_app(config["db"], settings=Settings(**values))

@@ -1,0 +1,265 @@
+"""Several server processes on one PostgreSQL database (server/cluster.py), against a
+throw-away cluster started in a temporary directory (tests/support/pg.py).
+
+Two ``Manager``s in this process stand for two server processes (each has its own rooms, its
+own LISTEN connection and its own lease holder); the last tests start ``nightsky serve
+--workers 2`` for real and kill -9 one of its processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from nightsky.server.rooms import Manager, NewGame, ServerError, Subscriber
+from nightsky.server.settings import Settings
+from nightsky.server.store import Store
+from tests.support.pg import TempPostgres, pg_bin
+
+IN_CI = bool(os.environ.get("CI"))
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[TempPostgres]:
+    """One throw-away PostgreSQL cluster for the session (skipped only outside CI when no
+    server binaries are installed: `make test` installs them)."""
+    if pg_bin() is None and not IN_CI:
+        pytest.skip("no PostgreSQL server binaries (initdb): `make test` installs them")
+    if not IN_CI:
+        pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+    with TempPostgres() as pg:
+        yield pg
+
+
+@pytest.fixture
+def pg_url(postgres: TempPostgres) -> str:
+    """A fresh database of the session's cluster."""
+    import psycopg
+
+    name = "t_" + secrets.token_hex(6)
+    with psycopg.connect(postgres.url.replace("+psycopg", ""), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres.url.rsplit("/", 1)[0] + "/" + name
+
+
+def manager(url: str, *, delay: float = 0.0, start: bool = True) -> Manager:
+    m = Manager(
+        Store(url), bot_workers=2, bot_delay=delay, settings=Settings(bot_processes=0)
+    )
+    if start:
+        m.start()
+    return m
+
+
+def stop(*managers: Manager) -> None:
+    for m in managers:
+        m.close()
+        m.store.close()
+
+
+def first_move(m: Manager, gid: str) -> tuple[int, str, int]:
+    room = m.get(gid)
+    with room.lock:
+        seat = room.state.current_players()[0]
+        return seat, str(room.state.legal_actions(seat)[0]), room.version
+
+
+def test_two_processes_never_both_accept_a_move_on_one_version(pg_url: str) -> None:
+    a, b = manager(pg_url, start=False), manager(pg_url, start=False)
+    try:
+        made = a.create(NewGame("shooting-star", ["human", "human"], players=2, listed=True))
+        gid = made.room.id
+        seat, move, version = first_move(a, gid)
+        room_b = b.get(gid)  # B holds the game in memory at the same version
+        a.act(a.get(gid), seat, move, version)
+        with pytest.raises(ServerError) as refused:
+            b.act(room_b, seat, move, version)  # no request came in between: B did not look
+        assert refused.value.status == 409
+        assert refused.value.code == "stale_version"
+        # B reloaded the game in place: the same room object is at A's version now.
+        assert room_b.version == version + 1 == b.store.load(gid).version  # type: ignore[union-attr]
+        assert len(b.store.load(gid).history) == len(a.get(gid).state.history)  # type: ignore[union-attr]
+    finally:
+        stop(a, b)
+
+
+def test_a_request_sees_the_move_another_process_acknowledged(pg_url: str) -> None:
+    a, b = manager(pg_url, start=False), manager(pg_url, start=False)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "human"], players=2)).room.id
+        b.get(gid)
+        seat, move, version = first_move(a, gid)
+        a.act(a.get(gid), seat, move, version)
+        assert b.get(gid).version == version + 1  # checked on the request, not on a push
+    finally:
+        stop(a, b)
+
+
+def test_a_socket_on_one_process_gets_a_move_made_through_another(pg_url: str) -> None:
+    a, b = manager(pg_url), manager(pg_url)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "human"], players=2)).room.id
+        pushed: queue.Queue[dict[str, Any]] = queue.Queue()
+        a.subscribe(a.get(gid), Subscriber(seat=None, push=pushed.put))
+        seat, move, version = first_move(b, gid)
+        time.sleep(0.3)  # both listeners are up
+        t0 = time.monotonic()
+        b.act(b.get(gid), seat, move, version)
+        got = pushed.get(timeout=5)
+        assert got["version"] == version + 1
+        assert json.loads(got["text"])["data"]["version"] == version + 1
+        assert time.monotonic() - t0 < 2.0
+    finally:
+        stop(a, b)
+
+
+def test_one_process_drives_a_tables_bots_and_another_takes_over_when_it_dies(
+    pg_url: str,
+) -> None:
+    a, b = manager(pg_url, delay=0.2), manager(pg_url, delay=0.2)
+    try:
+        room = a.create(NewGame("stars-are-right", ["random", "random"], players=2)).room
+        gid = room.id
+        b.get(gid)  # B holds it in memory too and would drive it if it could
+        time.sleep(1.5)
+        assert a.cluster is not None and b.cluster is not None
+        assert gid in a.cluster.held and gid not in b.cluster.held
+        # "kill" A: its threads stop, it never gives its lease back.
+        a.cluster._stop.set()
+        a.bots.close()
+        at_death = a.store.load(gid)
+        assert at_death is not None and at_death.status == "playing"
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 8:
+            now = b.store.load(gid)
+            assert now is not None
+            if now.version > at_death.version + 1:  # B's bots move (a move A had under way
+                break  # may still land: it was started before the death)
+            time.sleep(0.05)
+        took = time.monotonic() - t0
+        assert took < 5.0, f"the bots moved again only after {took:.1f} s"
+        assert gid in b.cluster.held
+        # Never two bot moves for one turn: the stored history replays through the rules.
+        b.refresh(b.get(gid), full=True)
+    finally:
+        stop(b)
+        with contextlib.suppress(Exception):
+            a.store.close()
+
+
+def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
+    from nightsky.cli import _load_commands, app
+
+    _load_commands()
+    db = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    result = CliRunner().invoke(app, ["serve", "--workers", "2", "--db", db])
+    assert result.exit_code != 0
+    said = " ".join(result.output.replace("\u2502", " ").split())  # unbox the error panel
+    assert "--workers" in said and "need a PostgreSQL database" in said, said
+
+
+def _children(pid: int) -> list[int]:
+    """The server worker processes of ``pid`` (multiprocessing spawn children)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == pid and b"spawn_main" in cmd:
+            out.append(int(entry.name))
+    return sorted(out)
+
+
+@pytest.mark.slow
+def test_two_worker_processes_serve_one_port_and_survive_a_kill(pg_url: str) -> None:
+    port = int(__import__("tests.support.pg", fromlist=["free_port"]).free_port())
+    base = f"http://127.0.0.1:{port}"
+    cmd = [
+        sys.executable, "-m", "nightsky", "serve", "--workers", "2", "--db", pg_url,
+        "--port", str(port), "--bot-delay", "0.05", "--bot-processes", "0",
+        "--log-level", "warning", "--allow-client-seed",
+    ]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 90  # two processes start slowly on a busy machine
+        while True:
+            assert proc.poll() is None, proc.stderr.read().decode()[-3000:]  # type: ignore[union-attr]
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert len(workers) == 2
+        games = []
+        for _ in range(4):
+            r = httpx.post(
+                f"{base}/api/games",
+                json={"game": "stars-are-right", "players": 2, "seats": ["human", "random"]},
+            )
+            assert r.status_code == 201, r.text
+            games.append((r.json()["id"], r.json()["tokens"][0]["token"]))
+
+        def play(gid: str, token: str, moves: int) -> None:
+            """Play ``moves`` moves of the human seat: each on a new connection (so on
+            either process), waiting for the bot in between."""
+            h = {"Authorization": f"Bearer {token}"}
+            done = 0
+            t_end = time.monotonic() + 20
+            while done < moves:
+                assert time.monotonic() < t_end, f"{gid}: no move possible for 20 s"
+                try:
+                    v = httpx.get(f"{base}/api/games/{gid}/view", headers=h, timeout=5).json()
+                    if v["terminal"]:
+                        return
+                    if not v["legal"]:
+                        time.sleep(0.05)
+                        continue
+                    r = httpx.post(
+                        f"{base}/api/games/{gid}/actions", headers=h, timeout=5,
+                        json={"action": v["legal"][0]["action"], "version": v["version"]},
+                    )
+                except httpx.TransportError:
+                    continue  # the process died under the request: look again
+                assert r.status_code in (200, 409), r.text
+                if r.status_code == 200:
+                    done += 1
+                    t_end = time.monotonic() + 20
+
+        for gid, token in games:
+            play(gid, token, 3)
+        os.kill(workers[0], signal.SIGKILL)
+        t0 = time.monotonic()
+        for gid, token in games:
+            play(gid, token, 2)  # served by the survivor, bots included (lease takeover)
+        assert time.monotonic() - t0 < 5 * len(games)
+        assert httpx.get(f"{base}/readyz", timeout=5).status_code == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
