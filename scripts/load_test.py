@@ -47,6 +47,10 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 GAMES = ["shooting-star", "stars-are-right", "star-fire", "mihi-anguli", "starlight"]
+# Options per game: The Stars Are Right with its short deck (two reshuffles). The book's
+# unlimited deck lets two random players go on for 1000 rounds (about 5,000 moves), which turns
+# "every game finishes" into a test of patience rather than of the server.
+OPTIONS: dict[str, dict[str, Any]] = {"stars-are-right": {"reshuffles": 2}}
 
 
 def free_port() -> int:
@@ -295,6 +299,7 @@ def run(
                 json={
                     "game": game,
                     "players": 2,
+                    "options": OPTIONS.get(game, {}),
                     "seats": ["human", "random"],
                     "seed": rng.randrange(2**40),
                 },
@@ -372,6 +377,7 @@ def create_games(base: str, games: int, rng: random.Random) -> list[Player]:
             json={
                 "game": game,
                 "players": 2,
+                "options": OPTIONS.get(game, {}),
                 "seats": ["human", "random"],
                 "seed": rng.randrange(2**40),
             },
@@ -414,7 +420,8 @@ def saturate(base: str, games: int, seconds: float, seed: int) -> dict[str, Any]
             game = GAMES[i % len(GAMES)]
             r = await client.post(
                 f"{base}/api/games",
-                json={"game": game, "players": 2, "seats": ["human", "random"],
+                json={"game": game, "players": 2, "options": OPTIONS.get(game, {}),
+                      "seats": ["human", "random"],
                       "seed": rng.randrange(2**40)},
             )
             r.raise_for_status()
