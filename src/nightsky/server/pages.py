@@ -109,7 +109,8 @@ def _lesson(game_id: str, name: str) -> Lesson:
         if playing:
             try:
                 action = state.game.parse_action(notation)
-                label = ui.describe_action(state, action, seat)
+                # A chance outcome is told by its notation (the rules' words are the seats').
+                label = ui.describe_action(state, action, seat) if seat >= 0 else None
                 state.apply(action, seat)
             except Exception:  # a step the position alone cannot play (chance, a later turn)
                 playing = False
@@ -200,6 +201,10 @@ def _img(svg: str | None, alt: str) -> str:
     return f'<img class="doc-board" src="data:image/svg+xml;base64,{data}" alt="{escape(alt)}">'
 
 
+def _default(value: Any) -> str:
+    return "—" if value in (None, "") else f"<code>{escape(str(value))}</code>"
+
+
 def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
@@ -252,7 +257,7 @@ def game_about(game: str) -> HTMLResponse:
     )
     options = "".join(
         f"<tr><th scope=\"row\"><code>{escape(o.name)}</code></th>"
-        f"<td><code>{escape(str(o.default))}</code></td><td>{escape(o.help)}</td></tr>"
+        f"<td>{_default(o.default)}</td><td>{escape(o.help)}</td></tr>"
         for o in info.options
     )
     tuts = "".join(
@@ -339,7 +344,9 @@ def tutorial_page(game: str, name: str) -> HTMLResponse:
 
     def who(seat: int) -> str:
         # The seat's number beside its colour and name: colour is never the only sign.
-        nm, colour = lesson.seats[seat] if 0 <= seat < len(lesson.seats) else (f"Seat {seat + 1}", "")
+        if seat < 0:
+            return '<span class="who-tag"><span class="sym" aria-hidden="true">✦</span>Chance</span>'
+        nm, colour = lesson.seats[seat] if seat < len(lesson.seats) else (f"Seat {seat + 1}", "")
         style = f' style="--c:{escape(colour)}"' if colour else ""
         return (
             f'<span class="who-tag"{style}><span class="sym" aria-hidden="true">{seat + 1}'

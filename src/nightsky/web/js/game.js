@@ -2,6 +2,7 @@
 import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
 import { drawBoard } from "./board.js";
 import { drawViewTree } from "./viewtree.js";
+import { clearRefusal, explainRefusal, linkRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = location.pathname.split("/").filter(Boolean).pop();
@@ -88,6 +89,7 @@ function render(v) {
   $("crumb").replaceChildren(h("b", {}, v.title), ` · table ${v.id} · `,
     v.seat === null ? "spectator" : `you are ${seatName(v, v.seat)}`);
   keepSeatToken(v);
+  linkRules(v.game);
   if (replaying) return;
   drawBanner(v);
   drawSeats(v);
@@ -459,10 +461,11 @@ async function take(choice) {
       method: "POST", token, body: { action: choice.action, version: current.version },
     });
     narrowed = null;
+    clearRefusal();
     accept(v);
   } catch (e) {
     if (e.code === "stale_version") toast("The table moved on: look again and choose.", "info");
-    else toast(e.rule ? `${e.message}` : e.message);
+    else { toast(e.rule ? `${e.message}` : e.message); explainRefusal(current && current.game, e); }
     await refresh();
   } finally {
     busy = false;
