@@ -17,7 +17,7 @@ Intro with <b>raw html</b> and [a link](javascript:alert(1)).
 
 ## 2. More
 
-- **TY-2.1** Last.
+- **TY-2.1** Last (see TY-1).
 """
 
 
@@ -27,7 +27,7 @@ def test_rule_ids_map_to_their_plain_text_in_order() -> None:
     assert book.rules == {
         "TY-1.1": "Two players; see TY-1.2 and TY-9.9.",
         "TY-1.2": "The board is 5x5. Ruling: a second line <script>alert(1)</script>.",
-        "TY-2.1": "Last.",
+        "TY-2.1": "Last (see TY-1).",
     }
     assert book.sections == [("TY-1", "TY-1 Set-up"), ("sec-2-more", "2. More")]
 
@@ -37,6 +37,7 @@ def test_html_anchors_each_rule_and_links_known_mentions_only() -> None:
     assert '<li id="TY-1.2" class="rule"><a href="#TY-1.2" class="rule-id">' in html
     assert 'see <a href="#TY-1.2">TY-1.2</a> and TY-9.9.' in html  # TY-9.9 is no rule
     assert '<h2 id="TY-1">' in html and '<h2 id="sec-2-more">' in html
+    assert '(see <a href="#TY-1">TY-1</a>)' in html  # a section's mention links it too
     assert "<h1" not in html  # the title is the page's
 
 

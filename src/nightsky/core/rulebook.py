@@ -26,6 +26,10 @@ RULE_ID = re.compile(r"\b[A-Z]{1,5}-\d+(?:\.\d+)+[a-z]?\b")
 ``TSAR-10.3``, ``SF-16.1``)."""
 
 
+MENTION = re.compile(r"\b[A-Z]{1,5}-\d+(?:\.\d+)*[a-z]?\b")
+"""A rule id or a section's (``SS-7``) where the text mentions one."""
+
+
 @dataclass(frozen=True)
 class RuleBook:
     """One game's rule catalogue: ``rules`` maps each rule id, in the catalogue's order, to its
@@ -111,10 +115,12 @@ def parse_rulebook(game_id: str, text: str) -> RuleBook:
             tok.attrSet("class", "rule")
             used.add(rid)
             rules[rid] = _item_text(tokens, i)
-    # Second pass: link the mentions of known rule ids (not the ids that open a rule).
+    # Second pass: link the mentions of known rule ids and sections (``SS-7``), not the ids
+    # that open a rule.
+    known = set(rules) | {a for a in used if MENTION.fullmatch(a)}
     for tok in tokens:
         if tok.type == "inline" and tok.children:
-            tok.children = _link_mentions(tok.children, rules)
+            tok.children = _link_mentions(tok.children, known)
     if drop is not None:
         del tokens[drop[0] : drop[1]]
     html = md.renderer.render(tokens, md.options, {})
@@ -161,7 +167,7 @@ def _item_text(tokens: list[Token], i: int) -> str:
     return re.sub(r"\s+", " ", " ".join(parts)).strip()
 
 
-def _link_mentions(children: list[Token], known: dict[str, str]) -> list[Token]:
+def _link_mentions(children: list[Token], known: set[str]) -> list[Token]:
     out: list[Token] = []
     in_link = 0
     for t in children:
@@ -169,11 +175,11 @@ def _link_mentions(children: list[Token], known: dict[str, str]) -> list[Token]:
             in_link += 1
         elif t.type == "link_close":
             in_link -= 1
-        if t.type != "text" or in_link or t.meta.get("rule_id") or not RULE_ID.search(t.content):
+        if t.type != "text" or in_link or t.meta.get("rule_id") or not MENTION.search(t.content):
             out.append(t)
             continue
         pos = 0
-        for m in RULE_ID.finditer(t.content):
+        for m in MENTION.finditer(t.content):
             if m.group(0) not in known:
                 continue
             if m.start() > pos:

@@ -45,16 +45,18 @@ function focusOn(el) {
   el.scrollIntoView?.({ block: "nearest", inline: "nearest" });
 }
 
+// (In the capture phase: a target's own handler stops the key from bubbling.)
 board.addEventListener("keydown", (ev) => {
-  if (ev.key === "Enter" || ev.key === " ") {
-    // A pick that narrowed the choices without a menu: on to the targets that finish it.
-    requestAnimationFrame(() => {
-      const active = document.activeElement;
-      if (document.getElementById("menu") || (active && active.closest && active.closest(".ns-target"))) return;
-      focusOn(targets()[0]);
-    });
-    return;
-  }
+  if (ev.key !== "Enter" && ev.key !== " ") return;
+  // A pick that narrowed the choices without a menu: on to the targets that finish it.
+  requestAnimationFrame(() => {
+    const active = document.activeElement;
+    if (document.getElementById("menu") || (active && active.closest && active.closest(".ns-target"))) return;
+    focusOn(targets()[0]);
+  });
+}, true);
+
+board.addEventListener("keydown", (ev) => {
   const el = ev.target.closest && ev.target.closest(".ns-target");
   if (!el || ev.altKey || ev.ctrlKey || ev.metaKey) return;
   const list = targets();
