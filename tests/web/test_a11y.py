@@ -134,7 +134,8 @@ def test_a_refused_choice_shows_the_rule_it_breaks(page):
     page.wait_for_selector("#rule-links a")
     # The page links the game's rules (its header, beside the log).
     assert page.get_attribute("#rules-link", "href") == "/games/starlight/rules"
-    hrefs = page.eval_on_selector_all("#rule-links a", "els => els.map(e => e.getAttribute('href'))")
+    hrefs = page.eval_on_selector_all(
+        "#rule-links a", "els => els.map(e => e.getAttribute('href'))")
     assert "/games/starlight/rules" in hrefs and "/games/starlight#tutorials" in hrefs
 
     # The page offers only legal choices: send an illegal one in its place ("step" on the

@@ -35,6 +35,11 @@ log = logging.getLogger("nightsky.server")
 
 router = APIRouter()
 
+ICON = (
+    "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'>"
+    "<text y='14' font-size='14'>✦</text></svg>"
+)
+
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: {"description": "No such game (`unknown_game`), catalogue (`no_rules`) or tutorial."}
 }
@@ -153,7 +158,9 @@ def get_tutorials(game: str) -> list[TutorialInfo]:
 
 
 # ---------------------------------------------------------------------------- HTML
-def _page(title: str, crumbs: list[tuple[str | None, str]], body: str, status: int = 200) -> HTMLResponse:
+def _page(
+    title: str, crumbs: list[tuple[str | None, str]], body: str, status: int = 200
+) -> HTMLResponse:
     trail = " <span aria-hidden=\"true\">›</span> ".join(
         f'<a href="{escape(href)}">{escape(text)}</a>' if href else
         f'<span aria-current="page">{escape(text)}</span>'
@@ -165,7 +172,7 @@ def _page(title: str, crumbs: list[tuple[str | None, str]], body: str, status: i
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>{escape(title)} · nightsky</title>
-  <link rel="icon" href="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><text y='14' font-size='14'>✦</text></svg>">
+  <link rel="icon" href="{ICON}">
   <link rel="stylesheet" href="/static/css/app.css">
 </head>
 <body class="doc">
@@ -345,7 +352,10 @@ def tutorial_page(game: str, name: str) -> HTMLResponse:
     def who(seat: int) -> str:
         # The seat's number beside its colour and name: colour is never the only sign.
         if seat < 0:
-            return '<span class="who-tag"><span class="sym" aria-hidden="true">✦</span>Chance</span>'
+            return (
+                '<span class="who-tag"><span class="sym" aria-hidden="true">✦</span>'
+                "Chance</span>"
+            )
         nm, colour = lesson.seats[seat] if seat < len(lesson.seats) else (f"Seat {seat + 1}", "")
         style = f' style="--c:{escape(colour)}"' if colour else ""
         return (
@@ -358,11 +368,20 @@ def tutorial_page(game: str, name: str) -> HTMLResponse:
         f' <code title="notation">{escape(s.notation)}</code></li>'
         for s in lesson.steps
     )
+    before = _img(lesson.before, f"The board at the start of {tut.title}")
+    before = before or '<p class="muted">No drawing.</p>'
+    after = _img(lesson.after, f"The board after {tut.title}")
+    after = '<h2 id="after">After the moves</h2>' + after if after else ""
     others = [t for t in _tutorials(game) if t.name != tut.name]
     more = "".join(
         f'<li><a href="/games/{gid}/tutorials/{escape(t.name)}">{escape(t.title)}</a></li>'
         for t in others
     )
+    if more:
+        more = (
+            '<section class="panel doc-panel"><h2>More tutorials</h2>'
+            f'<ul class="doc-list">{more}</ul></section>'
+        )
     body = f"""<div class="doc-stack">
   <section class="panel doc-panel">
     <h1>{escape(tut.title)}</h1>
@@ -375,10 +394,10 @@ def tutorial_page(game: str, name: str) -> HTMLResponse:
   </section>
   <section class="panel doc-panel">
     <h2 id="position">The position it starts from</h2>
-    {_img(lesson.before, f"The board at the start of {tut.title}") or '<p class="muted">No drawing.</p>'}
-    {'<h2 id="after">After the moves</h2>' + _img(lesson.after, f"The board after {tut.title}") if lesson.after else ''}
+    {before}
+    {after}
   </section>
-  {f'<section class="panel doc-panel"><h2>More tutorials</h2><ul class="doc-list">{more}</ul></section>' if more else ''}
+  {more}
 </div>"""
     crumbs = [("/games", "Games"), (f"/games/{game}", info.title), (None, tut.title)]
     return _page(f"{tut.title} · {info.title}", crumbs, body)
