@@ -124,8 +124,12 @@ def _lesson(game_id: str, name: str) -> Lesson:
 
 
 def _svg(state: Any) -> str | None:
+    ui = state.game.ui
     try:
-        return state.game.ui.board_svg(state, None)  # type: ignore[no-any-return]
+        # The seats named and coloured as the page's list of moves names them.
+        return ui.board_svg(  # type: ignore[no-any-return]
+            state, None, names=ui.seat_names(), colors=ui.seat_colors()
+        )
     except Exception:  # the page still shows the text and the steps
         log.exception("tutorial board failed")
         return None
