@@ -87,6 +87,7 @@ OPERATIONS = {
     "healthz", "readyz", "get_catalog", "get_lobby", "create_game", "get_view", "act", "undo",
     "join_seat", "claim_seat", "renew_invite", "leave_seat", "get_record", "get_replay",
     "get_metrics",
+    "get_rules", "get_tutorials",  # server/pages.py: the rule catalogue and tutorials
 }
 
 

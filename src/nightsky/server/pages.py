@@ -29,6 +29,7 @@ from nightsky.core.errors import GameError
 from nightsky.core.game import Game, Tutorial
 from nightsky.core.registry import game_class, game_ids, load_game
 from nightsky.core.rulebook import RuleBook, rulebook
+from nightsky.server.models import ErrorBody
 from nightsky.server.rooms import ServerError
 
 log = logging.getLogger("nightsky.server")
@@ -41,7 +42,10 @@ ICON = (
 )
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
-    404: {"description": "No such game (`unknown_game`), catalogue (`no_rules`) or tutorial."}
+    404: {
+        "model": ErrorBody,
+        "description": "No such game (`unknown_game`), or it has no catalogue (`no_rules`).",
+    }
 }
 
 
