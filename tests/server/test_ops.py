@@ -88,6 +88,7 @@ OPERATIONS = {
     "join_seat", "claim_seat", "renew_invite", "leave_seat", "get_record", "get_replay",
     "get_metrics", "get_your_games", "get_chat", "post_chat", "get_rematch", "offer_rematch",
     "decline_rematch", "set_away",
+    "get_rules", "get_tutorials",  # server/pages.py: the rule catalogue and tutorials
 }
 
 

@@ -39,6 +39,7 @@ from nightsky.server.guards import (
     origin_allowed,
 )
 from nightsky.server.logs import AccessLog
+from nightsky.server.pages import router as pages_router
 from nightsky.server.rooms import Manager, NewGame, Room, ServerError, Subscriber
 from nightsky.server.settings import Settings
 from nightsky.server.social import install as install_social
@@ -604,6 +605,8 @@ def create_app(
 
     # Your games, chat and rematch (server/social.py).
     install_social(app, manager, settings, bearer=bearer, errors=ERRORS, web_dir=WEB_DIR)
+    # The pages about each game (rules, tutorials) and their JSON: nightsky.server.pages.
+    app.include_router(pages_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
 

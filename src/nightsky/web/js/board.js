@@ -357,7 +357,8 @@ class Viewport {
     const b = this.box.getBoundingClientRect();
     const left = this.box.scrollLeft + r.left - b.left - 6;
     const top = this.box.scrollTop + r.top - b.top - 6;
-    this.box.scrollTo({ left, top, behavior: "smooth" });
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    this.box.scrollTo({ left, top, behavior: still ? "auto" : "smooth" });
     this.showDetail(null);
   }
 

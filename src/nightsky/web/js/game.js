@@ -4,6 +4,7 @@ import { drawBoard } from "./board.js";
 import { clockNode, drawAway, logMark, tickClocks } from "./clocks.js";
 import { drawViewTree } from "./viewtree.js";
 import { displayName } from "./mine.js";
+import { clearRefusal, explainRefusal, linkRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = location.pathname.split("/").filter(Boolean).pop();
@@ -93,6 +94,7 @@ function render(v) {
     v.seat === null ? "spectator" : `you are ${seatName(v, v.seat)}`);
   keepSeatToken(v);
   document.dispatchEvent(new CustomEvent("nightsky:view", { detail: v }));  // chat, rematch
+  linkRules(v.game);
   if (replaying) return;
   drawBanner(v);
   drawSeats(v);
@@ -468,10 +470,11 @@ async function take(choice) {
       method: "POST", token, body: { action: choice.action, version: current.version },
     });
     narrowed = null;
+    clearRefusal();
     accept(v);
   } catch (e) {
     if (e.code === "stale_version") toast("The table moved on: look again and choose.", "info");
-    else toast(e.rule ? `${e.message}` : e.message);
+    else { toast(e.rule ? `${e.message}` : e.message); explainRefusal(current && current.game, e); }
     await refresh();
   } finally {
     busy = false;

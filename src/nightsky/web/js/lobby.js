@@ -51,14 +51,17 @@ function seatRows(n) {
     const name = h("input", { name: `name${i}`, placeholder: i === 0 ? "Your name" : `Player ${i + 1}` });
     if (i === 0 && displayName()) name.value = displayName();  // the name set on /me
     rows.append(h("div", { class: "seat-row" },
-      h("span", { class: "dot", style: `color:${seatColor(i)};background:${seatColor(i)}` }), sel, name));
+      h("span", { class: "dot sym", style: `color:${seatColor(i)};--c:${seatColor(i)}`, "aria-hidden": "true" }, String(i + 1)),
+      sel, name));
   }
 }
 
 function choose(game) {
   chosen = game;
-  document.querySelectorAll(".game-card").forEach((c) =>
-    c.classList.toggle("selected", c.dataset.id === game.id));
+  document.querySelectorAll(".game-card").forEach((c) => {
+    c.classList.toggle("selected", c.dataset.id === game.id);
+    c.setAttribute("aria-pressed", String(c.dataset.id === game.id));
+  });
   const opts = $("options");
   opts.replaceChildren();
   const players = h("input", {
@@ -181,14 +184,20 @@ async function main() {
   catalog = await api("/api/catalog");
   const cards = $("game-cards");
   for (const g of catalog.games) {
-    cards.append(h("button", {
+    // The card chooses the game; its link (beside the button, not in it) opens the game's page.
+    cards.append(h("div", { class: "game-card-wrap" }, h("button", {
       type: "button", class: "game-card", "data-id": g.id, onclick: () => choose(g),
+      "aria-pressed": "false",
     }, h("span", { class: "t" }, g.title),
       h("span", { class: "p" }, `${g.min_players}–${g.max_players} players`
         + (g.simultaneous ? " · simultaneous" : "") + (g.hidden_information ? " · hidden cards" : "")),
-      h("span", { class: "d" }, g.description || "")));
+      h("span", { class: "d" }, g.description || "")),
+    h("a", { class: "game-link", href: `/games/${encodeURIComponent(g.id)}`, "data-game": g.id,
+      "aria-label": `${g.title}: rules, tutorials and levels` }, "Rules & tutorials →")));
   }
-  choose(catalog.games[0]);
+  // /?game=ID (the game pages' "Start a table") comes with that game chosen.
+  const wanted = new URLSearchParams(location.search).get("game");
+  choose(catalog.games.find((g) => g.id === wanted) || catalog.games[0]);
   $("clock-box").replaceChildren(clockFields());
   $("new-form").addEventListener("submit", create);
   $("refresh").addEventListener("click", refresh);
