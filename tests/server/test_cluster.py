@@ -141,6 +141,7 @@ def test_one_process_drives_a_tables_bots_and_another_takes_over_when_it_dies(
         # "kill" A: its threads stop, it never gives its lease back.
         a.cluster._stop.set()
         a.bots.close()
+        a.driver.stop()  # and its clock driver (else it ticks on against a closed database)
         at_death = a.store.load(gid)
         assert at_death is not None and at_death.status == "playing"
         t0 = time.monotonic()
@@ -157,6 +158,7 @@ def test_one_process_drives_a_tables_bots_and_another_takes_over_when_it_dies(
         b.refresh(b.get(gid), full=True)
     finally:
         stop(b)
+        a.driver.stop()
         with contextlib.suppress(Exception):
             a.store.close()
 
