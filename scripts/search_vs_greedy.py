@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from nightsky.sim.runner import MatchSpec, play_spec
+from nightsky.sim.stats import wilson_interval
 from nightsky.sim.tournament import lineups
 
 DEFAULT_MATCHES = (
@@ -39,17 +40,6 @@ DEFAULT_MATCHES = (
     "mihi-anguli=ismcts:iterations=3550,depth=8,plan=100",
 )
 TARGET = 0.60
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate (``wins`` may be fractional)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, mid - half), min(1.0, mid + half))
 
 
 def _spec(game: str, agent: str, seed: int) -> MatchSpec:
@@ -90,7 +80,7 @@ def summarise(game: str, agent: str, rows: list[dict[str, Any]]) -> dict[str, An
     paired = [r for d in sorted(deals) if len(deals[d]) == 2 for r in deals[d]]
     n = len(paired)
     wins = sum(r["win"] for r in paired)
-    lo, hi = wilson(wins, n)
+    lo, hi = wilson_interval(wins, n)
     by_seat = {s: [r["win"] for r in paired if r["seat"] == s] for s in (0, 1)}
     margins = [r["margin"] for r in paired]
     mean_margin = sum(margins) / n if n else 0.0
