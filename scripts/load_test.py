@@ -407,12 +407,37 @@ def workers_of(pid: int) -> list[int]:
     return sorted(out)
 
 
-def saturate(base: str, games: int, seconds: float, seed: int) -> dict[str, Any]:
+def cpu_marks(supervisor: int | None) -> dict[str, float]:
+    """CPU seconds used so far: by the server processes (children of ``supervisor``; the
+    supervisor itself when it has none, i.e. one process), by this client, and by the whole
+    machine (busy, from /proc/stat), to see where a saturation run's cores went."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {"server": 0.0}
+    if supervisor is not None:
+        pids = workers_of(supervisor) or [supervisor]
+        for i, pid in enumerate(pids):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                used = (int(fields[11]) + int(fields[12])) / tick
+                out["server"] += used
+                if len(pids) > 1:
+                    out[f"server_{i}"] = used
+    cpu = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = cpu[3] + (cpu[4] if len(cpu) > 4 else 0)
+    out["client"] = time.process_time()
+    out["busy"] = (sum(cpu) - idle) / tick
+    return out
+
+
+def saturate(
+    base: str, games: int, seconds: float, seed: int, supervisor: int | None = None
+) -> dict[str, Any]:
     """Moves per second with humans that never think, on ``games`` tables at all times (a
     finished game is replaced by a new one): acknowledged human moves (each answered by a bot
-    move) counted over ``seconds`` after a 2 s warm-up."""
+    move) counted over ``seconds`` after a 2 s warm-up; and where the CPU went meanwhile."""
     stats = Stats(record=False)
     marks: dict[str, float] = {}
+    cpu: dict[str, dict[str, float]] = {}
     rng = random.Random(seed + 1)
 
     async def table(i: int, client: httpx.AsyncClient, stop: asyncio.Event) -> None:
@@ -437,8 +462,10 @@ def saturate(base: str, games: int, seconds: float, seed: int) -> dict[str, Any]
             tasks = [asyncio.create_task(table(i, client, stop)) for i in range(games)]
             await asyncio.sleep(2.0)
             marks["m0"], marks["t0"] = stats.moves, time.perf_counter()
+            cpu["0"] = cpu_marks(supervisor)
             await asyncio.sleep(seconds)
             marks["m1"], marks["t1"] = stats.moves, time.perf_counter()
+            cpu["1"] = cpu_marks(supervisor)
             stop.set()
             for res in await asyncio.gather(*tasks, return_exceptions=True):
                 if isinstance(res, BaseException):
@@ -446,9 +473,16 @@ def saturate(base: str, games: int, seconds: float, seed: int) -> dict[str, Any]
 
     asyncio.run(main())
     moves = marks["m1"] - marks["m0"]
+    wall = marks["t1"] - marks["t0"]
+    used = {k: cpu["1"][k] - cpu["0"][k] for k in cpu["0"] if k in cpu["1"]}
     return {
-        "human_moves_per_second": round(moves / (marks["t1"] - marks["t0"]), 1),
+        "human_moves_per_second": round(moves / wall, 1),
         "human_moves_counted": int(moves),
+        # cores busy on average over the measured seconds, and CPU ms per human move
+        "cores_busy": {k: round(v / wall, 2) for k, v in used.items()},
+        "cpu_ms_per_human_move": {
+            k: round(1000 * v / moves, 2) if moves else None for k, v in used.items()
+        },
         "errors": stats.errors,
         "load_average": os.getloadavg()[0],
     }
@@ -479,9 +513,10 @@ def run_workers(
     stats = Stats(record=False)
     try:
         deadline = time.monotonic() + 30
-        while len(workers_of(proc.pid)) < workers and time.monotonic() < deadline:
+        # (one process serves in the supervisor itself: no children to wait for)
+        while workers > 1 and len(workers_of(proc.pid)) < workers and time.monotonic() < deadline:
             time.sleep(0.1)
-        report["saturation"] = saturate(base, games, seconds, seed)
+        report["saturation"] = saturate(base, games, seconds, seed, proc.pid)
         progress(f"{workers} process(es), saturation", report["saturation"])
         if not kill_one:
             return report
@@ -652,7 +687,7 @@ def main_workers(args: argparse.Namespace) -> dict[str, Any]:
         report["uptime_after"] = subprocess.run(
             ["uptime"], capture_output=True, text=True, check=False
         ).stdout.strip()
-        report["errors"] = report["n_processes"]["errors"] + [
+        report["errors"] = report["n_processes"].get("errors", []) + [
             e
             for part in ("one_process", "n_processes")
             for e in report.get(part, {}).get("saturation", {}).get("errors", [])
