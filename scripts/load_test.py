@@ -275,8 +275,6 @@ def run(
 ) -> dict[str, Any]:
     """Phases: play ``kill_after`` s, SIGKILL, restart, check, play ``after`` s more (these
     two are measured), then finish every game with no think time (not measured)."""
-    from nightsky.core.record import replay
-
     tmp = tempfile.mkdtemp(prefix="nightsky-load-")
     db = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
     port = free_port()
@@ -331,23 +329,9 @@ def run(
         stats.record = False
         asyncio.run(run_phase(base, players, stats, None, 0.0))
         report["wall_seconds"] = round(time.perf_counter() - t0, 1)
-        # Every game finished and its downloadable record replays to the same result.
-        for p in players:
-            if not p.done or p.result is None:
-                stats.errors.append(f"{p.gid}: not finished")
-                continue
-            rec = httpx.get(f"{base}/api/games/{p.gid}/record", timeout=30).json()
-            final = replay(rec)
-            if final.scores() != p.result["scores"] or final.winners() != p.result["winners"]:
-                stats.errors.append(f"{p.gid}: record does not replay to the seen result")
-        report["finished"] = sum(p.done for p in players)
+        report["finished"] = check_finished(base, players, stats)
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            proc.send_signal(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=10)
-        if proc.poll() is None:
-            proc.kill()
+        stop_server(proc, 10)
     report.update(
         {
             "human_moves_total": stats.moves,
@@ -366,6 +350,32 @@ def run(
         }
     )
     return report
+
+
+def check_finished(base: str, players: list[Player], stats: Stats) -> int:
+    """Every game finished and its downloadable record replays to the result its player saw
+    (each failure goes to ``stats.errors``); how many finished."""
+    from nightsky.core.record import replay
+
+    for p in players:
+        if not p.done or p.result is None:
+            stats.errors.append(f"{p.gid}: not finished")
+            continue
+        rec = httpx.get(f"{base}/api/games/{p.gid}/record", timeout=30).json()
+        final = replay(rec)
+        if final.scores() != p.result["scores"] or final.winners() != p.result["winners"]:
+            stats.errors.append(f"{p.gid}: record does not replay to the seen result")
+    return sum(p.done for p in players)
+
+
+def stop_server(proc: subprocess.Popen[bytes], wait: float) -> None:
+    """SIGTERM, ``wait`` seconds for a clean stop, then SIGKILL."""
+    with contextlib.suppress(ProcessLookupError):
+        proc.send_signal(signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=wait)
+    if proc.poll() is None:
+        proc.kill()
 
 
 def create_games(base: str, games: int, rng: random.Random) -> list[Player]:
@@ -504,8 +514,6 @@ def run_workers(
     """One server of ``workers`` processes on ``db`` (PostgreSQL): saturation for ``seconds``,
     then (``kill_one``) play at ``think`` pace, SIGKILL one process after ``kill_after`` s,
     play ``after`` s more, finish every game and check nothing acknowledged was lost."""
-    from nightsky.core.record import replay
-
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     proc = start_server(port, db, bot_delay, workers)
@@ -533,22 +541,9 @@ def run_workers(
         asyncio.run(run_phase(base, players, stats, None, 0.0))
         problems = check_intact(base, players)
         stats.errors.extend(problems)
-        for p in players:
-            if not p.done or p.result is None:
-                stats.errors.append(f"{p.gid}: not finished")
-                continue
-            rec = httpx.get(f"{base}/api/games/{p.gid}/record", timeout=30).json()
-            final = replay(rec)
-            if final.scores() != p.result["scores"] or final.winners() != p.result["winners"]:
-                stats.errors.append(f"{p.gid}: record does not replay to the seen result")
-        report["finished"] = sum(p.done for p in players)
+        report["finished"] = check_finished(base, players, stats)
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            proc.send_signal(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=15)
-        if proc.poll() is None:
-            proc.kill()
+        stop_server(proc, 15)
     report.update(
         {
             "human_moves_after_saturation": stats.moves,
