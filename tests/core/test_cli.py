@@ -235,3 +235,43 @@ def test_simulate_takes_levels_as_agents_and_names_the_game_when_one_is_missing(
     )
     assert bad.exit_code == 2
     assert "game 'toy-secret-sum' has no difficulty level 'hard'" in bad.output
+
+
+_BLOCK_SERVER = """
+import sys
+
+class _NoServerDeps:
+    # Makes the web server's dependencies unimportable, as on a machine without them.
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {"fastapi", "starlette", "uvicorn", "sqlalchemy", "psycopg"}:
+            raise ImportError(f"{name} is blocked by the test")
+        return None
+
+sys.meta_path.insert(0, _NoServerDeps())
+"""
+
+
+def test_simulate_and_balance_run_without_the_server_dependencies(tmp_path: Path) -> None:
+    # `nightsky simulate`/`balance` must work on a research or cluster machine that has the
+    # engine's dependencies but not the web server's (the server package is imported lazily).
+    (tmp_path / "sitecustomize.py").write_text(_BLOCK_SERVER)
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(src)])}
+    probe = subprocess.run(
+        [sys.executable, "-c", "import fastapi"], env=env, capture_output=True, text=True
+    )
+    assert probe.returncode != 0 and "blocked by the test" in probe.stderr
+    for argv in (
+        ["simulate", "shooting-star", "--players", "2", "--agents", "random,random"]
+        + ["--games", "2", "--json"],
+        ["balance", "shooting-star", "--players", "2", "--games", "2", "--json"],
+    ):
+        out = subprocess.run(
+            [sys.executable, "-m", "nightsky", *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert json.loads(out.stdout)["game"] == "shooting-star"
