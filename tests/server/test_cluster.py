@@ -265,3 +265,95 @@ def test_two_worker_processes_serve_one_port_and_survive_a_kill(pg_url: str) -> 
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def wait_for(cond: Any, timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def human_move(m: Manager, gid: str) -> tuple[str, int]:
+    """Seat 0's first legal action and the version, once seat 0 is to move (bots settled)."""
+    room = m.get(gid)
+    assert wait_for(lambda: 0 in room.state.current_players() and not room.bot_busy)
+    with room.lock:
+        return str(room.state.legal_actions(0)[0]), room.version
+
+
+def test_the_lease_follows_the_process_that_accepts_a_move_and_the_old_one_stops_at_once(
+    pg_url: str,
+) -> None:
+    a, b = manager(pg_url, delay=0.05), manager(pg_url, delay=0.05)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "random"], players=2)).room.id
+        assert a.cluster is not None and b.cluster is not None
+        assert a.cluster.holds(gid)
+        time.sleep(0.3)  # both listeners are up
+        room_a = a.rooms[gid]
+        stale_version = room_a.version
+        move, version = human_move(b, gid)
+        t0 = time.monotonic()
+        b.act(b.get(gid), 0, move, version)
+        assert b.cluster.holds(gid)  # A had no socket on it: B took it with the move
+        # A hears it at once (NOTIFY), well before its next tick would tell it.
+        assert wait_for(lambda: not a.cluster.holds(gid), 2.0)  # type: ignore[union-attr]
+        assert time.monotonic() - t0 < a.cluster.ttl - a.cluster.tick
+        # B drives the bot; A, with no socket and no lease, never replays B's moves.
+        for _ in range(3):
+            move, version = human_move(b, gid)
+            b.act(b.get(gid), 0, move, version)
+        human_move(b, gid)
+        assert room_a.version == stale_version and gid in a.cluster.stale
+        stored = b.store.load(gid)
+        assert stored is not None and stored.version > stale_version
+        # A's next use catches up (lazily), and the stored history replays: never two bot
+        # moves for one turn.
+        assert a.get(gid).version == stored.version and gid not in a.cluster.stale
+        b.refresh(b.get(gid), full=True)
+        seats = [s for s, _ in stored.history if s >= 0]
+        assert seats.count(1) <= seats.count(0) + 1
+    finally:
+        stop(a, b)
+
+
+def test_a_holder_with_a_socket_keeps_the_lease_and_pushes_moves_made_elsewhere(
+    pg_url: str,
+) -> None:
+    a, b = manager(pg_url, delay=0.05), manager(pg_url, delay=0.05)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "random"], players=2)).room.id
+        assert a.cluster is not None and b.cluster is not None
+        pushed: queue.Queue[dict[str, Any]] = queue.Queue()
+        a.subscribe(a.get(gid), Subscriber(seat=0, push=pushed.put))
+        time.sleep(a.cluster.tick + 0.3)  # A's renewal says the table has a socket there
+        move, version = human_move(b, gid)
+        b.act(b.get(gid), 0, move, version)
+        assert not b.cluster.holds(gid) and a.cluster.holds(gid)
+        got = pushed.get(timeout=5)
+        while got["version"] < version + 1:
+            got = pushed.get(timeout=5)
+        # A (the socket's process) drives the bot's answer.
+        assert wait_for(lambda: a.rooms[gid].version >= version + 2)
+        held = b.store.load(gid)
+        assert held is not None and held.version >= version + 2
+    finally:
+        stop(a, b)
+
+
+def test_a_socket_takes_the_lease_from_a_holder_without_one(pg_url: str) -> None:
+    a, b = manager(pg_url), manager(pg_url)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "human"], players=2)).room.id
+        assert a.cluster is not None and b.cluster is not None
+        time.sleep(0.3)
+        b.subscribe(b.get(gid), Subscriber(seat=None, push=lambda _: None))
+        # At B's next look (its tick, or here a request's drive) B has a socket: it takes it.
+        b.drive(b.get(gid))
+        assert b.cluster.holds(gid)
+        assert wait_for(lambda: not a.cluster.holds(gid), 2.0)  # type: ignore[union-attr]
+    finally:
+        stop(a, b)

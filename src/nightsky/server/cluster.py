@@ -78,9 +78,13 @@ class Cluster:
         ensure_schema(self.store)
         self.store.on_commit = self._notify
         # Leases this process holds: game id -> monotonic time until which it may trust it;
-        # and leases another process held when last asked: game id -> when to ask again.
+        # and leases another process held when last asked: game id -> (when to ask again,
+        # whether that holder had a socket on the table).
         self.held: dict[str, float] = {}
-        self.elsewhere: dict[str, float] = {}
+        self.elsewhere: dict[str, tuple[float, bool]] = {}
+        # Games cached here that another process changed since (no socket here and not
+        # driven here, so not replayed at once): caught up on their next use.
+        self.stale: set[str] = set()
         self._held_lock = threading.Lock()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -144,6 +148,10 @@ class Cluster:
                 self._listen_conn = None
 
     def _heard(self, payload: str) -> None:
+        parts = payload.split(" ")
+        if len(parts) == 4 and parts[0] == "lease":
+            self._lease_taken(parts[1], parts[2], parts[3] == "1")
+            return
         try:
             game_id, version, holder = payload.split(" ", 2)
             v = int(version)
@@ -152,13 +160,33 @@ class Cluster:
         if holder == self.holder:
             return
         room = self.manager.rooms.get(game_id)
-        if room is not None and room.version < v and self._watched(room):
+        if room is None or room.version >= v:
+            return
+        if self._watched(room):
             self._refresh(room)  # here: one thread hop less per move
+        else:
+            # Nobody here watches it: no replay now (the process that took the move has it);
+            # its next use here catches up (``fresh``, ``hold``).
+            self.stale.add(game_id)
+
+    def _lease_taken(self, game_id: str, holder: str, watched: bool) -> None:
+        """Another process took the lease of ``game_id``: stop driving it at once (a bot move
+        under way here would lose the version check anyway)."""
+        if holder == self.holder:
+            return
+        with self._held_lock:
+            self.held.pop(game_id, None)
+            self.elsewhere[game_id] = (time.monotonic() + self.tick, watched)
 
     def _watched(self, room: Room) -> bool:
-        """Whether a cached game is kept fresh as others change it: it has sockets here, or
-        this process drives it. Others catch up on their next request (``fresh``)."""
-        return bool(room.subscribers) or room.id in self.held
+        """Whether a cached game is kept fresh as others change it: it has sockets here (its
+        watchers are pushed every change). Others catch up on their next use (``fresh``)."""
+        return bool(room.subscribers)
+
+    def holds(self, game_id: str) -> bool:
+        """Whether this process may drive ``game_id`` now (its lease, as last renewed or
+        taken; no database read): the bot runner asks before every bot move."""
+        return self.held.get(game_id, 0.0) > time.monotonic()
 
     def _refresh(self, room: Room, full: bool = False) -> None:
         try:
@@ -169,6 +197,7 @@ class Cluster:
 
     def fresh(self, room: Room) -> None:
         """Bring ``room`` up to date if the stored version moved on (every request)."""
+        self.stale.discard(room.id)
         stored = self.store.versions([room.id]).get(room.id)
         if stored is not None and stored != room.version:
             self.manager.refresh(room)
@@ -182,19 +211,28 @@ class Cluster:
                 self._refresh(room)
 
     # ------------------------------------------------------------------ leases
-    def hold(self, game_id: str) -> bool:
-        """Whether this process holds (or now takes) the lease of ``game_id``: a free or
-        expired lease is taken; so is one whose holder has no socket on the table while this
-        process has one (the table's pushes then stay in the process that makes its moves)."""
+    def hold(self, game_id: str, *, accepted: bool = False) -> bool:
+        """Whether this process holds (or now takes) the lease of ``game_id``. A free or
+        expired lease is taken; so is one whose holder has no socket on the table when this
+        process has one, or when this process just accepted a move on it (``accepted``): a
+        table's moves, bots and pushes then stay in one process, and the others never replay
+        it. Taking a lease from another process tells it at once (NOTIFY), so that it stops
+        driving the table before its next tick."""
         room = self.manager.rooms.get(game_id)
         watched = room is not None and bool(room.subscribers)
         now = time.monotonic()
         with self._held_lock:
             until = self.held.get(game_id)
-            if until is not None and until > now:
-                return True
-            if self.elsewhere.get(game_id, 0.0) > now:
+            mine = until is not None and until > now
+            other = self.elsewhere.get(game_id)
+            if mine:
+                pass
+            elif other is not None and other[0] > now and (other[1] or not (watched or accepted)):
                 return False  # held by another process a moment ago: do not ask every move
+        if mine:
+            if room is not None and game_id in self.stale:
+                self.fresh(room)
+            return True
         with self.store.engine.begin() as c:
             row = c.execute(
                 text(
@@ -203,19 +241,30 @@ class Cluster:
                     "ON CONFLICT (game_id) DO UPDATE SET holder = EXCLUDED.holder, "
                     "expires_at = EXCLUDED.expires_at, watched = EXCLUDED.watched "
                     "WHERE leases.holder = EXCLUDED.holder OR leases.expires_at < now() "
-                    "OR (EXCLUDED.watched AND NOT leases.watched) "
+                    "OR ((EXCLUDED.watched OR :a) AND NOT leases.watched) "
                     "RETURNING holder"
                 ),
-                {"g": game_id, "h": self.holder, "ttl": self.ttl, "w": watched},
+                {"g": game_id, "h": self.holder, "ttl": self.ttl, "w": watched, "a": accepted},
             ).first()
+            if row is None:
+                got = c.execute(
+                    text("SELECT watched FROM leases WHERE game_id = :g"), {"g": game_id}
+                ).first()
+                holder_watched = bool(got[0]) if got is not None else False
+            elif until is None:
+                # newly taken: whoever held it stops driving it now
+                c.execute(
+                    text("SELECT pg_notify(:c, :p)"),
+                    {"c": CHANNEL, "p": f"lease {game_id} {self.holder} {int(watched)}"},
+                )
         with self._held_lock:
             if row is None:
                 self.held.pop(game_id, None)
-                self.elsewhere[game_id] = now + self.tick
+                self.elsewhere[game_id] = (now + self.tick, holder_watched)
                 return False
             self.held[game_id] = self._trust_until()
             self.elsewhere.pop(game_id, None)
-        if until is None and room is not None:
+        if room is not None and (until is None or game_id in self.stale):
             # newly taken (its holder died, let go or had no socket): catch up with it
             self.fresh(room)
         return True
@@ -260,7 +309,7 @@ class Cluster:
         until, now = self._trust_until(), time.monotonic()
         with self._held_lock:
             self.held = {gid: until for (gid,) in kept}
-            self.elsewhere = {g: t for g, t in self.elsewhere.items() if t > now}
+            self.elsewhere = {g: t for g, t in self.elsewhere.items() if t[0] > now}
         self._compare_all()
         for room in rooms:
             if not room.bot_busy and room.bot_seats():
