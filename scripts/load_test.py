@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -51,6 +52,9 @@ GAMES = ["shooting-star", "stars-are-right", "star-fire", "mihi-anguli", "starli
 # unlimited deck lets two random players go on for 1000 rounds (about 5,000 moves), which turns
 # "every game finishes" into a test of patience rather than of the server.
 OPTIONS: dict[str, dict[str, Any]] = {"stars-are-right": {"reshuffles": 2}}
+# How the scripted humans send their moves: over each table's one WebSocket (``act``
+# messages, as the web page does), or with ``--http-moves`` as ``POST .../actions``.
+HTTP_MOVES = False
 
 
 def free_port() -> int:
@@ -111,6 +115,10 @@ class Player:
     moves: int = 0
     done: bool = False
     result: dict[str, Any] | None = None
+    # A move sent over the socket whose answer has not come (it survives a reconnect):
+    # {"id", "action", "version", "log": log length when sent, "t0"}.
+    pending: dict[str, Any] | None = None
+    next_id: int = 0
 
 
 @dataclass
@@ -119,6 +127,9 @@ class Stats:
     server_ms: list[float] = field(default_factory=list)
     stale: int = 0
     transport_retries: int = 0
+    # moves whose answer was lost with a killed process: found applied, or sent again
+    unanswered_applied: int = 0
+    unanswered_resent: int = 0
     reconnects: int = 0
     moves: int = 0
     errors: list[str] = field(default_factory=list)
@@ -137,7 +148,10 @@ async def play(
     """Play ``p``'s seat from pushed views until the game ends or ``stop`` is set."""
     while not stop.is_set() and not p.done:
         try:
-            await _play(base, p, stats, client, stop, think)
+            if HTTP_MOVES:
+                await _play(base, p, stats, client, stop, think)
+            else:
+                await _play_ws(base, p, stats, client, stop, think)
             return
         except (ConnectionClosed, OSError):
             # The process serving this socket died: connect again (to a process alive).
@@ -212,6 +226,121 @@ async def _play(
                 p.done = True
                 p.result = {"scores": latest["scores"], "winners": latest["winners"]}
                 return
+
+
+def _sent_before(p: Player, log: list[dict[str, Any]]) -> bool:
+    """Whether ``p``'s unanswered move is in ``log`` (an entry of its seat after the log it
+    was chosen on: the script plays one move at a time, so it can only be that one)."""
+    pend = p.pending
+    assert pend is not None
+    return any(
+        e.get("seat") == 0 and e.get("notation") == pend["action"] for e in log[pend["log"]:]
+    )
+
+
+async def _play_ws(
+    base: str, p: Player, stats: Stats, client: httpx.AsyncClient, stop: asyncio.Event, think: float
+) -> None:
+    """Play ``p``'s seat over its one WebSocket: views come pushed, moves go as ``act``
+    messages, each answered by an ``ack`` (after the view showing it) or an ``error``. A move
+    left unanswered by a dead process is looked for in the first view after reconnecting:
+    counted when it was applied, sent again (same version) when not."""
+    ws_url = base.replace("http", "ws") + f"/api/games/{p.gid}/ws"
+    async with connect(ws_url, max_size=None) as ws:
+        await ws.send(orjson.dumps({"token": p.token}).decode())
+        latest: dict[str, Any] | None = None
+        gate = p.acked_version  # act only on a view at least this new
+        reconnected = p.pending is not None
+        idle = 0.0
+
+        async def act(action: str, version: int, log_len: int) -> None:
+            p.next_id += 1
+            p.pending = {
+                "id": p.next_id, "action": action, "version": version, "log": log_len,
+                "t0": time.perf_counter(),
+            }
+            await ws.send(
+                orjson.dumps(
+                    {"type": "act", "id": p.next_id, "action": action, "version": version}
+                ).decode()
+            )
+
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                idle = 0.0
+            except TimeoutError:
+                idle += 0.5
+                if idle < 10 or latest is None or p.pending is not None:
+                    continue
+                idle = 0.0
+                got = await client.get(
+                    f"{base}/api/games/{p.gid}/view", headers={"Authorization": f"Bearer {p.token}"}
+                )
+                if got.json()["version"] > latest["version"]:
+                    stats.errors.append(f"{p.gid}: push of version {got.json()['version']} missed")
+                continue
+            msg = orjson.loads(raw)
+            kind = msg["type"]
+            if kind == "view":
+                view = msg["data"]
+                if latest is not None and view["version"] < latest["version"]:
+                    continue
+                latest = view
+                if view["version"] >= p.acked_version and p.acked_version >= 0:
+                    p.acked_log = view["log"]  # committed, and it shows every acked move
+                if reconnected:
+                    reconnected = False
+                    pend = p.pending
+                    assert pend is not None
+                    if _sent_before(p, view["log"]):
+                        # applied before the process died; its ack was lost with it
+                        stats.unanswered_applied += 1
+                        stats.moves += 1
+                        p.moves += 1
+                        p.pending = None
+                        p.acked_version = gate = view["version"]
+                        p.acked_log = view["log"]
+                    else:
+                        stats.unanswered_resent += 1
+                        await act(pend["action"], pend["version"], pend["log"])
+                        continue
+            elif kind == "ack":
+                pend = p.pending
+                if pend is None or msg["id"] != pend["id"]:
+                    stats.errors.append(f"{p.gid}: an ack for no move of mine: {msg}")
+                    return
+                stats.moves += 1
+                p.moves += 1
+                if stats.record:
+                    stats.client_ms.append((time.perf_counter() - pend["t0"]) * 1000)
+                p.pending = None
+                p.acked_version = gate = msg["version"]
+                if latest is not None and latest["version"] >= gate:
+                    p.acked_log = latest["log"]
+            elif kind == "error":
+                pend = p.pending
+                p.pending = None
+                if msg.get("code") == "stale_version":
+                    stats.stale += 1
+                    if pend is not None:
+                        gate = max(gate, pend["version"] + 1)  # wait for a newer view
+                else:
+                    stats.errors.append(f"{p.gid}: {msg}")
+                    return
+            else:
+                continue  # chat and other news
+            if latest is None:
+                continue
+            if latest["terminal"] and p.pending is None:
+                p.done = True
+                p.result = {"scores": latest["scores"], "winners": latest["winners"]}
+                return
+            if p.pending is None and latest["legal"] and latest["version"] >= gate:
+                if think:
+                    await asyncio.sleep(p.rng.uniform(0.5 * think, 1.5 * think))
+                choice = p.rng.choice(latest["legal"])["action"]
+                await act(choice, latest["version"], len(latest["log"]))
 
 
 async def run_phase(
@@ -554,6 +683,8 @@ def run_workers(
             "reconnects": stats.reconnects,
             "transport_retries": stats.transport_retries,
             "stale_409_retried": stats.stale,
+            "unanswered_moves_found_applied": stats.unanswered_applied,
+            "unanswered_moves_sent_again": stats.unanswered_resent,
         }
     )
     return report
@@ -665,6 +796,7 @@ def main_workers(args: argparse.Namespace) -> dict[str, Any]:
             ).stdout.strip(),
             "cpus": os.cpu_count(),
             "bot_delay": args.bot_delay,
+            "moves_over": "http" if args.http_moves else "websocket",
         }
         common = {
             "think": args.think, "bot_delay": args.bot_delay, "seconds": args.saturate,
@@ -727,7 +859,13 @@ def main() -> None:
         "--saturate", type=float, default=10.0, help="with --workers: seconds measured"
     )
     ap.add_argument("--no-baseline", action="store_true", help="skip the 1-process run")
+    ap.add_argument(
+        "--http-moves", action="store_true",
+        help="send moves as POST .../actions (as before) instead of over each table's socket",
+    )
     args = ap.parse_args()
+    global HTTP_MOVES
+    HTTP_MOVES = args.http_moves
     if args.workers:
         report = main_workers(args)
         text = json.dumps(report, indent=2)

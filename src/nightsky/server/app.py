@@ -646,16 +646,18 @@ def create_app(
                 batch = [await queue.get()]
                 while not queue.empty():
                     batch.append(queue.get_nowait())
-                # Chat lines and rematch news (``{"kind", "text"}``) go as they are.
-                for item in batch:
-                    if item is not None and "kind" in item:
-                        await websocket.send_text(item["text"])
-                batch = [x for x in batch if x is None or "kind" not in x]
-                message = newest_view(batch, sent)
+                # The newest view first, then chat lines, rematch news and the answers to
+                # this socket's moves (``{"kind", "text"}``) as they are: an ``ack`` never
+                # comes before the view that shows its move (pushed before it was queued).
+                views = [x for x in batch if x is None or "kind" not in x]
+                message = newest_view(views, sent)
                 if message is not None:
                     # Encoded once for every socket of this viewer, off the event loop.
                     await websocket.send_text(message["text"])
                     sent = message["version"]
+                for item in batch:
+                    if item is not None and "kind" in item:
+                        await websocket.send_text(item["text"])
                 if None in batch:
                     break
         except (WebSocketDisconnect, RuntimeError):
