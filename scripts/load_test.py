@@ -546,12 +546,44 @@ def workers_of(pid: int) -> list[int]:
     return sorted(out)
 
 
-def cpu_marks(supervisor: int | None) -> dict[str, float]:
+def postmaster_of(db: str) -> int | None:
+    """The PostgreSQL server process listening on ``db``'s port on this machine (None when it
+    runs elsewhere)."""
+    from sqlalchemy.engine import make_url
+
+    port = make_url(db).port or 5432
+    want = b"\0-p\0" + str(port).encode() + b"\0"
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                cmd = (entry / "cmdline").read_bytes()
+                if b"postgres" in cmd.split(b"\0", 1)[0] and want in cmd + b"\0":
+                    return int(entry.name)
+    return None
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_marks(supervisor: int | None, postmaster: int | None = None) -> dict[str, float]:
     """CPU seconds used so far: by the server processes (children of ``supervisor``; the
-    supervisor itself when it has none, i.e. one process), by this client, and by the whole
-    machine (busy, from /proc/stat), to see where a saturation run's cores went."""
+    supervisor itself when it has none, i.e. one process), by PostgreSQL (``postmaster``, its
+    live backends and those gone), by this client, and by the whole machine (busy, from
+    /proc/stat), to see where a saturation run's cores went."""
     tick = os.sysconf("SC_CLK_TCK")
     out: dict[str, float] = {"server": 0.0}
+    if postmaster is not None:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            f = _stat(postmaster)
+            used = float(sum(int(x) for x in f[11:15]))  # its own, and its children's that exited
+            for entry in Path("/proc").iterdir():
+                if entry.name.isdigit():
+                    with contextlib.suppress(OSError, ValueError, IndexError):
+                        g = _stat(int(entry.name))
+                        if int(g[1]) == postmaster:
+                            used += int(g[11]) + int(g[12])
+            out["postgres"] = used / tick
     if supervisor is not None:
         pids = workers_of(supervisor) or [supervisor]
         for i, pid in enumerate(pids):
@@ -569,7 +601,12 @@ def cpu_marks(supervisor: int | None) -> dict[str, float]:
 
 
 def saturate(
-    base: str, games: int, seconds: float, seed: int, supervisor: int | None = None
+    base: str,
+    games: int,
+    seconds: float,
+    seed: int,
+    supervisor: int | None = None,
+    postmaster: int | None = None,
 ) -> dict[str, Any]:
     """Moves per second with humans that never think, on ``games`` tables at all times (a
     finished game is replaced by a new one): acknowledged human moves (each answered by a bot
@@ -601,10 +638,10 @@ def saturate(
             tasks = [asyncio.create_task(table(i, client, stop)) for i in range(games)]
             await asyncio.sleep(2.0)
             marks["m0"], marks["t0"] = stats.moves, time.perf_counter()
-            cpu["0"] = cpu_marks(supervisor)
+            cpu["0"] = cpu_marks(supervisor, postmaster)
             await asyncio.sleep(seconds)
             marks["m1"], marks["t1"] = stats.moves, time.perf_counter()
-            cpu["1"] = cpu_marks(supervisor)
+            cpu["1"] = cpu_marks(supervisor, postmaster)
             stop.set()
             for res in await asyncio.gather(*tasks, return_exceptions=True):
                 if isinstance(res, BaseException):
@@ -653,7 +690,9 @@ def run_workers(
         # (one process serves in the supervisor itself: no children to wait for)
         while workers > 1 and len(workers_of(proc.pid)) < workers and time.monotonic() < deadline:
             time.sleep(0.1)
-        report["saturation"] = saturate(base, games, seconds, seed, proc.pid)
+        report["saturation"] = saturate(
+            base, games, seconds, seed, proc.pid, postmaster_of(db)
+        )
         progress(f"{workers} process(es), saturation", report["saturation"])
         if not kill_one:
             return report
