@@ -357,3 +357,30 @@ def test_a_socket_takes_the_lease_from_a_holder_without_one(pg_url: str) -> None
         assert wait_for(lambda: not a.cluster.holds(gid), 2.0)  # type: ignore[union-attr]
     finally:
         stop(a, b)
+
+
+def test_a_watched_room_is_not_read_again_for_a_move_on_its_version(pg_url: str) -> None:
+    a, b = manager(pg_url), manager(pg_url)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "human"], players=2)).room.id
+        assert a.cluster is not None
+        a.subscribe(a.get(gid), Subscriber(seat=None, push=lambda _: None))
+        assert wait_for(lambda: a.cluster._listen_conn is not None)  # type: ignore[union-attr]
+        room = a.get(gid)
+        reads: list[Any] = []
+        real = a.store.versions
+        a.store.versions = lambda ids: reads.append(ids) or real(ids)  # type: ignore[method-assign]
+        assert a.get(gid, seen=room.version) is room and not reads
+        a.get(gid, seen=room.version + 1)  # a version it has not seen: it looks
+        assert reads
+        # A change made elsewhere whose notification has not arrived: the commit's version
+        # check refuses the move (409) and the room is reloaded.
+        seat, move, version = first_move(b, gid)
+        a.cluster._listen_conn = None  # type: ignore[union-attr]  (deaf for the moment)
+        a.cluster._stop.set()
+        b.act(b.get(gid), seat, move, version)
+        with pytest.raises(ServerError) as refused:
+            a.act(room, seat, move, version)
+        assert refused.value.code == "stale_version" and room.version == version + 1
+    finally:
+        stop(a, b)

@@ -425,7 +425,7 @@ def create_app(
         message: the seat of ``token`` (401 without one), then ``Manager.act`` (version check,
         rules, clocks, commit, push, bots). ``version`` None (a socket message without one):
         the version the server holds now."""
-        room = room_of(gid)
+        room = manager.get(gid, seen=version)
         seat = manager.seat_for(room, token, required=True)
         assert seat is not None
         manager.act(room, seat, action, room.version if version is None else version)

@@ -195,6 +195,18 @@ class Cluster:
         except Exception:
             log.exception("cluster: game %s could not be refreshed", room.id)
 
+    def current(self, room: Room, seen: int | None) -> bool:
+        """Whether ``room`` may be trusted without a read for a change chosen on version
+        ``seen``: it has sockets here (every notification about it is applied at once), the
+        listener is connected, and it is at ``seen`` or later."""
+        return (
+            seen is not None
+            and seen <= room.version
+            and bool(room.subscribers)
+            and self._listen_conn is not None
+            and room.id not in self.stale
+        )
+
     def fresh(self, room: Room) -> None:
         """Bring ``room`` up to date if the stored version moved on (every request)."""
         self.stale.discard(room.id)

@@ -1017,11 +1017,16 @@ class Manager:
         return count
 
     # ------------------------------------------------------------------ rooms
-    def get(self, gid: str) -> Room:
+    def get(self, gid: str, *, seen: int | None = None) -> Room:
+        """The game ``gid`` (404 when there is none), loaded on first use; with several
+        processes, brought up to date first (one indexed read). ``seen``: the version a
+        client's change was chosen on; a room this process keeps up to date as others change
+        it (a socket here) and already at that version is not read again (a change whose
+        notification is still on its way fails the commit's version check, as a stale move)."""
         room = self.rooms.get(gid)
         if room is not None:
             room.touched = time.monotonic()
-            if self.cluster is not None:
+            if self.cluster is not None and not self.cluster.current(room, seen):
                 self.cluster.fresh(room)  # another process may have changed it
             return room
         with self._rooms_lock:
