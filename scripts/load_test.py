@@ -265,7 +265,14 @@ async def _play_ws(
                 ).decode()
             )
 
-        while not stop.is_set():
+        drain = 0.0  # once stopped: how long the last move's answer is still awaited
+        while True:
+            if stop.is_set():
+                # A phase ends: wait (a little) for the answer of a move already sent, so
+                # that only a killed process leaves a move unanswered.
+                drain = drain or time.monotonic() + 5.0
+                if p.pending is None or time.monotonic() > drain:
+                    return
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
                 idle = 0.0
@@ -337,6 +344,8 @@ async def _play_ws(
                 p.result = {"scores": latest["scores"], "winners": latest["winners"]}
                 return
             if p.pending is None and latest["legal"] and latest["version"] >= gate:
+                if stop.is_set():
+                    return
                 if think:
                     await asyncio.sleep(p.rng.uniform(0.5 * think, 1.5 * think))
                 choice = p.rng.choice(latest["legal"])["action"]
