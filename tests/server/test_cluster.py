@@ -154,6 +154,8 @@ def test_one_process_drives_a_tables_bots_and_another_takes_over_when_it_dies(
         took = time.monotonic() - t0
         assert took < 5.0, f"the bots moved again only after {took:.1f} s"
         assert gid in b.cluster.held
+        # A's LISTEN connection closed with it: B did not wait for the lease to expire.
+        assert took < b.cluster.ttl, f"taken over after {took:.1f} s, not before the expiry"
         # Never two bot moves for one turn: the stored history replays through the rules.
         b.refresh(b.get(gid), full=True)
     finally:
@@ -382,5 +384,26 @@ def test_a_watched_room_is_not_read_again_for_a_move_on_its_version(pg_url: str)
         with pytest.raises(ServerError) as refused:
             a.act(room, seat, move, version)
         assert refused.value.code == "stale_version" and room.version == version + 1
+    finally:
+        stop(a, b)
+
+
+def test_a_live_holder_that_misses_renewals_keeps_its_lease_until_it_expires(
+    pg_url: str,
+) -> None:
+    a, b = manager(pg_url), manager(pg_url)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "random"], players=2)).room.id
+        assert a.cluster is not None and b.cluster is not None
+        assert wait_for(lambda: a.cluster._listen_conn is not None)  # type: ignore[union-attr]
+        a.cluster.beat = lambda: None  # type: ignore[method-assign]  (renews nothing now)
+        b.get(gid)
+        t0 = time.monotonic()
+        # Its LISTEN connection is up: alive, so B waits for the expiry (not the 1 s of a
+        # holder that is gone).
+        time.sleep(2.0)
+        assert not b.cluster.hold(gid)
+        assert time.monotonic() - t0 < a.cluster.ttl - a.cluster.tick  # (before the expiry)
+        assert wait_for(lambda: b.cluster.hold(gid), 4.0)  # type: ignore[union-attr]
     finally:
         stop(a, b)

@@ -9,18 +9,24 @@ server processes, on one machine or many, serve every game; the database is the 
   nothing and its client gets the usual 409 ``stale_version`` (its room is reloaded).
 * **Pushes.** The same transaction sends ``NOTIFY nightsky_games, '<id> <version> <holder>'``
   (delivered on commit). Each process LISTENs on a connection of its own (a thread); a game it
-  holds in memory and that another process changed is brought up to date (the moves it lacks
-  are applied) and its WebSockets get the new view at once. Every request also compares the
-  cached version with the stored one (one indexed read), so a client never sees a process lag
-  behind a move it was acknowledged; every ``tick`` seconds the versions of every cached game
-  are compared too (a notification lost with a dropped connection costs at most a tick).
+  holds in memory with sockets on it, and that another process changed, is brought up to date
+  (the moves it lacks are applied) and its WebSockets get the new view at once. Every request
+  also compares the cached version with the stored one (one indexed read; not for a move on a
+  socket-watched game at the version it names), so a client never sees a process lag behind a
+  move it was acknowledged; every ``tick`` seconds the versions of every watched game are
+  compared too (a notification lost with a dropped connection costs at most a tick).
 * **Leases.** A table moves by itself (its bots; clocks will join ``Manager.drive``) only in the
   process holding its row of ``leases`` (holder, expiry; ``ttl`` seconds, renewed every
-  ``tick``). A process that dies stops renewing; once the lease expires the next tick of any
-  other process takes the table over (loads it, drives it): at most ``ttl + tick`` seconds. A
-  process with a socket on the table also takes the lease from a holder without one, so a
-  table's moves and its pushes tend to happen in one process. The version check, not the
-  lease, is what makes two bot moves for one turn impossible.
+  ``tick``). A process that dies stops renewing; once the lease expires, or once it has not
+  been renewed for two ticks and its holder's LISTEN connection (``application_name`` = the
+  holder) is gone from ``pg_stat_activity`` (kill -9 closes it at once), the next tick of any
+  other process takes the table over (loads it, drives it): about ``2 tick + tick`` seconds
+  after a crash, at most ``ttl + tick``. A process with a socket on the table, or that has
+  just accepted a move on it, takes the lease from a holder without a socket there and tells
+  it at once (NOTIFY ``lease <id> <holder> <watched>``): a table's moves, bots and pushes
+  stay in one process, and a process with no socket on a table never replays its moves (it
+  marks it stale and catches up on its next use). The version check, not the lease, is what
+  makes two bot moves for one turn impossible.
 """
 
 from __future__ import annotations
@@ -74,7 +80,9 @@ class Cluster:
         self.store = manager.store
         self.ttl = ttl
         self.tick = tick
-        self.holder = f"{socket.gethostname()[:64]}:{os.getpid()}:{secrets.token_hex(4)}"
+        # host:pid:random, at most 63 characters: also the ``application_name`` of this
+        # process's LISTEN connection, by which the others see that it is alive.
+        self.holder = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         ensure_schema(self.store)
         self.store.on_commit = self._notify
         # Leases this process holds: game id -> monotonic time until which it may trust it;
@@ -125,7 +133,24 @@ class Cluster:
 
         engine = self.store.engine
         cargs, cparams = engine.dialect.create_connect_args(engine.url)
-        return psycopg.connect(*cargs, **cparams, autocommit=True)
+        return psycopg.connect(
+            *cargs, **{**cparams, "application_name": self.holder}, autocommit=True
+        )
+
+    def _gone(self, lease: str) -> str:
+        """SQL: the lease row ``lease`` may be taken: expired, or its holder is dead (it has
+        not renewed it for two ticks and its LISTEN connection is gone: a process killed
+        with -9 loses its connections at once, so its tables are taken over within about a
+        second instead of the whole ``ttl``). Uses the parameter ``:quiet``."""
+        return (
+            f"({lease}.expires_at < now() OR ({lease}.expires_at < now() + "
+            f"make_interval(secs => :quiet) AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a "
+            f"WHERE a.application_name = {lease}.holder)))"
+        )
+
+    @property
+    def quiet(self) -> float:
+        return max(0.0, self.ttl - 2 * self.tick)
 
     def _listen(self) -> None:
         """The listener thread: LISTEN on a connection of its own; reconnect when it drops
@@ -252,11 +277,15 @@ class Cluster:
                     "VALUES (:g, :h, now() + make_interval(secs => :ttl), :w) "
                     "ON CONFLICT (game_id) DO UPDATE SET holder = EXCLUDED.holder, "
                     "expires_at = EXCLUDED.expires_at, watched = EXCLUDED.watched "
-                    "WHERE leases.holder = EXCLUDED.holder OR leases.expires_at < now() "
+                    "WHERE leases.holder = EXCLUDED.holder "
                     "OR ((EXCLUDED.watched OR :a) AND NOT leases.watched) "
+                    f"OR {self._gone('leases')} "
                     "RETURNING holder"
                 ),
-                {"g": game_id, "h": self.holder, "ttl": self.ttl, "w": watched, "a": accepted},
+                {
+                    "g": game_id, "h": self.holder, "ttl": self.ttl, "w": watched,
+                    "a": accepted, "quiet": self.quiet,
+                },
             ).first()
             if row is None:
                 got = c.execute(
@@ -315,8 +344,10 @@ class Cluster:
             orphans = c.execute(
                 text(
                     "SELECT l.game_id FROM leases l JOIN games g ON g.id = l.game_id "
-                    "WHERE l.expires_at < now() AND g.status = 'playing' LIMIT 500"
-                )
+                    f"WHERE g.status = 'playing' AND l.holder <> :h AND {self._gone('l')} "
+                    "LIMIT 500"
+                ),
+                {"h": self.holder, "quiet": self.quiet},
             ).all()
         until, now = self._trust_until(), time.monotonic()
         with self._held_lock:
