@@ -118,6 +118,8 @@ class Player:
     # A move sent over the socket whose answer has not come (it survives a reconnect):
     # {"id", "action", "version", "log": log length when sent, "t0"}.
     pending: dict[str, Any] | None = None
+    # The bytes of the view that showed the last acknowledged move (parsed when checked).
+    acked_raw: bytes | None = None
     next_id: int = 0
 
 
@@ -228,6 +230,25 @@ async def _play(
                 return
 
 
+VIEW_PREFIX = b'{"type":"view","data":{"current_players":['
+
+
+def glance(raw: bytes) -> bool | None:
+    """Whether a pushed message may need reading in full: False for a view in which seat 0
+    is not to act and the game goes on (the script only keeps its bytes), True for one where
+    it is, None for anything else (an ack, an error). Reads only the message's first bytes:
+    the server writes a view's ``current_players`` and ``terminal`` first (``seat_payload``),
+    so the rest (board, log) is parsed only when the script acts on it."""
+    if not raw.startswith(VIEW_PREFIX):
+        return None
+    end = raw.find(b"]", len(VIEW_PREFIX))
+    if end < 0:
+        return True
+    players = raw[len(VIEW_PREFIX):end]
+    mine = b"0" in players.split(b",")
+    return mine or raw.startswith(b',"terminal":true', end + 1)
+
+
 def _sent_before(p: Player, log: list[dict[str, Any]]) -> bool:
     """Whether ``p``'s unanswered move is in ``log`` (an entry of its seat after the log it
     was chosen on: the script plays one move at a time, so it can only be that one)."""
@@ -248,7 +269,8 @@ async def _play_ws(
     ws_url = base.replace("http", "ws") + f"/api/games/{p.gid}/ws"
     async with connect(ws_url, max_size=None) as ws:
         await ws.send(orjson.dumps({"token": p.token}).decode())
-        latest: dict[str, Any] | None = None
+        latest: dict[str, Any] | None = None  # the last view read in full
+        last_raw: bytes | None = None  # the last view received
         gate = p.acked_version  # act only on a view at least this new
         reconnected = p.pending is not None
         idle = 0.0
@@ -274,28 +296,37 @@ async def _play_ws(
                 if p.pending is None or time.monotonic() > drain:
                     return
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                raw = await asyncio.wait_for(ws.recv(decode=False), timeout=0.5)
                 idle = 0.0
             except TimeoutError:
                 idle += 0.5
-                if idle < 10 or latest is None or p.pending is not None:
+                if idle < 10 or last_raw is None or p.pending is not None:
                     continue
+                # Quiet for long: look. A newer view than the last push means a push was lost.
                 idle = 0.0
                 got = await client.get(
                     f"{base}/api/games/{p.gid}/view", headers={"Authorization": f"Bearer {p.token}"}
                 )
-                if got.json()["version"] > latest["version"]:
+                pushed = orjson.loads(last_raw)["data"]["version"]
+                if got.json()["version"] > pushed:
                     stats.errors.append(f"{p.gid}: push of version {got.json()['version']} missed")
+                continue
+            assert isinstance(raw, bytes)
+            full = glance(raw)
+            if full is False and not reconnected:
+                # not this seat's turn: keep the bytes (the ack that follows may need them)
+                last_raw = raw
                 continue
             msg = orjson.loads(raw)
             kind = msg["type"]
             if kind == "view":
+                last_raw = raw
                 view = msg["data"]
                 if latest is not None and view["version"] < latest["version"]:
                     continue
                 latest = view
                 if view["version"] >= p.acked_version and p.acked_version >= 0:
-                    p.acked_log = view["log"]  # committed, and it shows every acked move
+                    p.acked_raw = raw  # committed, and it shows every acked move
                 if reconnected:
                     reconnected = False
                     pend = p.pending
@@ -307,7 +338,7 @@ async def _play_ws(
                         p.moves += 1
                         p.pending = None
                         p.acked_version = gate = view["version"]
-                        p.acked_log = view["log"]
+                        p.acked_raw = raw
                     else:
                         stats.unanswered_resent += 1
                         await act(pend["action"], pend["version"], pend["log"])
@@ -323,8 +354,9 @@ async def _play_ws(
                     stats.client_ms.append((time.perf_counter() - pend["t0"]) * 1000)
                 p.pending = None
                 p.acked_version = gate = msg["version"]
-                if latest is not None and latest["version"] >= gate:
-                    p.acked_log = latest["log"]
+                # The server sends the view that shows a move before its ack: the last view
+                # received is at least that new.
+                p.acked_raw = last_raw
             elif kind == "error":
                 pend = p.pending
                 p.pending = None
@@ -397,7 +429,10 @@ def check_intact(base: str, players: list[Player]) -> list[str]:
         v = r.json()
         if v["version"] < p.acked_version:
             problems.append(f"{p.gid}: version {v['version']} < acknowledged {p.acked_version}")
-        if v["log"][: len(p.acked_log)] != p.acked_log:
+        acked = p.acked_log
+        if p.acked_raw is not None:  # a table played over its socket
+            acked = orjson.loads(p.acked_raw)["data"]["log"]
+        if v["log"][: len(acked)] != acked:
             problems.append(f"{p.gid}: log differs from the acknowledged one")
     return problems
 
