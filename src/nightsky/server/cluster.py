@@ -355,6 +355,8 @@ class Cluster:
             self.elsewhere = {g: t for g, t in self.elsewhere.items() if t[0] > now}
         self._compare_all()
         for room in rooms:
+            if room.id in self.stale and not self.holds(room.id):
+                continue  # another process moves it on (its state here is old); orphans below
             if not room.bot_busy and room.bot_seats():
                 self.manager.drive(room)
         for (gid,) in orphans:
