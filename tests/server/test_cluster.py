@@ -278,6 +278,15 @@ def wait_for(cond: Any, timeout: float = 5.0) -> bool:
     return False
 
 
+def watched_lease(m: Manager, gid: str) -> bool:
+    """Whether the stored lease of ``gid`` says its holder has a socket on the table."""
+    from sqlalchemy import text
+
+    with m.store.engine.begin() as c:
+        row = c.execute(text("SELECT watched FROM leases WHERE game_id = :g"), {"g": gid}).first()
+    return bool(row and row[0])
+
+
 def human_move(m: Manager, gid: str) -> tuple[str, int]:
     """Seat 0's first legal action and the version, once seat 0 is to move (bots settled)."""
     room = m.get(gid)
@@ -294,16 +303,18 @@ def test_the_lease_follows_the_process_that_accepts_a_move_and_the_old_one_stops
         gid = a.create(NewGame("shooting-star", ["human", "random"], players=2)).room.id
         assert a.cluster is not None and b.cluster is not None
         assert a.cluster.holds(gid)
-        time.sleep(0.3)  # both listeners are up
+        assert wait_for(lambda: a.cluster._listen_conn is not None)  # type: ignore[union-attr]
+        assert wait_for(lambda: b.cluster._listen_conn is not None)  # type: ignore[union-attr]
         room_a = a.rooms[gid]
         stale_version = room_a.version
         move, version = human_move(b, gid)
-        t0 = time.monotonic()
+        # A renews nothing from now on: only B's notification can tell it (else it would go on
+        # trusting its lease for two seconds).
+        a.cluster.held[gid] = time.monotonic() + 30
+        a.cluster.beat = lambda: None  # type: ignore[method-assign]
         b.act(b.get(gid), 0, move, version)
         assert b.cluster.holds(gid)  # A had no socket on it: B took it with the move
-        # A hears it at once (NOTIFY), well before its next tick would tell it.
-        assert wait_for(lambda: not a.cluster.holds(gid), 2.0)  # type: ignore[union-attr]
-        assert time.monotonic() - t0 < a.cluster.ttl - a.cluster.tick
+        assert wait_for(lambda: not a.cluster.holds(gid), 3.0)  # type: ignore[union-attr]
         # B drives the bot; A, with no socket and no lease, never replays B's moves.
         for _ in range(3):
             move, version = human_move(b, gid)
@@ -331,7 +342,7 @@ def test_a_holder_with_a_socket_keeps_the_lease_and_pushes_moves_made_elsewhere(
         assert a.cluster is not None and b.cluster is not None
         pushed: queue.Queue[dict[str, Any]] = queue.Queue()
         a.subscribe(a.get(gid), Subscriber(seat=0, push=pushed.put))
-        time.sleep(a.cluster.tick + 0.3)  # A's renewal says the table has a socket there
+        assert wait_for(lambda: watched_lease(a, gid))  # A's renewal: a socket there
         move, version = human_move(b, gid)
         b.act(b.get(gid), 0, move, version)
         assert not b.cluster.holds(gid) and a.cluster.holds(gid)
@@ -401,7 +412,7 @@ def test_a_live_holder_that_misses_renewals_keeps_its_lease_until_it_expires(
         t0 = time.monotonic()
         # Its LISTEN connection is up: alive, so B waits for the expiry (not the 1 s of a
         # holder that is gone).
-        time.sleep(2.0)
+        time.sleep(1.5)
         assert not b.cluster.hold(gid)
         assert time.monotonic() - t0 < a.cluster.ttl - a.cluster.tick  # (before the expiry)
         assert wait_for(lambda: b.cluster.hold(gid), 4.0)  # type: ignore[union-attr]
