@@ -359,7 +359,13 @@ class Cluster:
                 continue  # another process moves it on (its state here is old); orphans below
             if not room.bot_busy and room.bot_seats():
                 self.manager.drive(room)
-        for (gid,) in orphans:
+        # Tables with sockets here first (players who just reconnected wait on them), then
+        # the others cached here, then those to load.
+        def order(gid: str) -> int:
+            room = self.manager.rooms.get(gid)
+            return 2 if room is None else (0 if room.subscribers else 1)
+
+        for gid in sorted((g for (g,) in orphans), key=order):
             with self._held_lock:
                 self.elsewhere.pop(gid, None)  # its holder is gone: ask at once
             cached = self.manager.rooms.get(gid)
