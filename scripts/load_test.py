@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -51,6 +52,9 @@ GAMES = ["shooting-star", "stars-are-right", "star-fire", "mihi-anguli", "starli
 # unlimited deck lets two random players go on for 1000 rounds (about 5,000 moves), which turns
 # "every game finishes" into a test of patience rather than of the server.
 OPTIONS: dict[str, dict[str, Any]] = {"stars-are-right": {"reshuffles": 2}}
+# How the scripted humans send their moves: over each table's one WebSocket (``act``
+# messages, as the web page does), or with ``--http-moves`` as ``POST .../actions``.
+HTTP_MOVES = False
 
 
 def free_port() -> int:
@@ -111,6 +115,12 @@ class Player:
     moves: int = 0
     done: bool = False
     result: dict[str, Any] | None = None
+    # A move sent over the socket whose answer has not come (it survives a reconnect):
+    # {"id", "action", "version", "log": log length when sent, "t0"}.
+    pending: dict[str, Any] | None = None
+    # The bytes of the view that showed the last acknowledged move (parsed when checked).
+    acked_raw: bytes | None = None
+    next_id: int = 0
 
 
 @dataclass
@@ -119,6 +129,9 @@ class Stats:
     server_ms: list[float] = field(default_factory=list)
     stale: int = 0
     transport_retries: int = 0
+    # moves whose answer was lost with a killed process: found applied, or sent again
+    unanswered_applied: int = 0
+    unanswered_resent: int = 0
     reconnects: int = 0
     moves: int = 0
     errors: list[str] = field(default_factory=list)
@@ -137,7 +150,10 @@ async def play(
     """Play ``p``'s seat from pushed views until the game ends or ``stop`` is set."""
     while not stop.is_set() and not p.done:
         try:
-            await _play(base, p, stats, client, stop, think)
+            if HTTP_MOVES:
+                await _play(base, p, stats, client, stop, think)
+            else:
+                await _play_ws(base, p, stats, client, stop, think)
             return
         except (ConnectionClosed, OSError):
             # The process serving this socket died: connect again (to a process alive).
@@ -214,6 +230,160 @@ async def _play(
                 return
 
 
+VIEW_PREFIX = b'{"type":"view","data":{"current_players":['
+
+
+def glance(raw: bytes) -> bool | None:
+    """Whether a pushed message may need reading in full: False for a view in which seat 0
+    is not to act and the game goes on (the script only keeps its bytes), True for one where
+    it is, None for anything else (an ack, an error). Reads only the message's first bytes:
+    the server writes a view's ``current_players`` and ``terminal`` first (``seat_payload``),
+    so the rest (board, log) is parsed only when the script acts on it."""
+    if not raw.startswith(VIEW_PREFIX):
+        return None
+    end = raw.find(b"]", len(VIEW_PREFIX))
+    if end < 0:
+        return True
+    players = raw[len(VIEW_PREFIX):end]
+    mine = b"0" in players.split(b",")
+    return mine or raw.startswith(b',"terminal":true', end + 1)
+
+
+def _sent_before(p: Player, log: list[dict[str, Any]]) -> bool:
+    """Whether ``p``'s unanswered move is in ``log`` (an entry of its seat after the log it
+    was chosen on: the script plays one move at a time, so it can only be that one)."""
+    pend = p.pending
+    assert pend is not None
+    return any(
+        e.get("seat") == 0 and e.get("notation") == pend["action"] for e in log[pend["log"]:]
+    )
+
+
+async def _play_ws(
+    base: str, p: Player, stats: Stats, client: httpx.AsyncClient, stop: asyncio.Event, think: float
+) -> None:
+    """Play ``p``'s seat over its one WebSocket: views come pushed, moves go as ``act``
+    messages, each answered by an ``ack`` (after the view showing it) or an ``error``. A move
+    left unanswered by a dead process is looked for in the first view after reconnecting:
+    counted when it was applied, sent again (same version) when not."""
+    ws_url = base.replace("http", "ws") + f"/api/games/{p.gid}/ws"
+    async with connect(ws_url, max_size=None) as ws:
+        await ws.send(orjson.dumps({"token": p.token}).decode())
+        latest: dict[str, Any] | None = None  # the last view read in full
+        last_raw: bytes | None = None  # the last view received
+        gate = p.acked_version  # act only on a view at least this new
+        reconnected = p.pending is not None
+        idle = 0.0
+
+        async def act(action: str, version: int, log_len: int) -> None:
+            p.next_id += 1
+            p.pending = {
+                "id": p.next_id, "action": action, "version": version, "log": log_len,
+                "t0": time.perf_counter(),
+            }
+            await ws.send(
+                orjson.dumps(
+                    {"type": "act", "id": p.next_id, "action": action, "version": version}
+                ).decode()
+            )
+
+        drain = 0.0  # once stopped: how long the last move's answer is still awaited
+        while True:
+            if stop.is_set():
+                # A phase ends: wait (a little) for the answer of a move already sent, so
+                # that only a killed process leaves a move unanswered.
+                drain = drain or time.monotonic() + 5.0
+                if p.pending is None or time.monotonic() > drain:
+                    return
+            try:
+                raw = await asyncio.wait_for(ws.recv(decode=False), timeout=0.5)
+                idle = 0.0
+            except TimeoutError:
+                idle += 0.5
+                if idle < 10 or last_raw is None or p.pending is not None:
+                    continue
+                # Quiet for long: look. A newer view than the last push means a push was lost.
+                idle = 0.0
+                got = await client.get(
+                    f"{base}/api/games/{p.gid}/view", headers={"Authorization": f"Bearer {p.token}"}
+                )
+                pushed = orjson.loads(last_raw)["data"]["version"]
+                if got.json()["version"] > pushed:
+                    stats.errors.append(f"{p.gid}: push of version {got.json()['version']} missed")
+                continue
+            assert isinstance(raw, bytes)
+            full = glance(raw)
+            if full is False and not reconnected:
+                # not this seat's turn: keep the bytes (the ack that follows may need them)
+                last_raw = raw
+                continue
+            msg = orjson.loads(raw)
+            kind = msg["type"]
+            if kind == "view":
+                last_raw = raw
+                view = msg["data"]
+                if latest is not None and view["version"] < latest["version"]:
+                    continue
+                latest = view
+                if view["version"] >= p.acked_version and p.acked_version >= 0:
+                    p.acked_raw = raw  # committed, and it shows every acked move
+                if reconnected:
+                    reconnected = False
+                    pend = p.pending
+                    assert pend is not None
+                    if _sent_before(p, view["log"]):
+                        # applied before the process died; its ack was lost with it
+                        stats.unanswered_applied += 1
+                        stats.moves += 1
+                        p.moves += 1
+                        p.pending = None
+                        p.acked_version = gate = view["version"]
+                        p.acked_raw = raw
+                    else:
+                        stats.unanswered_resent += 1
+                        await act(pend["action"], pend["version"], pend["log"])
+                        continue
+            elif kind == "ack":
+                pend = p.pending
+                if pend is None or msg["id"] != pend["id"]:
+                    stats.errors.append(f"{p.gid}: an ack for no move of mine: {msg}")
+                    return
+                stats.moves += 1
+                p.moves += 1
+                if stats.record:
+                    stats.client_ms.append((time.perf_counter() - pend["t0"]) * 1000)
+                p.pending = None
+                p.acked_version = gate = msg["version"]
+                # The server sends the view that shows a move before its ack: the last view
+                # received is at least that new.
+                p.acked_raw = last_raw
+            elif kind == "error":
+                pend = p.pending
+                p.pending = None
+                if msg.get("code") == "stale_version":
+                    stats.stale += 1
+                    if pend is not None:
+                        gate = max(gate, pend["version"] + 1)  # wait for a newer view
+                else:
+                    stats.errors.append(f"{p.gid}: {msg}")
+                    return
+            else:
+                continue  # chat and other news
+            if latest is None:
+                continue
+            if latest["terminal"] and p.pending is None:
+                p.done = True
+                p.result = {"scores": latest["scores"], "winners": latest["winners"]}
+                return
+            if p.pending is None and latest["legal"] and latest["version"] >= gate:
+                if stop.is_set():
+                    return
+                if think:
+                    await asyncio.sleep(p.rng.uniform(0.5 * think, 1.5 * think))
+                choice = p.rng.choice(latest["legal"])["action"]
+                await act(choice, latest["version"], len(latest["log"]))
+
+
 async def run_phase(
     base: str,
     players: list[Player],
@@ -259,7 +429,10 @@ def check_intact(base: str, players: list[Player]) -> list[str]:
         v = r.json()
         if v["version"] < p.acked_version:
             problems.append(f"{p.gid}: version {v['version']} < acknowledged {p.acked_version}")
-        if v["log"][: len(p.acked_log)] != p.acked_log:
+        acked = p.acked_log
+        if p.acked_raw is not None:  # a table played over its socket
+            acked = orjson.loads(p.acked_raw)["data"]["log"]
+        if v["log"][: len(acked)] != acked:
             problems.append(f"{p.gid}: log differs from the acknowledged one")
     return problems
 
@@ -417,12 +590,44 @@ def workers_of(pid: int) -> list[int]:
     return sorted(out)
 
 
-def cpu_marks(supervisor: int | None) -> dict[str, float]:
+def postmaster_of(db: str) -> int | None:
+    """The PostgreSQL server process listening on ``db``'s port on this machine (None when it
+    runs elsewhere)."""
+    from sqlalchemy.engine import make_url
+
+    port = make_url(db).port or 5432
+    want = b"\0-p\0" + str(port).encode() + b"\0"
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                cmd = (entry / "cmdline").read_bytes()
+                if b"postgres" in cmd.split(b"\0", 1)[0] and want in cmd + b"\0":
+                    return int(entry.name)
+    return None
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_marks(supervisor: int | None, postmaster: int | None = None) -> dict[str, float]:
     """CPU seconds used so far: by the server processes (children of ``supervisor``; the
-    supervisor itself when it has none, i.e. one process), by this client, and by the whole
-    machine (busy, from /proc/stat), to see where a saturation run's cores went."""
+    supervisor itself when it has none, i.e. one process), by PostgreSQL (``postmaster``, its
+    live backends and those gone), by this client, and by the whole machine (busy, from
+    /proc/stat), to see where a saturation run's cores went."""
     tick = os.sysconf("SC_CLK_TCK")
     out: dict[str, float] = {"server": 0.0}
+    if postmaster is not None:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            f = _stat(postmaster)
+            used = float(sum(int(x) for x in f[11:15]))  # its own, and its children's that exited
+            for entry in Path("/proc").iterdir():
+                if entry.name.isdigit():
+                    with contextlib.suppress(OSError, ValueError, IndexError):
+                        g = _stat(int(entry.name))
+                        if int(g[1]) == postmaster:
+                            used += int(g[11]) + int(g[12])
+            out["postgres"] = used / tick
     if supervisor is not None:
         pids = workers_of(supervisor) or [supervisor]
         for i, pid in enumerate(pids):
@@ -440,7 +645,12 @@ def cpu_marks(supervisor: int | None) -> dict[str, float]:
 
 
 def saturate(
-    base: str, games: int, seconds: float, seed: int, supervisor: int | None = None
+    base: str,
+    games: int,
+    seconds: float,
+    seed: int,
+    supervisor: int | None = None,
+    postmaster: int | None = None,
 ) -> dict[str, Any]:
     """Moves per second with humans that never think, on ``games`` tables at all times (a
     finished game is replaced by a new one): acknowledged human moves (each answered by a bot
@@ -472,10 +682,10 @@ def saturate(
             tasks = [asyncio.create_task(table(i, client, stop)) for i in range(games)]
             await asyncio.sleep(2.0)
             marks["m0"], marks["t0"] = stats.moves, time.perf_counter()
-            cpu["0"] = cpu_marks(supervisor)
+            cpu["0"] = cpu_marks(supervisor, postmaster)
             await asyncio.sleep(seconds)
             marks["m1"], marks["t1"] = stats.moves, time.perf_counter()
-            cpu["1"] = cpu_marks(supervisor)
+            cpu["1"] = cpu_marks(supervisor, postmaster)
             stop.set()
             for res in await asyncio.gather(*tasks, return_exceptions=True):
                 if isinstance(res, BaseException):
@@ -524,7 +734,9 @@ def run_workers(
         # (one process serves in the supervisor itself: no children to wait for)
         while workers > 1 and len(workers_of(proc.pid)) < workers and time.monotonic() < deadline:
             time.sleep(0.1)
-        report["saturation"] = saturate(base, games, seconds, seed, proc.pid)
+        report["saturation"] = saturate(
+            base, games, seconds, seed, proc.pid, postmaster_of(db)
+        )
         progress(f"{workers} process(es), saturation", report["saturation"])
         if not kill_one:
             return report
@@ -554,6 +766,8 @@ def run_workers(
             "reconnects": stats.reconnects,
             "transport_retries": stats.transport_retries,
             "stale_409_retried": stats.stale,
+            "unanswered_moves_found_applied": stats.unanswered_applied,
+            "unanswered_moves_sent_again": stats.unanswered_resent,
         }
     )
     return report
@@ -665,6 +879,7 @@ def main_workers(args: argparse.Namespace) -> dict[str, Any]:
             ).stdout.strip(),
             "cpus": os.cpu_count(),
             "bot_delay": args.bot_delay,
+            "moves_over": "http" if args.http_moves else "websocket",
         }
         common = {
             "think": args.think, "bot_delay": args.bot_delay, "seconds": args.saturate,
@@ -727,7 +942,13 @@ def main() -> None:
         "--saturate", type=float, default=10.0, help="with --workers: seconds measured"
     )
     ap.add_argument("--no-baseline", action="store_true", help="skip the 1-process run")
+    ap.add_argument(
+        "--http-moves", action="store_true",
+        help="send moves as POST .../actions (as before) instead of over each table's socket",
+    )
     args = ap.parse_args()
+    global HTTP_MOVES
+    HTTP_MOVES = args.http_moves
     if args.workers:
         report = main_workers(args)
         text = json.dumps(report, indent=2)

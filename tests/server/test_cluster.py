@@ -154,6 +154,8 @@ def test_one_process_drives_a_tables_bots_and_another_takes_over_when_it_dies(
         took = time.monotonic() - t0
         assert took < 5.0, f"the bots moved again only after {took:.1f} s"
         assert gid in b.cluster.held
+        # A's LISTEN connection closed with it: B did not wait for the lease to expire.
+        assert took < b.cluster.ttl, f"taken over after {took:.1f} s, not before the expiry"
         # Never two bot moves for one turn: the stored history replays through the rules.
         b.refresh(b.get(gid), full=True)
     finally:
@@ -265,3 +267,154 @@ def test_two_worker_processes_serve_one_port_and_survive_a_kill(pg_url: str) -> 
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def wait_for(cond: Any, timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def watched_lease(m: Manager, gid: str) -> bool:
+    """Whether the stored lease of ``gid`` says its holder has a socket on the table."""
+    from sqlalchemy import text
+
+    with m.store.engine.begin() as c:
+        row = c.execute(text("SELECT watched FROM leases WHERE game_id = :g"), {"g": gid}).first()
+    return bool(row and row[0])
+
+
+def human_move(m: Manager, gid: str) -> tuple[str, int]:
+    """Seat 0's first legal action and the version, once seat 0 is to move (bots settled)."""
+    room = m.get(gid)
+    assert wait_for(lambda: 0 in room.state.current_players() and not room.bot_busy)
+    with room.lock:
+        return str(room.state.legal_actions(0)[0]), room.version
+
+
+def test_the_lease_follows_the_process_that_accepts_a_move_and_the_old_one_stops_at_once(
+    pg_url: str,
+) -> None:
+    a, b = manager(pg_url, delay=0.05), manager(pg_url, delay=0.05)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "random"], players=2)).room.id
+        assert a.cluster is not None and b.cluster is not None
+        assert a.cluster.holds(gid)
+        assert wait_for(lambda: a.cluster._listen_conn is not None)  # type: ignore[union-attr]
+        assert wait_for(lambda: b.cluster._listen_conn is not None)  # type: ignore[union-attr]
+        room_a = a.rooms[gid]
+        stale_version = room_a.version
+        move, version = human_move(b, gid)
+        # A renews nothing from now on: only B's notification can tell it (else it would go on
+        # trusting its lease for two seconds).
+        a.cluster.held[gid] = time.monotonic() + 30
+        a.cluster.beat = lambda: None  # type: ignore[method-assign]
+        b.act(b.get(gid), 0, move, version)
+        assert b.cluster.holds(gid)  # A had no socket on it: B took it with the move
+        assert wait_for(lambda: not a.cluster.holds(gid), 3.0)  # type: ignore[union-attr]
+        # B drives the bot; A, with no socket and no lease, never replays B's moves.
+        for _ in range(3):
+            move, version = human_move(b, gid)
+            b.act(b.get(gid), 0, move, version)
+        human_move(b, gid)
+        assert room_a.version == stale_version and gid in a.cluster.stale
+        stored = b.store.load(gid)
+        assert stored is not None and stored.version > stale_version
+        # A's next use catches up (lazily), and the stored history replays: never two bot
+        # moves for one turn.
+        assert a.get(gid).version == stored.version and gid not in a.cluster.stale
+        b.refresh(b.get(gid), full=True)
+        seats = [s for s, _ in stored.history if s >= 0]
+        assert seats.count(1) <= seats.count(0) + 1
+    finally:
+        stop(a, b)
+
+
+def test_a_holder_with_a_socket_keeps_the_lease_and_pushes_moves_made_elsewhere(
+    pg_url: str,
+) -> None:
+    a, b = manager(pg_url, delay=0.05), manager(pg_url, delay=0.05)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "random"], players=2)).room.id
+        assert a.cluster is not None and b.cluster is not None
+        pushed: queue.Queue[dict[str, Any]] = queue.Queue()
+        a.subscribe(a.get(gid), Subscriber(seat=0, push=pushed.put))
+        assert wait_for(lambda: watched_lease(a, gid))  # A's renewal: a socket there
+        move, version = human_move(b, gid)
+        b.act(b.get(gid), 0, move, version)
+        assert not b.cluster.holds(gid) and a.cluster.holds(gid)
+        got = pushed.get(timeout=5)
+        while got["version"] < version + 1:
+            got = pushed.get(timeout=5)
+        # A (the socket's process) drives the bot's answer.
+        assert wait_for(lambda: a.rooms[gid].version >= version + 2)
+        held = b.store.load(gid)
+        assert held is not None and held.version >= version + 2
+    finally:
+        stop(a, b)
+
+
+def test_a_socket_takes_the_lease_from_a_holder_without_one(pg_url: str) -> None:
+    a, b = manager(pg_url), manager(pg_url)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "human"], players=2)).room.id
+        assert a.cluster is not None and b.cluster is not None
+        time.sleep(0.3)
+        b.subscribe(b.get(gid), Subscriber(seat=None, push=lambda _: None))
+        # At B's next look (its tick, or here a request's drive) B has a socket: it takes it.
+        b.drive(b.get(gid))
+        assert b.cluster.holds(gid)
+        assert wait_for(lambda: not a.cluster.holds(gid), 2.0)  # type: ignore[union-attr]
+    finally:
+        stop(a, b)
+
+
+def test_a_watched_room_is_not_read_again_for_a_move_on_its_version(pg_url: str) -> None:
+    a, b = manager(pg_url), manager(pg_url)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "human"], players=2)).room.id
+        assert a.cluster is not None
+        a.subscribe(a.get(gid), Subscriber(seat=None, push=lambda _: None))
+        assert wait_for(lambda: a.cluster._listen_conn is not None)  # type: ignore[union-attr]
+        room = a.get(gid)
+        reads: list[Any] = []
+        real = a.store.versions
+        a.store.versions = lambda ids: reads.append(ids) or real(ids)  # type: ignore[method-assign]
+        assert a.get(gid, seen=room.version) is room and not reads
+        a.get(gid, seen=room.version + 1)  # a version it has not seen: it looks
+        assert reads
+        # A change made elsewhere whose notification has not arrived: the commit's version
+        # check refuses the move (409) and the room is reloaded.
+        seat, move, version = first_move(b, gid)
+        a.cluster._listen_conn = None  # type: ignore[union-attr]  (deaf for the moment)
+        a.cluster._stop.set()
+        b.act(b.get(gid), seat, move, version)
+        with pytest.raises(ServerError) as refused:
+            a.act(room, seat, move, version)
+        assert refused.value.code == "stale_version" and room.version == version + 1
+    finally:
+        stop(a, b)
+
+
+def test_a_live_holder_that_misses_renewals_keeps_its_lease_until_it_expires(
+    pg_url: str,
+) -> None:
+    a, b = manager(pg_url), manager(pg_url)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "random"], players=2)).room.id
+        assert a.cluster is not None and b.cluster is not None
+        assert wait_for(lambda: a.cluster._listen_conn is not None)  # type: ignore[union-attr]
+        a.cluster.beat = lambda: None  # type: ignore[method-assign]  (renews nothing now)
+        b.get(gid)
+        t0 = time.monotonic()
+        # Its LISTEN connection is up: alive, so B waits for the expiry (not the 1 s of a
+        # holder that is gone).
+        time.sleep(1.5)
+        assert not b.cluster.hold(gid)
+        assert time.monotonic() - t0 < a.cluster.ttl - a.cluster.tick  # (before the expiry)
+        assert wait_for(lambda: b.cluster.hold(gid), 4.0)  # type: ignore[union-attr]
+    finally:
+        stop(a, b)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,6 +80,32 @@ def browser() -> Iterator[object]:
         b.close()
 
 
+def record_moves(pg: Any) -> list[dict[str, Any]]:
+    """Every move the page sends, either way: ``{"action", "version", "via"}`` for each
+    ``POST .../actions`` and each ``act`` message on its WebSocket."""
+    moves: list[dict[str, Any]] = []
+
+    def request(r: Any) -> None:
+        if r.method == "POST" and r.url.endswith("/actions"):
+            moves.append({**r.post_data_json, "via": "http"})
+
+    def on_socket(ws: Any) -> None:
+        def sent(payload: Any) -> None:
+            try:
+                msg = json.loads(payload)
+            except (TypeError, ValueError):
+                return
+            if isinstance(msg, dict) and msg.get("type") == "act":
+                moves.append({"action": msg["action"], "version": msg.get("version"),
+                              "via": "socket"})
+
+        ws.on("framesent", sent)
+
+    pg.on("request", request)
+    pg.on("websocket", on_socket)
+    return moves
+
+
 @pytest.fixture
 def page(browser, live_server):  # type: ignore[no-untyped-def]
     ctx = browser.new_context(viewport={"width": 1400, "height": 900})
@@ -86,6 +114,7 @@ def page(browser, live_server):  # type: ignore[no-untyped-def]
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.base = live_server  # type: ignore[attr-defined]
     pg.js_errors = errors  # type: ignore[attr-defined]
+    pg.moves = record_moves(pg)  # type: ignore[attr-defined]
     ARTIFACTS.mkdir(exist_ok=True)
     yield pg
     ctx.close()

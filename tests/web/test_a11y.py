@@ -8,6 +8,7 @@ anchor shows that rule; the lobby's game cards link to the game's page.
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -58,14 +59,12 @@ def play_by_keyboard(page, game_id: str) -> str:
       const s = getComputedStyle(hit);
       return [s.stroke, s.strokeDasharray, parseFloat(s.strokeWidth)]; }""")
     assert ring[0] == "rgb(255, 255, 255)" and ring[1] == "none" and ring[2] >= 4, ring
-    posts: list[dict] = []
-    page.on("request", lambda r: posts.append(r.post_data_json)
-            if r.url.endswith("/actions") and r.method == "POST" else None)
+    start = len(page.moves)  # every move the page sends (socket or POST): conftest
     focused = [moved["id"]]
     for _ in range(6):
         page.keyboard.press("Enter")
         page.wait_for_timeout(300)
-        if posts:
+        if page.moves[start:]:
             break
         a = page.evaluate(ACTIVE)
         assert a and (a["menu"] or "ns-target" in a["cls"]), f"the focus was lost: {a}"
@@ -75,6 +74,7 @@ def play_by_keyboard(page, game_id: str) -> str:
             page.screenshot(path=str(ARTIFACTS / f"{game_id}-keyboard-menu.png"))
         else:
             focused.append(a["id"])
+    posts = page.moves[start:]
     assert len(posts) == 1, posts
     action = posts[0]["action"]
     choice = next(c for c in legal if c["action"] == action)
@@ -129,6 +129,22 @@ def test_every_focusable_target_is_named_by_its_choices_labels(page, game_id):
 
 
 def test_a_refused_choice_shows_the_rule_it_breaks(page):
+    # The page offers only legal choices: an illegal one is put in its place on the way (the
+    # page's socket goes through this route; a POST, without a live socket, through the
+    # HTTP route below).
+    tamper = {"on": False}
+
+    def socket_route(ws):  # type: ignore[no-untyped-def]
+        server = ws.connect_to_server()
+
+        def from_page(message):  # type: ignore[no-untyped-def]
+            if tamper["on"] and isinstance(message, str) and '"act"' in message:
+                message = json.dumps({**json.loads(message), "action": "step"})
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r".*/api/games/[0-9a-f]+/ws$"), socket_route)
     new_game(page, "starlight", ["human", "random"])
     page.wait_for_selector("#actions button.action")
     page.wait_for_selector("#rule-links a")
@@ -146,6 +162,7 @@ def test_a_refused_choice_shows_the_rule_it_breaks(page):
                         .content)
 
     page.route("**/api/games/*/actions", illegal)
+    tamper["on"] = True
     page.click("#actions button.action >> nth=0")
     page.wait_for_selector("#rule-note:not([hidden])")
     note = page.inner_text("#rule-note")
@@ -154,6 +171,7 @@ def test_a_refused_choice_shows_the_rule_it_breaks(page):
     assert page.get_attribute("#rule-note a.rule-anchor", "href") == "/games/starlight/rules#SL-2.1"
     page.screenshot(path=str(ARTIFACTS / "starlight-refused-rule.png"))
     page.unroute("**/api/games/*/actions")
+    tamper["on"] = False
     # The link opens the rules at that rule.
     with page.context.expect_page() as opened:
         page.click("#rule-note a.rule-anchor")

@@ -69,18 +69,12 @@ def act_on_the_board(page, game_id: str) -> bool:
     shared = [t for t in ids if sum(t in c["targets"] for c in legal) > 1]
     first = (shared or ids)[0]
     clicked = [first]
-    posts: list[dict] = []
-
-    def seen(r) -> None:  # type: ignore[no-untyped-def]
-        if r.url.endswith("/actions") and r.method == "POST":
-            posts.append(r.post_data_json)
-
-    page.on("request", seen)
+    start = len(page.moves)  # every move the page sends (socket or POST): conftest
     try:
         board_click(page, first)
         for _ in range(6):
             page.wait_for_timeout(250)
-            if posts:
+            if page.moves[start:]:
                 break
             if page.is_visible("#menu"):
                 page.screenshot(path=str(ARTIFACTS / f"{game_id}-board-menu.png"))
@@ -95,7 +89,7 @@ def act_on_the_board(page, game_id: str) -> bool:
             board_click(page, nxt[0])
         page.wait_for_timeout(100)
     finally:
-        page.remove_listener("request", seen)
+        posts = page.moves[start:]
     assert len(posts) == 1, posts
     posted = posts[0]["action"]
     choice = next(c for c in legal if c["action"] == posted)
@@ -310,3 +304,38 @@ def test_the_seat_picker_offers_the_games_levels_with_their_lines(page):
     levels = game_class("star-fire").info.levels
     assert labels == [f"Bot {lvl.name}: {lvl.strength}" for lvl in levels]
     assert page.input_value('select[name="seat1"]') == "medium"
+
+
+def test_a_move_goes_over_the_live_socket_and_over_http_without_one(page):
+    """With its socket live the page sends a move as an `act` message on it (no request); with
+    the socket down it posts the move instead."""
+    down = {"now": False}
+    routes = []
+
+    def socket_route(ws):  # type: ignore[no-untyped-def]
+        if down["now"]:
+            ws.close()
+            return
+        routes.append(ws)
+        ws.connect_to_server()  # both ways forwarded as they are
+
+    page.route_web_socket(re.compile(r".*/api/games/[0-9a-f]+/ws$"), socket_route)
+    new_game(page, "toy-secret-sum", ["human", "random"])
+    page.wait_for_selector("#conn.live")
+    page.wait_for_selector("#board svg #keep.ns-target")
+    start = len(page.moves)
+    before = page.inner_text("#log")
+    page.click("#board svg #keep")
+    page.wait_for_function("b => document.querySelector('#log').innerText !== b", arg=before)
+    assert [(m["action"], m["via"]) for m in page.moves[start:]] == [("keep", "socket")]
+    assert page.evaluate("document.body.dataset.lastMove") == "socket"
+    page.wait_for_selector("#board svg #deck.ns-target")  # the bot answered: our turn again
+    down["now"] = True
+    routes[-1].close()
+    page.wait_for_selector("#conn:not(.live)")
+    start = len(page.moves)
+    page.click("#board svg #deck")
+    page.click("#board svg #card1")
+    page.wait_for_selector("#endcard", timeout=15_000)
+    assert [m["via"] for m in page.moves[start:]] == ["http"]
+    assert page.evaluate("document.body.dataset.lastMove") == "http"

@@ -23,6 +23,7 @@ from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -33,6 +34,7 @@ from nightsky.core.registry import game_class, game_ids
 from nightsky.server import models as m
 from nightsky.server.guards import (
     RateLimit,
+    Rates,
     SecurityHeaders,
     SocketCaps,
     client_of,
@@ -216,6 +218,7 @@ def create_app(
         settings=settings,
     )
     sockets = SocketCaps(settings)
+    rates = Rates(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -235,7 +238,8 @@ def create_app(
             "Each human seat has a secret token (send `Authorization: Bearer <token>`); without "
             'a token you are a spectator. Every error body is `{"error": {"code", '
             '"message", ...}}` with a stable code. Push: `WS /api/games/{id}/ws?token=...` '
-            "sends the seat's whole view after every change (send `{\"token\": ...}` first)."
+            "sends the seat's whole view after every change (send `{\"token\": ...}` first), and "
+            "takes moves as `{\"type\": \"act\", \"id\", \"action\", \"version\"}` messages."
         ),
         lifespan=lifespan,
         generate_unique_id_function=operation_id,
@@ -245,7 +249,7 @@ def create_app(
     # Middleware: the last added is the outermost. The access log sees the final answer; the
     # timing includes the compression; bodies of 16 KiB and more are compressed in a thread.
     app.add_middleware(BodyLimit)
-    app.add_middleware(RateLimit, settings=settings)
+    app.add_middleware(RateLimit, settings=settings, rates=rates)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(
         GZipMiddleware,
@@ -407,14 +411,25 @@ def create_app(
         "/api/games/{gid}/actions", response_model=m.SeatView, tags=["play"], responses=ERRORS
     )
     def act(gid: str, req: m.ActionRequest, token: Token) -> Response:
-        """Take an action chosen on view `version`. Returns your new view."""
+        """Take an action chosen on view `version`. Returns your new view. (A seated
+        WebSocket may send the same as an `act` message instead: see the socket.)"""
         # The whole request in its worker thread: wall time, and CPU time of the work itself.
         with manager.timings.measure("post"):
-            room = room_of(gid)
-            seat = manager.seat_for(room, token, required=True)
-            assert seat is not None
-            manager.act(room, seat, req.action, req.version)
+            room, seat = take_action(gid, token, req.action, req.version)
             return _json(manager.encoded(room, seat))
+
+    def take_action(
+        gid: str, token: str | None, action: str, version: int | None
+    ) -> tuple[Room, int]:
+        """The one implementation of a move, for ``POST .../actions`` and the socket's ``act``
+        message: the seat of ``token`` (401 without one), then ``Manager.act`` (version check,
+        rules, clocks, commit, push, bots). ``version`` None (a socket message without one):
+        the version the server holds now."""
+        room = manager.get(gid, seen=version)
+        seat = manager.seat_for(room, token, required=True)
+        assert seat is not None
+        manager.act(room, seat, action, room.version if version is None else version)
+        return room, seat
 
     @app.post("/api/games/{gid}/away", response_model=m.SeatView, tags=["play"], responses=ERRORS)
     def set_away(gid: str, req: m.AwayRequest, token: Token) -> Response:
@@ -516,7 +531,10 @@ def create_app(
     @app.websocket("/api/games/{gid}/ws")
     async def ws(websocket: WebSocket, gid: str) -> None:
         """Send `{"token": ...}` (or `{}` to watch) as the first message; then the seat's
-        (or spectator's) whole view comes now and after every change."""
+        (or spectator's) whole view comes now and after every change. A seated socket may then
+        send moves: `{"type": "act", "id": 1, "action": ..., "version": ...}`, answered by
+        `{"type": "ack", "id": 1, "version": ...}` or `{"type": "error", "id": 1, "status",
+        "code", "message"}` (the codes of `POST .../actions`)."""
         scope = websocket.scope
         refused = None
         if "token" in websocket.query_params:
@@ -537,14 +555,18 @@ def create_app(
             return
         try:
             await websocket.accept()
-            seat = await _ws_seat(websocket, room)
-            if seat is not False:
-                await _ws_push(websocket, room, seat)
+            hello = await _ws_seat(websocket, room)
+            if hello is not None:
+                seat, token = hello
+                await _ws_push(websocket, room, seat, token, client)
         finally:
             sockets.give_back(gid, client)
 
-    async def _ws_seat(websocket: WebSocket, room: Room) -> int | None | bool:
-        """The seat named by the first message's token (None: a spectator; False: refused)."""
+    async def _ws_seat(
+        websocket: WebSocket, room: Room
+    ) -> tuple[int | None, str | None] | None:
+        """The seat named by the first message's token (None: a spectator) and the token;
+        None when refused (the socket is closed)."""
         try:
             text = await asyncio.wait_for(websocket.receive_text(), settings.ws_auth_seconds)
             hello = json.loads(text)
@@ -554,14 +576,49 @@ def create_app(
         except (TimeoutError, ValueError, RecursionError, WebSocketDisconnect, KeyError):
             with contextlib.suppress(RuntimeError):
                 await websocket.close(code=4400, reason="hello_expected")
-            return False
+            return None
         try:
-            return await run_in_threadpool(manager.seat_for, room, token, required=False)
+            seat = await run_in_threadpool(manager.seat_for, room, token, required=False)
         except ServerError as exc:
             await websocket.close(code=4401 if exc.status == 401 else 4403, reason=exc.code)
-            return False
+            return None
+        return seat, token
 
-    async def _ws_push(websocket: WebSocket, room: Room, seat: int | None) -> None:
+    def ws_act(gid: str, token: str | None, seat: int | None, text: str, client: str) -> str:
+        """One message a socket sent after its hello: an ``act`` is played exactly as
+        ``POST .../actions`` (``take_action``); the answer is an ``ack`` with the new version
+        or an ``error`` with the HTTP status and code the POST would get. A bad message
+        changes nothing, and the socket stays open."""
+        msg_id: Any = None
+        try:
+            msg = ws_message(text)
+            msg_id = msg["id"]
+            if seat is None:
+                raise ServerError(
+                    403, "spectators_read_only", "a spectator's socket watches; it cannot act"
+                )
+            wait = rates.over_message(client)
+            if wait is not None:
+                raise ServerError(
+                    429, "rate_limited", "too many requests; slow down", retry_after=wait
+                )
+            with manager.timings.measure("post"):
+                room, _ = take_action(gid, token, msg["action"], msg["version"])
+                version = room.version
+        except ServerError as exc:
+            body: dict[str, Any] = {"type": "error", "id": msg_id, "status": exc.status}
+            body.update(exc.body()["error"])
+            return json.dumps(body)
+        except Exception:
+            log.exception("unexpected error on a socket's message")
+            body = {"type": "error", "id": msg_id, "status": 500, "code": "internal_error",
+                    "message": "the server failed; try again"}
+            return json.dumps(body)
+        return json.dumps({"type": "ack", "id": msg_id, "version": version})
+
+    async def _ws_push(
+        websocket: WebSocket, room: Room, seat: int | None, token: str | None, client: str
+    ) -> None:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
@@ -573,9 +630,13 @@ def create_app(
         queue.put_nowait(await run_in_threadpool(manager.message, room, seat))
 
         async def reader() -> None:
+            # Messages after the hello: moves (``act``), one at a time, in order; each answer
+            # goes through the queue (one sender), after the view its move pushed.
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
                 while True:
-                    await websocket.receive_text()
+                    text = await websocket.receive_text()
+                    answer = await run_in_threadpool(ws_act, room.id, token, seat, text, client)
+                    queue.put_nowait({"kind": "answer", "text": answer})
             queue.put_nowait(None)
 
         reading = asyncio.create_task(reader())
@@ -585,16 +646,18 @@ def create_app(
                 batch = [await queue.get()]
                 while not queue.empty():
                     batch.append(queue.get_nowait())
-                # Chat lines and rematch news (``{"kind", "text"}``) go as they are.
-                for item in batch:
-                    if item is not None and "kind" in item:
-                        await websocket.send_text(item["text"])
-                batch = [x for x in batch if x is None or "kind" not in x]
-                message = newest_view(batch, sent)
+                # The newest view first, then chat lines, rematch news and the answers to
+                # this socket's moves (``{"kind", "text"}``) as they are: an ``ack`` never
+                # comes before the view that shows its move (pushed before it was queued).
+                views = [x for x in batch if x is None or "kind" not in x]
+                message = newest_view(views, sent)
                 if message is not None:
                     # Encoded once for every socket of this viewer, off the event loop.
                     await websocket.send_text(message["text"])
                     sent = message["version"]
+                for item in batch:
+                    if item is not None and "kind" in item:
+                        await websocket.send_text(item["text"])
                 if None in batch:
                     break
         except (WebSocketDisconnect, RuntimeError):
@@ -624,6 +687,47 @@ def newest_view(batch: list[dict[str, Any] | None], sent: int) -> dict[str, Any]
     if best is None or best["version"] < sent:
         return None
     return best
+
+
+WS_MESSAGE_FIELDS = ("type", "id", "action", "version")
+WS_MAX_MESSAGE = 4096
+
+
+def ws_message(text: str) -> dict[str, Any]:
+    """A socket's ``act`` message, checked: ``{"type": "act", "id": <int>, "action": <str>,
+    "version": <int, optional>}`` (action and version as ``POST .../actions`` takes them).
+    Anything else raises a 400/422 ``ServerError`` naming the field (with the message's
+    ``id`` when it had a usable one)."""
+    if len(text) > WS_MAX_MESSAGE:
+        raise ServerError(413, "message_too_large", f"a message is at most {WS_MAX_MESSAGE} bytes")
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ServerError(400, "malformed_json", "the message is not valid JSON") from None
+    if not isinstance(msg, dict):
+        raise ServerError(422, "validation_error", "a message is a JSON object", field=None)
+    raw_id = msg.get("id")
+    msg_id = raw_id if type(raw_id) is int and abs(raw_id) < 2**53 else None
+
+    def bad(field: str, why: str) -> ServerError:
+        return ServerError(422, "validation_error", f"{field}: {why}", field=field, id=msg_id)
+
+    extra = sorted(str(k) for k in msg if k not in WS_MESSAGE_FIELDS)
+    if extra:
+        raise bad(extra[0], "unknown field (a message has type, id, action, version)")
+    if msg.get("type") != "act":
+        raise bad("type", 'must be "act" (the one message a socket sends after its hello)')
+    if msg_id is None:
+        raise bad("id", "an integer the answer will carry, is required")
+    body = {"action": msg.get("action"), "version": msg.get("version", 0)}
+    try:
+        req = m.ActionRequest.model_validate(body)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "action"
+        raise bad(where, str(first.get("msg"))) from None
+    version = req.version if "version" in msg else None
+    return {"id": msg_id, "action": req.action, "version": version}
 
 
 def _json(body: bytes) -> Response:

@@ -9,18 +9,24 @@ server processes, on one machine or many, serve every game; the database is the 
   nothing and its client gets the usual 409 ``stale_version`` (its room is reloaded).
 * **Pushes.** The same transaction sends ``NOTIFY nightsky_games, '<id> <version> <holder>'``
   (delivered on commit). Each process LISTENs on a connection of its own (a thread); a game it
-  holds in memory and that another process changed is brought up to date (the moves it lacks
-  are applied) and its WebSockets get the new view at once. Every request also compares the
-  cached version with the stored one (one indexed read), so a client never sees a process lag
-  behind a move it was acknowledged; every ``tick`` seconds the versions of every cached game
-  are compared too (a notification lost with a dropped connection costs at most a tick).
+  holds in memory with sockets on it, and that another process changed, is brought up to date
+  (the moves it lacks are applied) and its WebSockets get the new view at once. Every request
+  also compares the cached version with the stored one (one indexed read; not for a move on a
+  socket-watched game at the version it names), so a client never sees a process lag behind a
+  move it was acknowledged; every ``tick`` seconds the versions of every watched game are
+  compared too (a notification lost with a dropped connection costs at most a tick).
 * **Leases.** A table moves by itself (its bots; clocks will join ``Manager.drive``) only in the
   process holding its row of ``leases`` (holder, expiry; ``ttl`` seconds, renewed every
-  ``tick``). A process that dies stops renewing; once the lease expires the next tick of any
-  other process takes the table over (loads it, drives it): at most ``ttl + tick`` seconds. A
-  process with a socket on the table also takes the lease from a holder without one, so a
-  table's moves and its pushes tend to happen in one process. The version check, not the
-  lease, is what makes two bot moves for one turn impossible.
+  ``tick``). A process that dies stops renewing; once the lease expires, or once it has not
+  been renewed for two ticks and its holder's LISTEN connection (``application_name`` = the
+  holder) is gone from ``pg_stat_activity`` (kill -9 closes it at once), the next tick of any
+  other process takes the table over (loads it, drives it): about ``2 tick + tick`` seconds
+  after a crash, at most ``ttl + tick``. A process with a socket on the table, or that has
+  just accepted a move on it, takes the lease from a holder without a socket there and tells
+  it at once (NOTIFY ``lease <id> <holder> <watched>``): a table's moves, bots and pushes
+  stay in one process, and a process with no socket on a table never replays its moves (it
+  marks it stale and catches up on its next use). The version check, not the lease, is what
+  makes two bot moves for one turn impossible.
 """
 
 from __future__ import annotations
@@ -74,13 +80,19 @@ class Cluster:
         self.store = manager.store
         self.ttl = ttl
         self.tick = tick
-        self.holder = f"{socket.gethostname()[:64]}:{os.getpid()}:{secrets.token_hex(4)}"
+        # host:pid:random, at most 63 characters: also the ``application_name`` of this
+        # process's LISTEN connection, by which the others see that it is alive.
+        self.holder = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         ensure_schema(self.store)
         self.store.on_commit = self._notify
         # Leases this process holds: game id -> monotonic time until which it may trust it;
-        # and leases another process held when last asked: game id -> when to ask again.
+        # and leases another process held when last asked: game id -> (when to ask again,
+        # whether that holder had a socket on the table).
         self.held: dict[str, float] = {}
-        self.elsewhere: dict[str, float] = {}
+        self.elsewhere: dict[str, tuple[float, bool]] = {}
+        # Games cached here that another process changed since (no socket here and not
+        # driven here, so not replayed at once): caught up on their next use.
+        self.stale: set[str] = set()
         self._held_lock = threading.Lock()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -121,7 +133,24 @@ class Cluster:
 
         engine = self.store.engine
         cargs, cparams = engine.dialect.create_connect_args(engine.url)
-        return psycopg.connect(*cargs, **cparams, autocommit=True)
+        return psycopg.connect(
+            *cargs, **{**cparams, "application_name": self.holder}, autocommit=True
+        )
+
+    def _gone(self, lease: str) -> str:
+        """SQL: the lease row ``lease`` may be taken: expired, or its holder is dead (it has
+        not renewed it for two ticks and its LISTEN connection is gone: a process killed
+        with -9 loses its connections at once, so its tables are taken over within about a
+        second instead of the whole ``ttl``). Uses the parameter ``:quiet``."""
+        return (
+            f"({lease}.expires_at < now() OR ({lease}.expires_at < now() + "
+            f"make_interval(secs => :quiet) AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a "
+            f"WHERE a.application_name = {lease}.holder)))"
+        )
+
+    @property
+    def quiet(self) -> float:
+        return max(0.0, self.ttl - 2 * self.tick)
 
     def _listen(self) -> None:
         """The listener thread: LISTEN on a connection of its own; reconnect when it drops
@@ -144,6 +173,10 @@ class Cluster:
                 self._listen_conn = None
 
     def _heard(self, payload: str) -> None:
+        parts = payload.split(" ")
+        if len(parts) == 4 and parts[0] == "lease":
+            self._lease_taken(parts[1], parts[2], parts[3] == "1")
+            return
         try:
             game_id, version, holder = payload.split(" ", 2)
             v = int(version)
@@ -152,13 +185,33 @@ class Cluster:
         if holder == self.holder:
             return
         room = self.manager.rooms.get(game_id)
-        if room is not None and room.version < v and self._watched(room):
+        if room is None or room.version >= v:
+            return
+        if self._watched(room):
             self._refresh(room)  # here: one thread hop less per move
+        else:
+            # Nobody here watches it: no replay now (the process that took the move has it);
+            # its next use here catches up (``fresh``, ``hold``).
+            self.stale.add(game_id)
+
+    def _lease_taken(self, game_id: str, holder: str, watched: bool) -> None:
+        """Another process took the lease of ``game_id``: stop driving it at once (a bot move
+        under way here would lose the version check anyway)."""
+        if holder == self.holder:
+            return
+        with self._held_lock:
+            self.held.pop(game_id, None)
+            self.elsewhere[game_id] = (time.monotonic() + self.tick, watched)
 
     def _watched(self, room: Room) -> bool:
-        """Whether a cached game is kept fresh as others change it: it has sockets here, or
-        this process drives it. Others catch up on their next request (``fresh``)."""
-        return bool(room.subscribers) or room.id in self.held
+        """Whether a cached game is kept fresh as others change it: it has sockets here (its
+        watchers are pushed every change). Others catch up on their next use (``fresh``)."""
+        return bool(room.subscribers)
+
+    def holds(self, game_id: str) -> bool:
+        """Whether this process may drive ``game_id`` now (its lease, as last renewed or
+        taken; no database read): the bot runner asks before every bot move."""
+        return self.held.get(game_id, 0.0) > time.monotonic()
 
     def _refresh(self, room: Room, full: bool = False) -> None:
         try:
@@ -167,8 +220,21 @@ class Cluster:
         except Exception:
             log.exception("cluster: game %s could not be refreshed", room.id)
 
+    def current(self, room: Room, seen: int | None) -> bool:
+        """Whether ``room`` may be trusted without a read for a change chosen on version
+        ``seen``: it has sockets here (every notification about it is applied at once), the
+        listener is connected, and it is at ``seen`` or later."""
+        return (
+            seen is not None
+            and seen <= room.version
+            and bool(room.subscribers)
+            and self._listen_conn is not None
+            and room.id not in self.stale
+        )
+
     def fresh(self, room: Room) -> None:
         """Bring ``room`` up to date if the stored version moved on (every request)."""
+        self.stale.discard(room.id)
         stored = self.store.versions([room.id]).get(room.id)
         if stored is not None and stored != room.version:
             self.manager.refresh(room)
@@ -182,19 +248,28 @@ class Cluster:
                 self._refresh(room)
 
     # ------------------------------------------------------------------ leases
-    def hold(self, game_id: str) -> bool:
-        """Whether this process holds (or now takes) the lease of ``game_id``: a free or
-        expired lease is taken; so is one whose holder has no socket on the table while this
-        process has one (the table's pushes then stay in the process that makes its moves)."""
+    def hold(self, game_id: str, *, accepted: bool = False) -> bool:
+        """Whether this process holds (or now takes) the lease of ``game_id``. A free or
+        expired lease is taken; so is one whose holder has no socket on the table when this
+        process has one, or when this process just accepted a move on it (``accepted``): a
+        table's moves, bots and pushes then stay in one process, and the others never replay
+        it. Taking a lease from another process tells it at once (NOTIFY), so that it stops
+        driving the table before its next tick."""
         room = self.manager.rooms.get(game_id)
         watched = room is not None and bool(room.subscribers)
         now = time.monotonic()
         with self._held_lock:
             until = self.held.get(game_id)
-            if until is not None and until > now:
-                return True
-            if self.elsewhere.get(game_id, 0.0) > now:
+            mine = until is not None and until > now
+            other = self.elsewhere.get(game_id)
+            if mine:
+                pass
+            elif other is not None and other[0] > now and (other[1] or not (watched or accepted)):
                 return False  # held by another process a moment ago: do not ask every move
+        if mine:
+            if room is not None and game_id in self.stale:
+                self.fresh(room)
+            return True
         with self.store.engine.begin() as c:
             row = c.execute(
                 text(
@@ -202,20 +277,35 @@ class Cluster:
                     "VALUES (:g, :h, now() + make_interval(secs => :ttl), :w) "
                     "ON CONFLICT (game_id) DO UPDATE SET holder = EXCLUDED.holder, "
                     "expires_at = EXCLUDED.expires_at, watched = EXCLUDED.watched "
-                    "WHERE leases.holder = EXCLUDED.holder OR leases.expires_at < now() "
-                    "OR (EXCLUDED.watched AND NOT leases.watched) "
+                    "WHERE leases.holder = EXCLUDED.holder "
+                    "OR ((EXCLUDED.watched OR :a) AND NOT leases.watched) "
+                    f"OR {self._gone('leases')} "
                     "RETURNING holder"
                 ),
-                {"g": game_id, "h": self.holder, "ttl": self.ttl, "w": watched},
+                {
+                    "g": game_id, "h": self.holder, "ttl": self.ttl, "w": watched,
+                    "a": accepted, "quiet": self.quiet,
+                },
             ).first()
+            if row is None:
+                got = c.execute(
+                    text("SELECT watched FROM leases WHERE game_id = :g"), {"g": game_id}
+                ).first()
+                holder_watched = bool(got[0]) if got is not None else False
+            elif until is None:
+                # newly taken: whoever held it stops driving it now
+                c.execute(
+                    text("SELECT pg_notify(:c, :p)"),
+                    {"c": CHANNEL, "p": f"lease {game_id} {self.holder} {int(watched)}"},
+                )
         with self._held_lock:
             if row is None:
                 self.held.pop(game_id, None)
-                self.elsewhere[game_id] = now + self.tick
+                self.elsewhere[game_id] = (now + self.tick, holder_watched)
                 return False
             self.held[game_id] = self._trust_until()
             self.elsewhere.pop(game_id, None)
-        if until is None and room is not None:
+        if room is not None and (until is None or game_id in self.stale):
             # newly taken (its holder died, let go or had no socket): catch up with it
             self.fresh(room)
         return True
@@ -254,18 +344,28 @@ class Cluster:
             orphans = c.execute(
                 text(
                     "SELECT l.game_id FROM leases l JOIN games g ON g.id = l.game_id "
-                    "WHERE l.expires_at < now() AND g.status = 'playing' LIMIT 500"
-                )
+                    f"WHERE g.status = 'playing' AND l.holder <> :h AND {self._gone('l')} "
+                    "LIMIT 500"
+                ),
+                {"h": self.holder, "quiet": self.quiet},
             ).all()
         until, now = self._trust_until(), time.monotonic()
         with self._held_lock:
             self.held = {gid: until for (gid,) in kept}
-            self.elsewhere = {g: t for g, t in self.elsewhere.items() if t > now}
+            self.elsewhere = {g: t for g, t in self.elsewhere.items() if t[0] > now}
         self._compare_all()
         for room in rooms:
+            if room.id in self.stale and not self.holds(room.id):
+                continue  # another process moves it on (its state here is old); orphans below
             if not room.bot_busy and room.bot_seats():
                 self.manager.drive(room)
-        for (gid,) in orphans:
+        # Tables with sockets here first (players who just reconnected wait on them), then
+        # the others cached here, then those to load.
+        def order(gid: str) -> int:
+            room = self.manager.rooms.get(gid)
+            return 2 if room is None else (0 if room.subscribers else 1)
+
+        for gid in sorted((g for (g,) in orphans), key=order):
             with self._held_lock:
                 self.elsewhere.pop(gid, None)  # its holder is gone: ask at once
             cached = self.manager.rooms.get(gid)

@@ -46,11 +46,11 @@ def origin_allowed(scope: Scope, settings: Settings) -> bool:
     return bool(origin) and urlsplit(origin).netloc.lower() == headers.get("host", "").lower()
 
 
-class RateLimit:
-    """429 with ``Retry-After`` once a client goes over its rates (settings ``rate_*``)."""
+class Rates:
+    """The per-client request rates (settings ``rate_*``), one moving-window limiter shared by
+    the HTTP middleware and the WebSocket's messages (a move over a socket counts as a request)."""
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        self.app = app
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
         self.every = parse_many(settings.rate_requests)
@@ -71,13 +71,31 @@ class RateLimit:
 
     def over(self, scope: Scope) -> int | None:
         """Seconds to wait when this request is one too many, else None (and it counts)."""
-        who = client_of(scope, self.settings)
-        for name, items in self.rules(scope):
+        return self.hit(client_of(scope, self.settings), self.rules(scope))
+
+    def over_message(self, client: str) -> int | None:
+        """The same for one WebSocket message that acts (counted like one API request)."""
+        return self.hit(client, [("all", self.every)])
+
+    def hit(self, who: str, rules: list[tuple[str, list[RateLimitItem]]]) -> int | None:
+        for name, items in rules:
             for item in items:
                 if not self.limiter.hit(item, name, who):
                     reset = self.limiter.get_window_stats(item, name, who).reset_time
                     return max(1, math.ceil(reset - time.time()))
         return None
+
+
+class RateLimit:
+    """429 with ``Retry-After`` once a client goes over its rates (settings ``rate_*``)."""
+
+    def __init__(self, app: ASGIApp, settings: Settings, rates: Rates | None = None) -> None:
+        self.app = app
+        self.rates = rates or Rates(settings)
+
+    def over(self, scope: Scope) -> int | None:
+        """Seconds to wait when this request is one too many, else None (and it counts)."""
+        return self.rates.over(scope)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         wait = self.over(scope) if scope["type"] in ("http", "websocket") else None

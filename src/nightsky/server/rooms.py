@@ -774,13 +774,22 @@ class BotRunner:
     seats think in the ``ThinkPool``'s processes under the wall-clock guard."""
 
     def __init__(
-        self, *, workers: int, delay: float, settings: Settings, forget: Callable[[Room], None]
+        self,
+        *,
+        workers: int,
+        delay: float,
+        settings: Settings,
+        forget: Callable[[Room], None],
+        may_drive: Callable[[Room], bool] = lambda room: True,
     ) -> None:
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bots")
         self.think = ThinkPool(settings.bot_processes, memory_mb=settings.bot_memory_mb)
         self.settings = settings
         self.delay = delay
         self.forget = forget  # called when a bot's move could not be stored
+        # Asked before every bot move: with several processes, whether this one still holds
+        # the table's lease (another may have taken it since this loop started).
+        self.may_drive = may_drive
         self.closing = False
 
     def close(self) -> None:
@@ -823,6 +832,7 @@ class BotRunner:
                 room.bot_busy = False
                 # The delay between moves, or a human move that came in as this loop ended.
                 again = ok and not self.closing and bool(room.bot_seats())
+            again = again and self.may_drive(room)  # (another process took the table over)
         if again:
             self.kick(room)
 
@@ -836,6 +846,8 @@ class BotRunner:
             with room.lock:
                 if room.version != turn.version or self.closing:
                     continue
+                if not self.may_drive(room):
+                    return
                 if action is None or not room.state.is_legal(action, turn.seat):
                     if action is not None:
                         log.warning("bot chose an illegal %s in game %s", action, room.id)
@@ -848,7 +860,7 @@ class BotRunner:
     def _turn(self, room: Room) -> BotTurn | None:
         with room.lock:
             bots = room.bot_seats()
-            if not bots:
+            if not bots or not self.may_drive(room):
                 return None
             seat = bots[0]
             plan = self._plan(room, seat)
@@ -919,7 +931,11 @@ class Manager:
         self.rooms: dict[str, Room] = {}
         self._rooms_lock = threading.Lock()
         self.bots = BotRunner(
-            workers=bot_workers, delay=bot_delay, settings=self.settings, forget=self._lost
+            workers=bot_workers,
+            delay=bot_delay,
+            settings=self.settings,
+            forget=self._lost,
+            may_drive=self._may_drive,
         )
         self.timings = Timings()
         # The server's time, seconds since the epoch (tests put a fake clock here), when this
@@ -938,6 +954,10 @@ class Manager:
 
     def now(self) -> float:
         return self.clock()
+
+    def _may_drive(self, room: Room) -> bool:
+        """Whether this process still drives ``room`` (its lease; always with one process)."""
+        return self.cluster is None or self.cluster.holds(room.id)
 
     @property
     def bot_delay(self) -> float:
@@ -960,12 +980,13 @@ class Manager:
         self.bots.close()
 
     # ------------------------------------------------------------------ driving
-    def drive(self, room: Room) -> None:
+    def drive(self, room: Room, *, accepted: bool = False) -> None:
         """Move a table on by itself: fire its clocks' deadlines that passed, then start its
         bots (bot seats and stand-ins) if any is to act. The one place where the server acts
         without a request: with several processes only the holder of the table's lease runs it
-        (server/cluster.py)."""
-        if self.cluster is not None and not self.cluster.hold(room.id):
+        (server/cluster.py); ``accepted``: this process just accepted a move on the table (it
+        takes the lease from a holder without a socket on it)."""
+        if self.cluster is not None and not self.cluster.hold(room.id, accepted=accepted):
             return
         room.time_out()
         self.bots.kick(room)
@@ -996,11 +1017,16 @@ class Manager:
         return count
 
     # ------------------------------------------------------------------ rooms
-    def get(self, gid: str) -> Room:
+    def get(self, gid: str, *, seen: int | None = None) -> Room:
+        """The game ``gid`` (404 when there is none), loaded on first use; with several
+        processes, brought up to date first (one indexed read). ``seen``: the version a
+        client's change was chosen on; a room this process keeps up to date as others change
+        it (a socket here) and already at that version is not read again (a change whose
+        notification is still on its way fails the commit's version check, as a stale move)."""
         room = self.rooms.get(gid)
         if room is not None:
             room.touched = time.monotonic()
-            if self.cluster is not None:
+            if self.cluster is not None and not self.cluster.current(room, seen):
                 self.cluster.fresh(room)  # another process may have changed it
             return room
         with self._rooms_lock:
@@ -1197,12 +1223,12 @@ class Manager:
 
     def act(self, room: Room, seat: int, notation: str, version: int) -> None:
         room = self._change(room, lambda r: r.act(seat, notation, version))
-        self.drive(room)
+        self.drive(room, accepted=True)
 
     def away(self, room: Room, seat: int, away: bool) -> None:
         """The seat's player is away (a stand-in bot plays) or back."""
         room = self._change(room, lambda r: r.set_away(seat, away))
-        self.drive(room)
+        self.drive(room, accepted=True)
 
     def undo(self, room: Room, seat: int, version: int) -> None:
         self._change(room, lambda r: r.undo(seat, version))

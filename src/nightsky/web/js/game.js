@@ -1,5 +1,5 @@
 // The game page: board (SVG or text), seats, legal choices, log, push, undo, end screen, replay.
-import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
+import { ApiError, api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
 import { drawBoard } from "./board.js";
 import { clockNode, drawAway, logMark, tickClocks } from "./clocks.js";
 import { drawViewTree } from "./viewtree.js";
@@ -461,17 +461,64 @@ function accept(v) {
   }
 }
 
+// Moves go over the socket while it is live and seated (one connection per tab, no request
+// per move): `{"type": "act", id, action, version}`, answered by an `ack` (after the view that
+// shows the move, so nothing else to draw) or an `error` with the codes of the HTTP API.
+// Without a live socket, or when it closes before the answer, the move goes as a POST (the
+// version check refuses it if the socket's copy was played after all).
+let moveId = 0;
+const waiting = new Map();  // move id -> {resolve, reject, ws}
+
+function sendOverSocket(action, version) {
+  const ws = socket;
+  if (!ws || !ws.seated || ws.readyState !== WebSocket.OPEN) return null;
+  const id = ++moveId;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject, ws });
+    ws.send(JSON.stringify({ type: "act", id, action, version }));
+  });
+}
+
+function answered(msg) {
+  const w = waiting.get(msg.id);
+  if (!w) return;
+  waiting.delete(msg.id);
+  if (msg.type === "ack") w.resolve(msg);
+  else w.reject(new ApiError(msg.status, { error: msg }));
+}
+
+function socketGone(ws) {
+  for (const [id, w] of waiting) {
+    if (w.ws !== ws) continue;
+    waiting.delete(id);
+    w.reject(Object.assign(new Error("the socket closed"), { transport: true }));
+  }
+}
+
+async function play(action, version) {
+  const viaSocket = sendOverSocket(action, version);
+  if (viaSocket) {
+    try {
+      await viaSocket;
+      document.body.dataset.lastMove = "socket";
+      return null;
+    } catch (e) {
+      if (!e.transport) throw e;
+    }
+  }
+  document.body.dataset.lastMove = "http";
+  return api(`/api/games/${gid}/actions`, { method: "POST", token, body: { action, version } });
+}
+
 async function take(choice) {
   if (busy || !current || replaying) return;
   busy = true;
   closeMenu();
   try {
-    const v = await api(`/api/games/${gid}/actions`, {
-      method: "POST", token, body: { action: choice.action, version: current.version },
-    });
+    const v = await play(choice.action, current.version);
     narrowed = null;
     clearRefusal();
-    accept(v);
+    if (v) accept(v);
   } catch (e) {
     if (e.code === "stale_version") toast("The table moved on: look again and choose.", "info");
     else { toast(e.rule ? `${e.message}` : e.message); explainRefusal(current && current.game, e); }
@@ -532,6 +579,7 @@ function connect(delay = 500) {
   socket = ws;
   ws.onopen = () => {
     ws.send(JSON.stringify(token ? { token } : {}));
+    ws.seated = Boolean(token);  // a seat's socket may send its moves
     $("conn").classList.add("live"); $("conn").textContent = "live";
     clearInterval(pollTimer);
     delay = 500;
@@ -541,9 +589,11 @@ function connect(delay = 500) {
     if (socket !== ws) return;
     const msg = JSON.parse(ev.data);
     if (msg.type === "view") accept(msg.data);
+    else if (msg.type === "ack" || msg.type === "error") answered(msg);
     else document.dispatchEvent(new CustomEvent("nightsky:push", { detail: msg }));  // chat, rematch
   };
   ws.onclose = () => {
+    socketGone(ws);
     if (socket !== ws) return;
     $("conn").classList.remove("live"); $("conn").textContent = "reconnecting";
     clearInterval(pollTimer);
