@@ -317,7 +317,8 @@ def markdown(report: dict[str, Any]) -> str:
         lines += ["", f"## Search agent: `{a['search_agent']}` in every seat ({opts}), "
                   f"seed {a['search_seed']}, games 0..m-1 per count (m below; at most "
                   f"{a['search_games']}, cut at {a['deadline']:.0f} s)", "",
-                  "| run | N | games | worst |advantage| | flagged | s per game (worker wall clock) |",
+                  "| run | N | games | worst |advantage| | flagged | "
+                  "s per game (worker wall clock) |",
                   "|---|---:|---:|---:|---|---:|"]
         for d in report["search"]:
             f, w = worst(d) if d["rows"] and d["games"] >= 2 else (0, float("nan"))
