@@ -29,7 +29,12 @@ every row can be re-run on its own. Writes ``DIR/sweep.json`` (every row) and ``
 (markdown tables for docs/games/starlight.md) and prints the markdown. A benchmark script, not
 part of ``make test``. Sizing (pure Python, one core of the 2-core development machine, CPU
 seconds per greedy game): 2 players 0.14, 3 0.25, 4 0.35, 5 0.6; ``ismcts:iterations=50``
-about 2.3 s at 2 players and 23 s at 5.
+about 2.3 s at 2 players and 23 s at 5. ``ismcts:iterations=600`` (about 0.05 s a move
+compiled), seconds per game on a lent 16-core machine, pure Python 3.12, 16 workers: 2
+players 44, 3 players 108, 4 players 263 (5 players about twice 4); compiled (mypyc) about 6.5 at
+2 players on the shared development machine, some 7 times faster. ``--search-option`` sets game
+parameters of the search runs, ``--search-baseline`` also plays them without the compensation,
+and ``--search-order count`` fills the smallest player count first.
 """
 
 from __future__ import annotations
@@ -141,9 +146,12 @@ def _play(spec: MatchSpec, indices: list[int]) -> list[GameResult]:
 
 
 def _spec(players: int, agents: Sequence[str], seed: int, components: str = "",
-          lineups: tuple[tuple[str, ...], ...] = ()) -> MatchSpec:
-    params = load_game(GAME, players=players,
-                       **({"components": components} if components else {})).params
+          lineups: tuple[tuple[str, ...], ...] = (),
+          options: dict[str, str] | None = None) -> MatchSpec:
+    opts: dict[str, str] = dict(options or {})
+    if components:
+        opts["components"] = components
+    params = load_game(GAME, players=players, **opts).params
     return MatchSpec(GAME, params, tuple(agents), seed, lineups=lineups)
 
 
@@ -305,17 +313,21 @@ def markdown(report: dict[str, Any]) -> str:
         for d in sorted(runs, key=lambda d: d["players"]):
             lines += md_rows(d)
     if report["search"]:
-        lines += ["", f"## Search agent: `{a['search_agent']}` in every seat (shipped tables), "
+        opts = ", ".join(a.get("search_option") or []) or "shipped tables"
+        lines += ["", f"## Search agent: `{a['search_agent']}` in every seat ({opts}), "
                   f"seed {a['search_seed']}, games 0..m-1 per count (m below; at most "
                   f"{a['search_games']}, cut at {a['deadline']:.0f} s)", "",
-                  "| N | games | worst |advantage| | flagged |", "|---:|---:|---:|---|"]
+                  "| run | N | games | worst |advantage| | flagged | "
+                  "s per game (worker wall clock) |",
+                  "|---|---:|---:|---:|---|---:|"]
         for d in report["search"]:
             f, w = worst(d) if d["rows"] and d["games"] >= 2 else (0, float("nan"))
-            lines.append(f"| {d['players']} | {d['games']} | {w:.2f} | {f} |")
-        lines += ["", *HEAD]
+            cost = d.get("cpu_seconds", 0.0) / d["games"] if d["games"] else float("nan")
+            lines.append(f"| {d['label']} | {d['players']} | {d['games']} | {w:.2f} | {f} | "
+                         f"{cost:.1f} |")
         for d in report["search"]:
             if d["games"] >= 2:
-                lines += md_rows(d)
+                lines += ["", f"{d['label']}, {d['players']} players:", "", *HEAD, *md_rows(d)]
     h = report.get("strength")
     if h:
         lines += ["", f"## Strength: `{a['search_agent']}` against `{a['agent']}`, 2 players, "
@@ -369,6 +381,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--search-games", type=int, default=200, help="0: no search phase")
     ap.add_argument("--search-players", type=int, nargs="+", default=[2, 3, 4, 5])
     ap.add_argument("--search-seed", type=int, default=190521)
+    ap.add_argument("--search-option", action="append", default=[], metavar="KEY=VALUE",
+                    help="game parameter of the search runs (repeatable), e.g. "
+                         "turn_order_compensation=false")
+    ap.add_argument("--search-order", choices=["index", "count"], default="index",
+                    help="index: game 0 of every count, then game 1, ...; count: every game of "
+                         "the smallest count first (the small counts reach --search-games)")
+    ap.add_argument("--search-baseline", action="store_true",
+                    help="also play every search count without the compensation "
+                         "(turn_order_compensation=false) on the same deals")
     ap.add_argument("--strength-games", type=int, default=100,
                     help="search agent vs --agent at 2 players (0: none)")
     ap.add_argument("--deadline", type=float, default=380.0,
@@ -400,18 +421,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         fresh_runs.append(run)
         sched.add(run, args.chunk)
     search_runs: list[Run] = []
-    for p in args.search_players if args.search_games else []:
-        run = Run("search", "search", p, _spec(p, [args.search_agent] * p, args.search_seed),
+    sopts = dict(kv.split("=", 1) for kv in args.search_option)
+    variants = [("search", sopts)]
+    if args.search_baseline:
+        variants.append(("search without compensation",
+                         {**sopts, "turn_order_compensation": "false"}))
+    counts = sorted(args.search_players) if args.search_games else []
+    # count order: every count with the shipped tables first, then the baseline's counts
+    for label, opts, p in [(lb, o, p) for lb, o in variants for p in counts]:
+        run = Run("search", label, p,
+                  _spec(p, [args.search_agent] * p, args.search_seed, options=opts),
                   args.search_games)
         search_runs.append(run)
-        sched.add(run, 1, interleave=True)
+        sched.add(run, 1, interleave=args.search_order == "index")
     h2h = None
     if args.strength_games:
         pair = (args.search_agent, args.agent)
         h2h = Run("search", "strength", 2,
                   _spec(2, pair, args.search_seed, lineups=(pair, pair[::-1])),
                   args.strength_games)
-        sched.add(h2h, 1, interleave=True)
+        sched.add(h2h, 1, interleave=args.search_order == "index")
     while sched.busy("tune") or sched.busy("fresh") or (sched.busy("search")
                                                          and not sched.stopped):
         sched.step()

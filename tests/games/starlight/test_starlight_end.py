@@ -31,7 +31,7 @@ def test_SL_12_1_SL_12_2_daybreak_then_one_more_round_with_final_launch():
     do(s, "to orion 1")
     settle(s)
     assert s.is_terminal() and s.phase == OVER and not s.safeguard
-    assert s.np[1] == 4 and s.winners() == [0]
+    assert s.np[1] == 4 + 4 and s.winners() == [0]  # 4 starting night points (SL-1.5)
 
 
 def test_SL_12_3_SL_12_4_SL_13_4_slotless_final_launch():

@@ -92,12 +92,30 @@ def test_SL_1_5_later_seats_start_with_saved_ap_and_night_points(players, starbo
     assert off.saved == [0] * (players + starbots) and off.np == [0] * (players + starbots)
 
 
-def test_SL_1_5_SL_2_1_compensation_adds_to_the_first_turn():
+def test_SL_1_5_two_players_compensation_is_night_points_only():
+    # Ruling SL-1.5 (issue 19): at 2 players the head start is in night points, worth the same
+    # to every player; 5 saved action points over-compensated a search agent's seat 1.
+    comp = load_game("starlight", players=2).tables.data.turn_order
+    assert comp.saved_ap["2"] == [0, 0] and comp.night_points["2"] == [0, 4]
     s = new(2)
-    saved = s.t.data.turn_order.saved_ap["2"]
+    assert s.saved == [0, 0] and s.np == [0, 4] and s.ap == 2
     do(s, "place flares", "end")
     settle(s)
-    assert s.turn == 1 and s.ap == 2 + saved[1] and s.saved[1] == 0
+    assert s.turn == 1 and s.ap == 2  # nothing saved to add to seat 1's first turn
+
+
+def test_SL_1_5_SL_2_1_saved_ap_compensation_adds_to_the_first_turn(tmp_path):
+    # A components file may still give saved action points (the table before issue 19).
+    p = tmp_path / "turn.toml"
+    p.write_text(
+        '[turn_order]\nsource = "designed"\nsaved_ap = { "2" = [0, 5] }\n'
+        'night_points = { "2" = [0, 0] }\n'
+    )
+    s = new(2, components=str(p))
+    assert s.saved == [0, 5]
+    do(s, "place flares", "end")
+    settle(s)
+    assert s.turn == 1 and s.ap == 2 + 5 and s.saved[1] == 0
 
 
 def test_SL_2_1_first_turn():

@@ -53,7 +53,7 @@ class StarlightGame(Game):
                 "turn_order_compensation",
                 bool,
                 True,
-                "later live seats start with saved action points / night points (Ruling SL-1.5);"
+                "later live seats start with night points / saved action points (Ruling SL-1.5);"
                 " false plays the uncompensated set-up",
             ),
             Option("gods", bool, False, "deal two God cards to each live player, keep one"),
