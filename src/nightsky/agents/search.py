@@ -95,6 +95,7 @@ class SearchSettings:
     backup: str = "mean"
     reuse: bool = False
     plan: int = 0
+    leaf: str = "share"
 
     @classmethod
     def merged(cls, game: dict[str, Any], spec: dict[str, Any]) -> SearchSettings:
@@ -130,6 +131,8 @@ def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
             out[key] = check_flag(key, value, where)
         elif key == "backup" and value not in ("mean", "max"):
             raise OptionError(f"{where}backup must be 'mean' or 'max', got {value!r}")
+        elif key == "leaf" and value not in ("share", "delta"):
+            raise OptionError(f"{where}leaf must be 'share' or 'delta', got {value!r}")
         elif key == "rollout" and not isinstance(value, str):
             raise OptionError(
                 f"{where}rollout must be 'random', 'none' or an agent name, got {value!r}"
@@ -458,7 +461,7 @@ class _Search:
         self.mine = self.roots[me if self.observe else 0].stats  # the searcher's root edges
         # Root visits kept from the previous search (``reuse``)
         self.base = sum(e.visits for (q, _), e in self.mine.items() if q == me)
-        self.scale = _CutoffScale(state.game.num_seats)
+        self.scale = _CutoffScale(state.game.num_seats, settings.leaf == "delta")
         # Where each iteration starts: the true state, one determinization (``mcts``), or a
         # new determinization every iteration (None).
         self.fixed: State | None = state
@@ -480,8 +483,11 @@ class _Search:
             # resample already returns a fresh state: no second copy
             fixed = self.fixed
             world = fixed.clone() if fixed is not None else self.state.resample(self.me, self.rng)
-            if self.done == 0 and self.settings.prior:
-                self.prior = _root_prior(world, self.me, self.rng)
+            if self.done == 0:
+                if self.settings.prior:
+                    self.prior = _root_prior(world, self.me, self.rng)
+                if self.scale.delta:
+                    self.scale.set_base(world)
             self._iterate(world)
             self.done += 1
         return self.mine
@@ -669,23 +675,43 @@ class _Search:
 
 
 class _CutoffScale:
-    """Scores cut-off positions: each seat's share of a softmax over ``evaluate``.
+    """Scores cut-off positions from each seat's ``evaluate``.
 
-    ``evaluate`` is a game's heuristic in its own units, so values are centred and divided by
-    the mean spread seen at this search's cut-offs: the result lies in [0, 1] and sums to 1 like
-    ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
+    ``evaluate`` is a game's heuristic in its own units. With ``leaf=share`` (the default) the
+    seats' values are centred on their mean and divided by the mean spread seen at this
+    search's cut-offs, then turned into shares by a softmax: the result lies in [0, 1] and sums
+    to 1 like ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
+    With ``leaf=delta`` each seat's value is centred on its own value at the root instead (what
+    the move sequence gained or lost it, the quantity ``greedy`` compares) and scaled by the
+    mean size of those changes, then squashed by a logistic: a lead already held at the root
+    no longer flattens the differences between the moves (the softmax saturates when one seat
+    is far ahead), and each seat's reward is its own gain.
     """
 
-    __slots__ = ("count", "seats", "spread")
+    __slots__ = ("base", "count", "delta", "seats", "spread")
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, seats: int, delta: bool = False) -> None:
         self.seats = seats  # len(st.returns()), without scoring a position that is not over
-        self.spread = 0.0  # the sum of the mean |evaluate - mean| of each cut-off
+        self.spread = 0.0  # the sum of the mean |evaluate - centre| of each cut-off
         self.count = 0.0
+        self.delta = delta
+        self.base: list[float] = [0.0] * seats  # with ``delta``: each seat's value at the root
+
+    def set_base(self, root: State) -> None:
+        """With ``delta``: remember each seat's ``evaluate`` at the root (``root`` is the first
+        determinization, before any move)."""
+        self.base = [root.evaluate(p) for p in range(self.seats)]
 
     def shares(self, st: State) -> list[float]:
         n = self.seats
         vals = [st.evaluate(p) for p in range(n)]
+        if self.delta:
+            base = self.base
+            diffs = [v - b for v, b in zip(vals, base, strict=True)]
+            self.spread += sum(abs(d) for d in diffs) / n
+            self.count += 1.0
+            scale = max(self.spread / self.count, 1e-6)
+            return [1.0 / (1.0 + math.exp(max(-30.0, min(30.0, -d / scale)))) for d in diffs]
         m = sum(vals) / n
         self.spread += sum(abs(v - m) for v in vals) / n
         self.count += 1.0
