@@ -162,6 +162,66 @@ def test_three_players_and_depth_cutoff_values() -> None:
     assert len(values) == 3 and abs(sum(values) - 1) < 1e-9 and all(0 < v < 1 for v in values)
 
 
+def test_leaf_delta_values_a_cutoff_by_each_seats_change_since_the_root() -> None:
+    # leaf=delta: a seat that gained since the root scores above 1/2, one that lost below, one
+    # unchanged exactly 1/2, however far ahead a seat already was at the root.
+    game = load_game("toy-secret-sum", players=3)
+    root = _advance(game.new_initial_state(), random.Random(2), 2)
+    scale = _CutoffScale(game.num_seats, delta=True)
+    scale.set_base(root)
+    assert scale.shares(root) == [0.5, 0.5, 0.5]
+
+    class Shifted:
+        """The root with each seat's evaluate moved by a fixed amount."""
+
+        def __init__(self, moves: list[float]) -> None:
+            self.moves = moves
+
+        def evaluate(self, p: int) -> float:
+            return root.evaluate(p) + self.moves[p]
+
+    values = scale.shares(Shifted([3.0, -3.0, 0.0]))  # type: ignore[arg-type]
+    assert values[0] > 0.5 > values[1] and values[2] == 0.5
+    assert abs(values[0] + values[1] - 1.0) < 1e-9  # the logistic is symmetric
+    # the default (share) still sums to one over the seats
+    assert abs(sum(_CutoffScale(3).shares(root)) - 1.0) < 1e-9
+
+
+def test_leaf_delta_search_is_legal_and_reproducible() -> None:
+    game = load_game("starlight", players=2)
+    state = _advance(game.new_initial_state(), random.Random(4), 6)
+    player = state.current_players()[0]
+    spec = "ismcts:iterations=60,leaf=delta,backup=max"
+    picks = {str(make_agent(spec).choose(state, player, random.Random(1))) for _ in range(2)}
+    assert len(picks) == 1
+    assert make_agent(spec).choose(state, player, random.Random(1)) in state.legal_actions(player)
+
+
+def test_turn_cutoff_searches_only_the_searchers_own_moves() -> None:
+    # turn=true: the tree stops (and evaluates) where a seat other than the searcher is to
+    # move, so no other seat's move is ever in it; without it the opponent's replies are
+    # (one tree for all seats with cheat=true).
+    game = load_game("starlight", players=2)
+    state = _advance(game.new_initial_state(), random.Random(4), 6)
+    player = state.current_players()[0]
+
+    def seats_in_tree(extra: str) -> set[int]:
+        agent = make_agent(f"ismcts:iterations=300,early=false,plan=1,cheat=true{extra}")
+        assert isinstance(agent, SearchAgent)
+        agent.search(state, player, random.Random(2))
+        seen: set[int] = set()
+        todo = [agent._tree]
+        while todo:
+            node = todo.pop()
+            assert node is not None
+            seen.update(q for q, _ in node.stats)
+            todo.extend(node.kids.values())
+        return seen
+
+    assert seats_in_tree(",turn=true") == {player}
+    assert len(seats_in_tree("")) == 2
+
+
 def test_simultaneous_seats_each_get_their_own_choice() -> None:
     # Mihi Anguli multiplayer: several seats act at once; the agent may be asked for any of them.
     game = load_game("mihi-anguli", players=2)
@@ -349,7 +409,7 @@ def test_a_broken_search_defaults_string_names_the_game_and_key(text: str, needl
 
 @pytest.mark.parametrize(
     "spec", ["ismcts:depth=-2", "ismcts:widen=maybe", "ismcts:speed=9", "ismcts:backup=median",
-             "ismcts:reuse=maybe"]
+             "ismcts:reuse=maybe", "ismcts:leaf=mean"]
 )
 def test_bad_search_keys_in_a_spec_are_option_errors(spec: str) -> None:
     with pytest.raises(OptionError):

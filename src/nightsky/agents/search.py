@@ -96,6 +96,7 @@ class SearchSettings:
     reuse: bool = False
     plan: int = 0
     leaf: str = "share"
+    turn: bool = False
 
     @classmethod
     def merged(cls, game: dict[str, Any], spec: dict[str, Any]) -> SearchSettings:
@@ -117,7 +118,7 @@ BOUNDS: dict[str, Bounds] = {
 }
 """The range of each numeric key (``depth`` counts player actions; 0: play to the end;
 ``plan`` counts visits, 0: off)."""
-FLAGS = ("normalise", "widen", "early", "reuse")
+FLAGS = ("normalise", "widen", "early", "reuse", "turn")
 
 
 def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
@@ -527,6 +528,7 @@ class _Search:
         last_seat = -2
         moves = 0
         depth = self.settings.depth
+        own_turn = self.settings.turn
         while True:
             players = world.current_players()
             if not players:
@@ -541,7 +543,7 @@ class _Search:
                 self._follow(trees, world, CHANCE, outcome)
                 continue
             here, prior = prior, None
-            if depth and moves >= depth:
+            if (depth and moves >= depth) or (own_turn and seat != self.me):
                 break
             stats = trees[seat if self.observe and seat < len(trees) else 0].stats
             action, edge, new = self._choose(stats, world, seat, here)
@@ -637,6 +639,7 @@ class _Search:
         limit = self.settings.depth
         policy = self.policy
         stop = self.settings.rollout == "none"
+        own_turn = self.settings.turn
         steps = 0
         while True:
             players = st.current_players()
@@ -646,7 +649,8 @@ class _Search:
             if seat == CHANCE:
                 st.step(st.sample_chance(self.rng), CHANCE)
                 continue
-            if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or stop:
+            if ((limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or stop
+                    or (own_turn and seat != self.me)):
                 return self.scale.shares(st)
             if policy is None:
                 st.step(choice(self.rng, st.legal_actions(seat)), seat)
