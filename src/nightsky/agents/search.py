@@ -36,7 +36,10 @@ only where nothing is hidden, or with ``cheat``), ``plan`` (0: search every deci
 a search, keep the searcher's own line of moves in its tree (the most visited move while the same
 seat moves next with nothing random between, every move there tried and the best with at least N
 visits) and play it without searching while only those moves are played: a turn of many small
-steps is searched as a whole, once),
+steps is searched as a whole, once), ``leaf`` (``share``: a cut-off position scores each seat's
+softmax share of the seats' centred ``evaluate``; ``delta``: a logistic of each seat's change of
+``evaluate`` since the root, see ``_CutoffScale``), ``turn`` (false; true: also stop where a seat
+other than the searcher is to move, so the search plans the searcher's own turn only),
 ``cheat``.
 
 Numbers are bounded: ``iterations`` 1 to 1,000,000, ``seconds`` above 0 and at most 60, ``c``
