@@ -163,28 +163,26 @@ def test_three_players_and_depth_cutoff_values() -> None:
 
 
 def test_leaf_delta_values_a_cutoff_by_each_seats_change_since_the_root() -> None:
-    # leaf=delta: a seat that gained since the root scores above 1/2, one that lost below, one
-    # unchanged exactly 1/2, however far ahead a seat already was at the root.
-    game = load_game("toy-secret-sum", players=3)
-    root = _advance(game.new_initial_state(), random.Random(2), 2)
+    # leaf=delta: each seat scores a logistic of its own change of evaluate since the root,
+    # scaled by the mean size of the changes seen: above 1/2 for a gain, below for a loss,
+    # exactly 1/2 where nothing changed, however far ahead a seat already was at the root.
+    import math
+
+    game = load_game("starlight", players=2)
+    root = _advance(game.new_initial_state(), random.Random(4), 6)
     scale = _CutoffScale(game.num_seats, delta=True)
     scale.set_base(root)
-    assert scale.shares(root) == [0.5, 0.5, 0.5]
-
-    class Shifted:
-        """The root with each seat's evaluate moved by a fixed amount."""
-
-        def __init__(self, moves: list[float]) -> None:
-            self.moves = moves
-
-        def evaluate(self, p: int) -> float:
-            return root.evaluate(p) + self.moves[p]
-
-    values = scale.shares(Shifted([3.0, -3.0, 0.0]))  # type: ignore[arg-type]
-    assert values[0] > 0.5 > values[1] and values[2] == 0.5
-    assert abs(values[0] + values[1] - 1.0) < 1e-9  # the logistic is symmetric
+    assert scale.shares(root) == [0.5, 0.5]
+    later = _advance(root.clone(), random.Random(5), 12)
+    diffs = [later.evaluate(p) - root.evaluate(p) for p in range(2)]
+    assert any(abs(d) > 1e-9 for d in diffs)
+    values = scale.shares(later)
+    spread = sum(abs(d) for d in diffs) / 2 / 2  # two cut-offs seen: the root's (0) and this
+    for d, v in zip(diffs, values, strict=True):
+        assert v == pytest.approx(1 / (1 + math.exp(-d / spread)))
+        assert (v > 0.5) == (d > 0) and (v < 0.5) == (d < 0)
     # the default (share) still sums to one over the seats
-    assert abs(sum(_CutoffScale(3).shares(root)) - 1.0) < 1e-9
+    assert sum(_CutoffScale(2).shares(later)) == pytest.approx(1.0)
 
 
 def test_leaf_delta_search_is_legal_and_reproducible() -> None:
