@@ -59,6 +59,7 @@ def _play(task: tuple[str, str, int, int]) -> dict[str, Any]:
     share = 1.0 / len(result.winners) if me in result.winners else 0.0
     return {
         "game": game,
+        "agent": agent,
         "index": index,
         "deal": spec.deal_of(index),
         "seat": me,
@@ -148,7 +149,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
 
     def report(stopped: bool, final: bool) -> str:
         seconds = time.perf_counter() - started
-        summaries = [summarise(g, agent, [r for r in rows if r["game"] == g])
+        summaries = [summarise(g, agent, [r for r in rows if (r["game"], r["agent"]) == (g, agent)])
                      for g, agent in matches]
         state = ("" if final else "; still running, a partial report")
         note = (
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                     print(f"FAILED {task[0]} #{task[3]}: {exc!r}", flush=True)
                     continue
                 rows.append(row)
-                print(f"{row['game']:12s} #{row['index']:4d} seat {row['seat']} "
+                print(f"{row['game']:12s} {row['agent']} #{row['index']:4d} seat {row['seat']} "
                       f"win {row['win']:.1f} margin {row['margin']:+.0f} "
                       f"cpu {row['cpu_s']:.0f}s  [{len(rows)}/{len(tasks)}, "
                       f"{time.perf_counter() - started:.0f}s]", flush=True)

@@ -38,8 +38,8 @@ NUMERIC = {
 }
 NOT_FINITE = ["nan", "inf", "-inf", "1e999", "NaN", "true", "lots"]
 FLAGS = {
-    "ismcts": ["cheat", "normalise", "widen", "early", "reuse"],
-    "mcts": ["cheat", "normalise", "widen", "early", "reuse"],
+    "ismcts": ["cheat", "normalise", "widen", "early", "reuse", "turn"],
+    "mcts": ["cheat", "normalise", "widen", "early", "reuse", "turn"],
     "greedy": ["cheat"],
     "tsar-planner": ["cheat"],
 }

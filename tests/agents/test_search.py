@@ -162,6 +162,64 @@ def test_three_players_and_depth_cutoff_values() -> None:
     assert len(values) == 3 and abs(sum(values) - 1) < 1e-9 and all(0 < v < 1 for v in values)
 
 
+def test_leaf_delta_values_a_cutoff_by_each_seats_change_since_the_root() -> None:
+    # leaf=delta: each seat scores a logistic of its own change of evaluate since the root,
+    # scaled by the mean size of the changes seen: above 1/2 for a gain, below for a loss,
+    # exactly 1/2 where nothing changed, however far ahead a seat already was at the root.
+    import math
+
+    game = load_game("starlight", players=2)
+    root = _advance(game.new_initial_state(), random.Random(4), 6)
+    scale = _CutoffScale(game.num_seats, delta=True)
+    scale.set_base(root)
+    assert scale.shares(root) == [0.5, 0.5]
+    later = _advance(root.clone(), random.Random(5), 12)
+    diffs = [later.evaluate(p) - root.evaluate(p) for p in range(2)]
+    assert any(abs(d) > 1e-9 for d in diffs)
+    values = scale.shares(later)
+    spread = sum(abs(d) for d in diffs) / 2 / 2  # two cut-offs seen: the root's (0) and this
+    for d, v in zip(diffs, values, strict=True):
+        assert v == pytest.approx(1 / (1 + math.exp(-d / spread)))
+        assert (v > 0.5) == (d > 0) and (v < 0.5) == (d < 0)
+    # the default (share) still sums to one over the seats
+    assert sum(_CutoffScale(2).shares(later)) == pytest.approx(1.0)
+
+
+def test_leaf_delta_search_is_legal_and_reproducible() -> None:
+    game = load_game("starlight", players=2)
+    state = _advance(game.new_initial_state(), random.Random(4), 6)
+    player = state.current_players()[0]
+    spec = "ismcts:iterations=60,leaf=delta,backup=max"
+    picks = {str(make_agent(spec).choose(state, player, random.Random(1))) for _ in range(2)}
+    assert len(picks) == 1
+    assert make_agent(spec).choose(state, player, random.Random(1)) in state.legal_actions(player)
+
+
+def test_turn_cutoff_searches_only_the_searchers_own_moves() -> None:
+    # turn=true: the tree stops (and evaluates) where a seat other than the searcher is to
+    # move, so no other seat's move is ever in it; without it the opponent's replies are
+    # (one tree for all seats with cheat=true).
+    game = load_game("starlight", players=2)
+    state = _advance(game.new_initial_state(), random.Random(4), 6)
+    player = state.current_players()[0]
+
+    def seats_in_tree(extra: str) -> set[int]:
+        agent = make_agent(f"ismcts:iterations=300,early=false,plan=1,cheat=true{extra}")
+        assert isinstance(agent, SearchAgent)
+        agent.search(state, player, random.Random(2))
+        seen: set[int] = set()
+        todo = [agent._tree]
+        while todo:
+            node = todo.pop()
+            assert node is not None
+            seen.update(q for q, _ in node.stats)
+            todo.extend(node.kids.values())
+        return seen
+
+    assert seats_in_tree(",turn=true") == {player}
+    assert len(seats_in_tree("")) == 2
+
+
 def test_simultaneous_seats_each_get_their_own_choice() -> None:
     # Mihi Anguli multiplayer: several seats act at once; the agent may be asked for any of them.
     game = load_game("mihi-anguli", players=2)
@@ -349,7 +407,7 @@ def test_a_broken_search_defaults_string_names_the_game_and_key(text: str, needl
 
 @pytest.mark.parametrize(
     "spec", ["ismcts:depth=-2", "ismcts:widen=maybe", "ismcts:speed=9", "ismcts:backup=median",
-             "ismcts:reuse=maybe"]
+             "ismcts:reuse=maybe", "ismcts:leaf=mean"]
 )
 def test_bad_search_keys_in_a_spec_are_option_errors(spec: str) -> None:
     with pytest.raises(OptionError):

@@ -36,7 +36,10 @@ only where nothing is hidden, or with ``cheat``), ``plan`` (0: search every deci
 a search, keep the searcher's own line of moves in its tree (the most visited move while the same
 seat moves next with nothing random between, every move there tried and the best with at least N
 visits) and play it without searching while only those moves are played: a turn of many small
-steps is searched as a whole, once),
+steps is searched as a whole, once), ``leaf`` (``share``: a cut-off position scores each seat's
+softmax share of the seats' centred ``evaluate``; ``delta``: a logistic of each seat's change of
+``evaluate`` since the root, see ``_CutoffScale``), ``turn`` (false; true: also stop where a seat
+other than the searcher is to move, so the search plans the searcher's own turn only),
 ``cheat``.
 
 Numbers are bounded: ``iterations`` 1 to 1,000,000, ``seconds`` above 0 and at most 60, ``c``
@@ -95,6 +98,8 @@ class SearchSettings:
     backup: str = "mean"
     reuse: bool = False
     plan: int = 0
+    leaf: str = "share"
+    turn: bool = False
 
     @classmethod
     def merged(cls, game: dict[str, Any], spec: dict[str, Any]) -> SearchSettings:
@@ -116,7 +121,7 @@ BOUNDS: dict[str, Bounds] = {
 }
 """The range of each numeric key (``depth`` counts player actions; 0: play to the end;
 ``plan`` counts visits, 0: off)."""
-FLAGS = ("normalise", "widen", "early", "reuse")
+FLAGS = ("normalise", "widen", "early", "reuse", "turn")
 
 
 def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
@@ -130,6 +135,8 @@ def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
             out[key] = check_flag(key, value, where)
         elif key == "backup" and value not in ("mean", "max"):
             raise OptionError(f"{where}backup must be 'mean' or 'max', got {value!r}")
+        elif key == "leaf" and value not in ("share", "delta"):
+            raise OptionError(f"{where}leaf must be 'share' or 'delta', got {value!r}")
         elif key == "rollout" and not isinstance(value, str):
             raise OptionError(
                 f"{where}rollout must be 'random', 'none' or an agent name, got {value!r}"
@@ -458,7 +465,7 @@ class _Search:
         self.mine = self.roots[me if self.observe else 0].stats  # the searcher's root edges
         # Root visits kept from the previous search (``reuse``)
         self.base = sum(e.visits for (q, _), e in self.mine.items() if q == me)
-        self.scale = _CutoffScale(state.game.num_seats)
+        self.scale = _CutoffScale(state.game.num_seats, settings.leaf == "delta")
         # Where each iteration starts: the true state, one determinization (``mcts``), or a
         # new determinization every iteration (None).
         self.fixed: State | None = state
@@ -480,8 +487,11 @@ class _Search:
             # resample already returns a fresh state: no second copy
             fixed = self.fixed
             world = fixed.clone() if fixed is not None else self.state.resample(self.me, self.rng)
-            if self.done == 0 and self.settings.prior:
-                self.prior = _root_prior(world, self.me, self.rng)
+            if self.done == 0:
+                if self.settings.prior:
+                    self.prior = _root_prior(world, self.me, self.rng)
+                if self.scale.delta:
+                    self.scale.set_base(world)
             self._iterate(world)
             self.done += 1
         return self.mine
@@ -521,6 +531,7 @@ class _Search:
         last_seat = -2
         moves = 0
         depth = self.settings.depth
+        own_turn = self.settings.turn
         while True:
             players = world.current_players()
             if not players:
@@ -535,7 +546,7 @@ class _Search:
                 self._follow(trees, world, CHANCE, outcome)
                 continue
             here, prior = prior, None
-            if depth and moves >= depth:
+            if (depth and moves >= depth) or (own_turn and seat != self.me):
                 break
             stats = trees[seat if self.observe and seat < len(trees) else 0].stats
             action, edge, new = self._choose(stats, world, seat, here)
@@ -631,6 +642,7 @@ class _Search:
         limit = self.settings.depth
         policy = self.policy
         stop = self.settings.rollout == "none"
+        own_turn = self.settings.turn
         steps = 0
         while True:
             players = st.current_players()
@@ -640,7 +652,8 @@ class _Search:
             if seat == CHANCE:
                 st.step(st.sample_chance(self.rng), CHANCE)
                 continue
-            if (limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or stop:
+            if ((limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or stop
+                    or (own_turn and seat != self.me)):
                 return self.scale.shares(st)
             if policy is None:
                 st.step(choice(self.rng, st.legal_actions(seat)), seat)
@@ -669,23 +682,43 @@ class _Search:
 
 
 class _CutoffScale:
-    """Scores cut-off positions: each seat's share of a softmax over ``evaluate``.
+    """Scores cut-off positions from each seat's ``evaluate``.
 
-    ``evaluate`` is a game's heuristic in its own units, so values are centred and divided by
-    the mean spread seen at this search's cut-offs: the result lies in [0, 1] and sums to 1 like
-    ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
+    ``evaluate`` is a game's heuristic in its own units. With ``leaf=share`` (the default) the
+    seats' values are centred on their mean and divided by the mean spread seen at this
+    search's cut-offs, then turned into shares by a softmax: the result lies in [0, 1] and sums
+    to 1 like ``returns()``, and a typical lead counts as a ~3:1 favourite, never a certainty.
+    With ``leaf=delta`` each seat's value is centred on its own value at the root instead (what
+    the move sequence gained or lost it, the quantity ``greedy`` compares) and scaled by the
+    mean size of those changes, then squashed by a logistic: a lead already held at the root
+    no longer flattens the differences between the moves (the softmax saturates when one seat
+    is far ahead), and each seat's reward is its own gain.
     """
 
-    __slots__ = ("count", "seats", "spread")
+    __slots__ = ("base", "count", "delta", "seats", "spread")
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, seats: int, delta: bool = False) -> None:
         self.seats = seats  # len(st.returns()), without scoring a position that is not over
-        self.spread = 0.0  # the sum of the mean |evaluate - mean| of each cut-off
+        self.spread = 0.0  # the sum of the mean |evaluate - centre| of each cut-off
         self.count = 0.0
+        self.delta = delta
+        self.base: list[float] = [0.0] * seats  # with ``delta``: each seat's value at the root
+
+    def set_base(self, root: State) -> None:
+        """With ``delta``: remember each seat's ``evaluate`` at the root (``root`` is the first
+        determinization, before any move)."""
+        self.base = [root.evaluate(p) for p in range(self.seats)]
 
     def shares(self, st: State) -> list[float]:
         n = self.seats
         vals = [st.evaluate(p) for p in range(n)]
+        if self.delta:
+            base = self.base
+            diffs = [v - b for v, b in zip(vals, base, strict=True)]
+            self.spread += sum(abs(d) for d in diffs) / n
+            self.count += 1.0
+            scale = max(self.spread / self.count, 1e-6)
+            return [1.0 / (1.0 + math.exp(max(-30.0, min(30.0, -d / scale)))) for d in diffs]
         m = sum(vals) / n
         self.spread += sum(abs(v - m) for v in vals) / n
         self.count += 1.0
