@@ -720,8 +720,10 @@ def run_workers(
     bot_delay: float,
     seconds: float,
     seed: int,
+    tables: int | None = None,
 ) -> dict[str, Any]:
-    """One server of ``workers`` processes on ``db`` (PostgreSQL): saturation for ``seconds``,
+    """One server of ``workers`` processes on ``db`` (PostgreSQL): saturation for ``seconds``
+    on ``tables`` tables (default ``games``),
     then (``kill_one``) play at ``think`` pace, SIGKILL one process after ``kill_after`` s,
     play ``after`` s more, finish every game and check nothing acknowledged was lost."""
     port = free_port()
@@ -735,8 +737,9 @@ def run_workers(
         while workers > 1 and len(workers_of(proc.pid)) < workers and time.monotonic() < deadline:
             time.sleep(0.1)
         report["saturation"] = saturate(
-            base, games, seconds, seed, proc.pid, postmaster_of(db)
+            base, tables or games, seconds, seed, proc.pid, postmaster_of(db)
         )
+        report["saturation"]["tables"] = tables or games
         progress(f"{workers} process(es), saturation", report["saturation"])
         if not kill_one:
             return report
@@ -884,6 +887,7 @@ def main_workers(args: argparse.Namespace) -> dict[str, Any]:
         common = {
             "think": args.think, "bot_delay": args.bot_delay, "seconds": args.saturate,
             "seed": args.seed, "kill_after": args.kill_after, "after": args.after,
+            "tables": args.saturation_tables,
         }
         if args.workers > 1 and not args.no_baseline:
             report["one_process"] = run_workers(args.games, 1, db, kill_one=False, **common)
@@ -940,6 +944,13 @@ def main() -> None:
     )
     ap.add_argument(
         "--saturate", type=float, default=10.0, help="with --workers: seconds measured"
+    )
+    ap.add_argument(
+        "--saturation-tables",
+        type=int,
+        default=None,
+        help="with --workers: tables played at once while saturating (default --games); "
+        "enough that the servers, not the tables' bot delays, set the pace",
     )
     ap.add_argument("--no-baseline", action="store_true", help="skip the 1-process run")
     ap.add_argument(
