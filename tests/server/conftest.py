@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,9 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from nightsky.server import create_app
+from tests.support.pg import TempPostgres, pg_bin
+
+IN_CI = bool(os.environ.get("CI"))
 
 
 @pytest.fixture
@@ -84,3 +88,26 @@ class _Hello:
 
     def __exit__(self, *exc: Any) -> Any:
         return self.ws.__exit__(*exc)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[TempPostgres]:
+    """One throw-away PostgreSQL cluster for the session (skipped only outside CI when no
+    server binaries are installed: `make test` installs them)."""
+    if pg_bin() is None and not IN_CI:
+        pytest.skip("no PostgreSQL server binaries (initdb): `make test` installs them")
+    if not IN_CI:
+        pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+    with TempPostgres() as pg:
+        yield pg
+
+
+@pytest.fixture
+def pg_url(postgres: TempPostgres) -> str:
+    """A fresh database of the session's cluster."""
+    import psycopg
+
+    name = "t_" + secrets.token_hex(6)
+    with psycopg.connect(postgres.url.replace("+psycopg", ""), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres.url.rsplit("/", 1)[0] + "/" + name

@@ -12,12 +12,10 @@ import contextlib
 import json
 import os
 import queue
-import secrets
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,32 +26,8 @@ from typer.testing import CliRunner
 from nightsky.server.rooms import Manager, NewGame, ServerError, Subscriber
 from nightsky.server.settings import Settings
 from nightsky.server.store import Store
-from tests.support.pg import TempPostgres, pg_bin
 
 IN_CI = bool(os.environ.get("CI"))
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[TempPostgres]:
-    """One throw-away PostgreSQL cluster for the session (skipped only outside CI when no
-    server binaries are installed: `make test` installs them)."""
-    if pg_bin() is None and not IN_CI:
-        pytest.skip("no PostgreSQL server binaries (initdb): `make test` installs them")
-    if not IN_CI:
-        pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
-    with TempPostgres() as pg:
-        yield pg
-
-
-@pytest.fixture
-def pg_url(postgres: TempPostgres) -> str:
-    """A fresh database of the session's cluster."""
-    import psycopg
-
-    name = "t_" + secrets.token_hex(6)
-    with psycopg.connect(postgres.url.replace("+psycopg", ""), autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return postgres.url.rsplit("/", 1)[0] + "/" + name
 
 
 def manager(url: str, *, delay: float = 0.0, start: bool = True) -> Manager:

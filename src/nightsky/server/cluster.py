@@ -121,11 +121,12 @@ class Cluster:
             c.execute(text("DELETE FROM leases WHERE holder = :h"), {"h": self.holder})
 
     # ------------------------------------------------------------------ notify
-    def _notify(self, session: Session, game_id: str, version: int) -> None:
-        """Inside a committing transaction: tell the other processes (sent on commit)."""
+    def _notify(self, session: Session, changes: list[tuple[str, int]]) -> None:
+        """Inside a committing transaction: tell the other processes (sent on commit), one
+        notification per changed game, all in one statement."""
         session.execute(
-            text("SELECT pg_notify(:c, :p)"),
-            {"c": CHANNEL, "p": f"{game_id} {version} {self.holder}"},
+            text("SELECT pg_notify(:c, p) FROM unnest(CAST(:ps AS text[])) AS p"),
+            {"c": CHANNEL, "ps": [f"{gid} {version} {self.holder}" for gid, version in changes]},
         )
 
     def _connect(self) -> Any:

@@ -29,6 +29,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    insert,
     inspect,
     select,
     text,
@@ -112,6 +113,20 @@ class StoredGame:
     deadline: datetime | None = None
 
 
+@dataclass
+class _Change:
+    """One change waiting for the write lock (``Store.commit_change``)."""
+
+    game_id: str
+    values: dict[str, Any]
+    expect: int | None
+    truncate_to: int | None
+    rows: list[dict[str, Any]]
+    version: int
+    done: bool = False
+    error: BaseException | None = None
+
+
 class VersionConflict(Exception):
     """A conditional commit found another version stored: someone else changed the game."""
 
@@ -130,9 +145,10 @@ class Store:
     def __init__(self, url: str) -> None:
         url = driver_url(url)
         self.url = url
-        # Called inside every committing transaction with (session, game id, new version):
-        # the PostgreSQL cluster (server/cluster.py) sends its NOTIFY from there.
-        self.on_commit: Callable[[Session, str, int], None] | None = None
+        # Called inside every committing transaction with (session, [(game id, new version)
+        # of each change in it]): the PostgreSQL cluster (server/cluster.py) sends its NOTIFY
+        # from there.
+        self.on_commit: Callable[[Session, list[tuple[str, int]]], None] | None = None
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -149,7 +165,12 @@ class Store:
                 conn.execute(text("SELECT pg_advisory_xact_lock(74951)"))
             Base.metadata.create_all(conn)
         self._add_missing_columns()
+        # The write lock (one transaction at a time per process: racing commits cost
+        # PostgreSQL more than they save, docs/server.md) and the queue of changes waiting
+        # for it (group commit, ``commit_change``).
         self._lock = threading.Lock()
+        self._queue_lock = threading.Lock()
+        self._queue: list[_Change] = []
 
     def _add_missing_columns(self) -> None:
         """Bring a database made by an older nightsky up to date (new nullable columns only)."""
@@ -194,7 +215,7 @@ class Store:
                 s.add(MoveRow(game_id=g.id, idx=i, seat=seat, notation=text))
             if self.on_commit is not None:
                 s.flush()
-                self.on_commit(s, g.id, g.version)
+                self.on_commit(s, [(g.id, g.version)])
 
     def commit_change(
         self,
@@ -218,7 +239,12 @@ class Store:
         ``expect``: the version the change was made on. The game row is updated first, only
         where it still has that version (the row lock makes a second writer wait, then find
         the new version): otherwise nothing is written and ``VersionConflict`` is raised, so
-        two processes never both commit a change on one version."""
+        two processes never both commit a change on one version.
+
+        Group commit: the changes that other threads queue while one transaction is being
+        written go together into the next one (each with its own version check), so a busy
+        process pays one commit, and one round of NOTIFY, for several moves. The call returns
+        only once its own change is committed (or raises its own error)."""
         values: dict[str, Any] = {"version": version, "status": status, "updated_at": now()}
         if seats is not None:
             values["seats"] = seats
@@ -228,25 +254,93 @@ class Store:
             values["notices"] = list(notices)
         if clock is not None:  # the clocks and their next deadline
             values["clock"], values["deadline"] = clock
-        with self._lock, Session(self.engine) as s, s.begin():
-            where = [GameRow.id == game_id]
-            if expect is not None:
-                where.append(GameRow.version == expect)
-            done = s.execute(update(GameRow).where(*where).values(**values))
-            if expect is not None and getattr(done, "rowcount", 1) != 1:
-                raise VersionConflict(game_id)
-            if truncate_to is not None:
+        change = _Change(
+            game_id=game_id,
+            values=values,
+            expect=expect,
+            truncate_to=truncate_to,
+            rows=[
+                {"game_id": game_id, "idx": start + i, "seat": seat, "notation": text}
+                for i, (seat, text) in enumerate(moves)
+            ],
+            version=version,
+        )
+        with self._queue_lock:
+            self._queue.append(change)
+        with self._lock:
+            # Whoever holds the write lock writes everything queued so far: a change queued
+            # while another transaction was written finds itself done when its turn comes.
+            if not change.done:
+                with self._queue_lock:
+                    batch, self._queue = self._queue, []
+                self._write(batch)
+        if change.error is not None:
+            raise change.error
+        if not change.done:  # its writer died of something no change should survive
+            raise RuntimeError(f"the change of game {game_id} was not written")
+
+    def _write(self, batch: list[_Change]) -> None:
+        """Commit ``batch`` in one transaction; if that fails, each change on its own (so
+        that one change's failure is only that change's error). Under the write lock."""
+        try:
+            self._write_all(batch)
+        finally:
+            for c in batch:
+                if not c.done:
+                    c.error = c.error or RuntimeError(f"the change of game {c.game_id} failed")
+                    c.done = True
+
+    def _write_all(self, batch: list[_Change]) -> None:
+        if len(batch) > 1:
+            try:
+                with Session(self.engine) as s, s.begin():
+                    self._apply(s, batch)
+            except Exception:  # noqa: BLE001 - retried one by one below, errors kept there
+                for c in batch:
+                    c.error = None
+            else:
+                for c in batch:
+                    c.done = True
+                return
+        for c in batch:
+            try:
+                with Session(self.engine) as s, s.begin():
+                    self._apply(s, [c])
+            except Exception as exc:  # noqa: BLE001 - handed to the change's own caller
+                c.error = exc
+            c.done = True
+
+    def _apply(self, s: Session, batch: list[_Change]) -> None:
+        """Write ``batch`` in the open transaction ``s``. A change whose version check fails
+        writes nothing and gets ``VersionConflict`` (raised at once when it is alone)."""
+        rows: list[dict[str, Any]] = []
+        written: list[tuple[str, int]] = []
+        for c in batch:
+            where = [GameRow.id == c.game_id]
+            if c.expect is not None:
+                where.append(GameRow.version == c.expect)
+            done = s.execute(update(GameRow).where(*where).values(**c.values))
+            if c.expect is not None and getattr(done, "rowcount", 1) != 1:
+                c.error = VersionConflict(c.game_id)
+                if len(batch) == 1:
+                    raise c.error
+                continue
+            c.error = None
+            if c.truncate_to is not None:
+                if rows:  # moves of an earlier change of the batch go in before the undo
+                    s.execute(insert(MoveRow), rows)
+                    rows = []
                 s.execute(
-                    delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.idx >= truncate_to)
+                    delete(MoveRow).where(
+                        MoveRow.game_id == c.game_id, MoveRow.idx >= c.truncate_to
+                    )
                 )
-            if moves:
-                s.add_all(
-                    MoveRow(game_id=game_id, idx=start + i, seat=seat, notation=text)
-                    for i, (seat, text) in enumerate(moves)
-                )
-            if self.on_commit is not None:
-                s.flush()
-                self.on_commit(s, game_id, version)
+            rows.extend(c.rows)
+            written.append((c.game_id, c.version))
+        if rows:
+            s.execute(insert(MoveRow), rows)
+        if self.on_commit is not None and written:
+            self.on_commit(s, written)
 
     # ------------------------------------------------------------------ reads
     def load(self, game_id: str, since: int = 0) -> StoredGame | None:
