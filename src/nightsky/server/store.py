@@ -5,8 +5,10 @@ the seats with their agent specs and token hashes, the version counter); ``moves
 history, one row per action, chance outcomes included (seat -1). A game is rebuilt by replaying
 its moves through the rules, so after a crash or a restart it resumes exactly where it was.
 
-Every change (one action plus the chance it triggers, an undo, a join) is one transaction,
-committed before the client hears about it: an acknowledged move is never lost.
+Every change (one action plus the chance it triggers, an undo, a join) is committed before the
+client hears about it: an acknowledged move is never lost. Changes that wait for the process's
+write lock at the same moment share one transaction (group commit), each with its own version
+check and its own error.
 """
 
 from __future__ import annotations
