@@ -334,3 +334,20 @@ def test_states_survive_pickling(game_id: str, cfg: dict[str, Any]) -> None:
                 assert copy.legal_actions(players[0]) == state.legal_actions(players[0])
 
     random_playout(game, 5, check)
+
+
+@pytest.mark.parametrize(("game_id", "cfg"), CONFIGS)
+def test_evaluate_all_is_evaluate_of_every_seat(game_id: str, cfg: dict[str, Any]) -> None:
+    """A game's ``evaluate_all`` (search cut-offs) gives exactly ``evaluate`` of each seat, at
+    every step of a random game, so a search plays the same game whichever it calls."""
+    game = load_game(game_id, **cfg)
+    seen = [0]
+
+    def check(state: State, _rng: random.Random) -> None:
+        every = state.evaluate_all()
+        assert every == [state.evaluate(p) for p in range(game.num_seats)]
+        seen[0] += 1
+
+    for seed in (3, 4):
+        random_playout(game, seed, check)
+    assert seen[0] > 10

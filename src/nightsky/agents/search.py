@@ -707,11 +707,11 @@ class _CutoffScale:
     def set_base(self, root: State) -> None:
         """With ``delta``: remember each seat's ``evaluate`` at the root (``root`` is the first
         determinization, before any move)."""
-        self.base = [root.evaluate(p) for p in range(self.seats)]
+        self.base = root.evaluate_all()
 
     def shares(self, st: State) -> list[float]:
         n = self.seats
-        vals = [st.evaluate(p) for p in range(n)]
+        vals = st.evaluate_all()
         if self.delta:
             base = self.base
             diffs = [v - b for v, b in zip(vals, base, strict=True)]

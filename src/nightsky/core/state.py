@@ -272,6 +272,13 @@ class State(ABC):
         others = [v for p, v in enumerate(s) if p != player]
         return s[player] - (max(others) if others else 0.0)
 
+    def evaluate_all(self) -> list[float]:
+        """``evaluate`` of every seat, in seat order (a search scores every seat of a cut-off
+        position). A game whose seats' values share work (each seat's value compares it with
+        its rivals') overrides this to do that work once; the values must be exactly those of
+        ``evaluate``."""
+        return [self.evaluate(p) for p in range(self.game.num_seats)]
+
     # ------------------------------------------------------------------ copying
     def clone(self, history: bool = True) -> Self:
         """An independent copy (cheap enough for tree search). ``history=False`` leaves out

@@ -684,6 +684,19 @@ class ShootingStarState(State):
         del vals[player]
         return mine - max(vals)
 
+    def evaluate_all(self) -> list[float]:
+        """``evaluate`` of every seat, the table resolved and each seat's worth counted once."""
+        st = self
+        if self.placed and self.phase == PH_PLACE:
+            st = self.clone()
+            st._resolve()
+        vals = [st._worth(s) for s in range(self.g.num_players)]
+        out: list[float] = []
+        for p in range(len(vals)):
+            rest = vals[:p] + vals[p + 1 :]
+            out.append(vals[p] - max(rest))
+        return out
+
     def _worth(self, seat: int) -> float:
         cards = len(self.conq[seat])
         moons = self.moons(seat)

@@ -964,6 +964,15 @@ class StarFireState(State):
         rivals = [v for q, v in enumerate(vals) if q != player]
         return mine - (max(rivals) if rivals else 0.0)
 
+    def evaluate_all(self) -> list[float]:
+        """``evaluate`` of every seat, each seat's value worked out once."""
+        vals = [self._value(q) for q in range(self.n)]
+        out: list[float] = []
+        for p in range(self.n):
+            rivals = [v for q, v in enumerate(vals) if q != p]
+            out.append(vals[p] - (max(rivals) if rivals else 0.0))
+        return out
+
     def _value(self, seat: int) -> float:
         C = self.C
         total = self._quick_score(seat)

@@ -108,3 +108,15 @@ def evaluate(s: Any, p: int) -> float:
     mine = potential(s, p) - TURN * turns_started(s, p)
     others = [potential(s, q) for q in range(s.g.num_seats) if q != p]
     return mine - (max(others) if others else 0.0) * 0.5
+
+
+def evaluate_all(s: Any) -> list[float]:
+    """``evaluate`` of every seat, each seat's potential worked out once (the same values)."""
+    n = s.g.num_seats
+    pots = [potential(s, q) for q in range(n)]
+    out: list[float] = []
+    for p in range(n):
+        mine = pots[p] - TURN * turns_started(s, p)
+        others = [pots[q] for q in range(n) if q != p]
+        out.append(mine - (max(others) if others else 0.0) * 0.5)
+    return out

@@ -64,6 +64,7 @@ from .constants import (
     USE,
 )
 from .evaluate import evaluate as evaluate_position
+from .evaluate import evaluate_all as evaluate_every_seat
 from .views import make_census, make_view
 
 if TYPE_CHECKING:
@@ -1458,6 +1459,9 @@ class StarlightState(State):
 
     def evaluate(self, player: int) -> float:
         return evaluate_position(self, player)
+
+    def evaluate_all(self) -> list[float]:
+        return evaluate_every_seat(self)
 
 
 __all__ = ["PHASE_NAMES", "StarlightState"]
