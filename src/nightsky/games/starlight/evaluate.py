@@ -8,7 +8,11 @@ the step, and a star being launched is worth more than the same star still in ha
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # Typed so that compiled, every call on the state is a native one.
+    from nightsky.games.starlight.state import StarlightState
 
 AP_VALUE = 0.45
 SAVED_VALUE = 0.4
@@ -20,14 +24,14 @@ PRIVILEGE = 1.5
 TURN = 2.5  # what a fresh turn is worth: ending one early is not free
 
 
-def turns_started(s: Any, p: int) -> int:
+def turns_started(s: StarlightState, p: int) -> int:
     """Turns the seat has begun so far (seats take turns in seat order within a round)."""
     if s.round <= 0:
         return 0
     return s.round if s.turn >= p else s.round - 1
 
 
-def _launch_distance(s: Any, p: int) -> int:
+def _launch_distance(s: StarlightState, p: int) -> int:
     """Steps from the seat's marker to the nearest Launch space where it could launch.
 
     0 only when the seat has moved this turn onto a Launch space it has not launched from:
@@ -46,8 +50,10 @@ def _launch_distance(s: Any, p: int) -> int:
     return 3
 
 
-def potential(s: Any, p: int) -> float:
-    """Points a seat can expect from what it holds and where it stands (no secrets of others)."""
+def potential(s: StarlightState, p: int, sizes: int = -1) -> float:
+    """Points a seat can expect from what it holds and where it stands (no secrets of others).
+
+    ``sizes``: ``s.slot_sizes(s.all_mask())`` when the caller has it (-1: worked out here)."""
     if s.is_bot(p):
         # A Starbot's future is its deck: its stars score per difficulty level.
         return s.np[p] + s.g.per_star_points * s.stars_of(p)
@@ -73,7 +79,7 @@ def potential(s: Any, p: int) -> float:
     for c in s.cores[p]:
         if launching and c == s.star_core:
             continue
-        if s.core_can_launch(p, c, mask, False):
+        if s.core_can_launch(p, c, mask, False, sizes):
             ready += 1
         else:
             colors = t.core_colors[c]
@@ -98,7 +104,7 @@ def potential(s: Any, p: int) -> float:
     return val
 
 
-def evaluate(s: Any, p: int) -> float:
+def evaluate(s: StarlightState, p: int) -> float:
     """Own potential minus half the best opponent's (so the greedy agent also races).
 
     Each turn the seat has begun is charged: alone (or with only Starbots) ending a turn leads
@@ -110,10 +116,12 @@ def evaluate(s: Any, p: int) -> float:
     return mine - (max(others) if others else 0.0) * 0.5
 
 
-def evaluate_all(s: Any) -> list[float]:
+def evaluate_all(s: StarlightState) -> list[float]:
     """``evaluate`` of every seat, each seat's potential worked out once (the same values)."""
     n = s.g.num_seats
-    pots = [potential(s, q) for q in range(n)]
+    # Where a star could go depends on the board only: found once for every seat.
+    sizes = s.slot_sizes(s.all_mask()) if any(s.cores[q] for q in range(n)) else -1
+    pots = [potential(s, q, sizes) for q in range(n)]
     out: list[float] = []
     for p in range(n):
         mine = pots[p] - TURN * turns_started(s, p)

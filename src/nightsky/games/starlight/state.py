@@ -355,17 +355,26 @@ class StarlightState(State):
                         out.append(i)
         return out
 
-    def _mag_mask(self, p: int, mask: int, final: bool) -> int:
-        """Bit m set when a star of magnitude m has somewhere to go (a slot, or slotless)."""
-        alpha = bool(self.privs[p] & P_ALPHA)
+    def slot_sizes(self, mask: int) -> int:
+        """Bit z set when an eligible empty slot of size z is in the constellations of
+        ``mask`` (whoever places the star: the board alone decides)."""
         sizes = 0
+        slots = self.t.slots
+        for i in self.eligible_slots(mask):
+            sizes |= 1 << slots[i].size
+        return sizes
+
+    def _mag_mask(self, p: int, mask: int, final: bool, sizes: int = -1) -> int:
+        """Bit m set when a star of magnitude m has somewhere to go (a slot, or slotless).
+        ``sizes``: ``slot_sizes(mask)`` when the caller has it (-1: worked out here)."""
+        alpha = bool(self.privs[p] & P_ALPHA)
         if final:
             sizes = 0b011 | (0b100 if alpha else 0)  # every size, slot or slotless (SL-12.3)
         else:
-            for i in self.eligible_slots(mask):
-                sz = self.t.slots[i].size
-                if sz < 2 or alpha:
-                    sizes |= 1 << sz
+            if sizes < 0:
+                sizes = self.slot_sizes(mask)
+            if not alpha:
+                sizes &= 0b011  # an alpha slot (size 2) needs the Alpha privilege
         m = 0
         if sizes & 1:
             m |= 0b1100
@@ -404,8 +413,10 @@ class StarlightState(State):
         as_ = sum(r[nc + c] for c in range(nc) if colors >> c & 1)
         return al, as_
 
-    def core_can_launch(self, p: int, core: int, mask: int, final: bool) -> bool:
-        mags = self._mag_mask(p, mask, final)
+    def core_can_launch(
+        self, p: int, core: int, mask: int, final: bool, sizes: int = -1
+    ) -> bool:
+        mags = self._mag_mask(p, mask, final, sizes)
         if not mags:
             return False
         al, as_ = self._avail(p, core)
