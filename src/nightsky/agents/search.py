@@ -60,6 +60,7 @@ UCB or ``_expand`` an untried one), ``_rollout`` and ``_backup``; the edge stati
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -372,7 +373,19 @@ class SearchAgent:
         )
         if reuse:
             self._kept = _Kept(player, state.game, list(state.history), search.roots[0])
-        stats = search.run()
+        # The tree and the states it plays are all garbage the moment the search ends, and
+        # nothing it builds is a reference cycle the collector must break: collections during
+        # the search only rescan the growing tree (7-15% of a compiled search's time in py-spy
+        # profiles of every game). Paused for this search only, and turned back on only by the
+        # search that paused it (a caller that disabled the collector keeps it disabled).
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            stats = search.run()
+        finally:
+            if paused:
+                gc.enable()
         if settings.plan:
             self._tree = search.roots[player if search.observe else 0]
         self.last_iterations = search.done
