@@ -588,3 +588,32 @@ def test_plan_keeps_games_legal_and_reproducible(game_id: str) -> None:
     spec = MatchSpec(game_id, {"players": 2}, ("ismcts:iterations=30,plan=3", "greedy"), seed=5)
     first = [(r.scores, r.actions) for r in run_matches(spec, 1)]
     assert first == [(r.scores, r.actions) for r in run_matches(spec, 1)]
+
+
+def test_search_pauses_the_collector_only_while_it_runs() -> None:
+    """The cyclic collector is off during a search and as it was afterwards (on stays on; a
+    caller's own ``gc.disable()`` is kept)."""
+    import gc
+
+    state = load_game("shooting-star", players=2).new_initial_state()
+    seen: list[bool] = []
+
+    class Probe(random.Random):
+        def random(self) -> float:
+            seen.append(gc.isenabled())
+            return super().random()
+
+    rng = random.Random(0)
+    while state.current_players() == [CHANCE] or state.current_players() == (CHANCE,):
+        state.apply(state.sample_chance(rng), CHANCE)
+    agent = make_agent("ismcts:iterations=30")
+    seat = state.current_players()[0]
+    assert gc.isenabled()
+    agent.choose(state, seat, Probe(1))
+    assert gc.isenabled() and seen and not any(seen)
+    gc.disable()
+    try:
+        agent.choose(state, seat, Probe(2))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
