@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from nightsky.core import CHANCE
@@ -314,3 +316,25 @@ def test_SF_6_5_hostless_moons_sit_in_a_system() -> None:
     illegal(s, "build M1 at S1", "SF-6.5")
     act(s, "build M6 at S1")
     assert s.systems[0][0][2] == [s.C.by_name["M6"]]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_sf_5_5_affordable_agrees_with_payment(players: int) -> None:
+    """The legal-move check of a build (``affordable``: sums only) says yes exactly when the
+    automatic payment (SF-5.5) finds the cards, for every seat and every body's cost, at every
+    step of random games (credit from split doubles, SF-5.3, included)."""
+    g = game(players)
+    costs = sorted({g.new_initial_state().C.cost[c] for c in g.body_set})
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            for seat in range(s.n):
+                units, wild = s.units_held(seat)
+                for cost in costs:
+                    assert s.affordable(cost, units, wild) == (s.payment(seat, cost) is not None)
+                    checked += 1
+            p = s.current_players()[0]
+            s.step(s.sample_chance(rng) if p == CHANCE else rng.choice(s.legal_actions(p)), p)
+    assert checked > 1000

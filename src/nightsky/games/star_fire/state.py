@@ -354,6 +354,31 @@ class StarFireState(State):
                 credit[WILD_EL] += surplus
         return spent, credit
 
+    def units_held(self, seat: int) -> tuple[list[int], int]:
+        """The units of the seat's nursery: per element (wild cards apart), and wild."""
+        C = self.C
+        wild_mask = self.wild
+        units = [0, 0, 0, 0]
+        wild = 0
+        for c in self.nursery[seat]:
+            if wild_mask >> c & 1:
+                wild += C.units[c]
+            else:
+                units[C.element[c]] += C.units[c]
+        return units, wild
+
+    def affordable(self, cost: tuple[int, int, int, int], units: list[int], wild: int) -> bool:
+        """Whether ``payment`` would find a way to pay ``cost`` with these units (the same
+        sums, without choosing the cards): what each element lacks after its credit and its
+        own cards, covered by wild credit and then wild cards (SF-5.3, SF-5.5)."""
+        credit = self.credit
+        missing = 0
+        for e in range(4):
+            short = cost[e] - credit[e] - units[e]
+            if short > 0:
+                missing += short
+        return missing - credit[WILD_EL] <= wild
+
     # ------------------------------------------------------------------ legal actions
     def _legal_actions(self, seat: int) -> list[Action]:
         if self.phase == PH_OVER or seat == CHANCE or self.queue:
@@ -395,11 +420,12 @@ class StarFireState(State):
                     return out
         hand = self.hands[seat]
         has_divine = self._has_kind(seat, SF_DIVINE) >= 0
+        units, wild = self.units_held(seat)
         for c in sorted(c for c in hand if c in g.body_set):
             targets = self._targets(seat, c)
             if not targets:
                 continue
-            if c == self.free_star[seat] or self.payment(seat, C.cost[c]) is not None:
+            if c == self.free_star[seat] or self.affordable(C.cost[c], units, wild):
                 out += [g.act_build[(c, t)] for t in targets]
             if has_divine and (left >= 2 or C.cat[c] != STAR):
                 out += [g.act_divine[(c, t)] for t in targets]
