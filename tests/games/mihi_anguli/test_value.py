@@ -153,3 +153,24 @@ def test_compiled_and_pure_values_agree() -> None:
         capture_output=True, text=True, check=True, timeout=300,
     )
     assert json.loads(out.stdout.strip().splitlines()[-1]) == mine
+
+
+def test_greedy_with_value_learned_maximises_the_learned_value() -> None:
+    state = _positions(7, 4)[-1]
+    seat = [p for p in state.current_players() if p != CHANCE][0]
+    move = make_agent("greedy:value=learned,cheat=true").choose(state, seat, random.Random(0))
+    best = -math.inf
+    for a in state.legal_actions(seat):
+        child = state.clone()
+        child.step(a, seat)
+        best = max(best, child.value(seat))
+    chosen = state.clone()
+    chosen.step(move, seat)
+    assert chosen.value(seat) == best
+    with pytest.raises(OptionError, match="greedy: value must be 'heuristic' or 'learned'"):
+        make_agent("greedy:value=neural")
+    other = load_game("star-fire", players=2).new_initial_state()
+    with pytest.raises(OptionError, match="greedy: value=learned, but game 'star-fire'"):
+        make_agent("greedy:value=learned").choose(
+            other, other.current_players()[0], random.Random(0)
+        )
