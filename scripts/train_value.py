@@ -14,6 +14,15 @@ standardisation folded in) go to the file ``GameInfo.value_model`` names in the 
 ``data/`` (or ``--out``), with the command, data size, date and fit. ``--save-data`` /
 ``--load-data`` keep the recorded positions (``.npz``) to refit without playing again.
 
+Variants (docs/agents.md, "A learned value for Mihi Anguli", measures them): ``--around A,B``
+makes the model the plain sum of those features plus a fitted correction (ridge shrinks it
+towards the sum, e.g. towards the hand heuristic's parts), ``--only`` limits the features fitted
+to the final score, ``--no-level`` skips that fit. ``--pairs N`` first fits a correction on
+sibling pairs from N more games (seed ``--seed`` + 1): at every ``--pair-every``-th decision
+the agent's move and one of the heuristic's other best four are each finished by greedy on the
+same random draws, and the ``--pair-only`` features' differences are fitted to the difference
+of the mover's final scores (a causal target: the same history, only the move differs).
+
 Game ``g`` draws its chance from ``random.Random(f"{seed}-{g}")`` and each seat's agent from
 ``random.Random(f"{seed}-{g}-{seat}")``: the data, and so the weights, depend only on the
 arguments.
@@ -244,8 +253,10 @@ def report(
                 }
     used = [i for i, n in enumerate(names) if not args.only or n in args.only]
     target = y - x @ weights
-    w_used, bias = ridge(x[train][:, used], target[train], args.ridge)
-    weights[used] += w_used
+    bias = 0.0
+    if args.level:
+        w_used, bias = ridge(x[train][:, used], target[train], args.ridge)
+        weights[used] += w_used
     pred = x @ weights + bias
     slope, icept = np.polyfit(h[train], y[train], 1)
     calib = slope * h + icept
@@ -286,6 +297,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--around", default="", help=(
         "comma-separated features whose plain sum the model corrects (weights shrunk towards 1)"))
     parser.add_argument("--only", default="", help="comma-separated features to fit (others 0)")
+    parser.add_argument("--level", action=argparse.BooleanOptionalAction, default=True, help=(
+        "fit the --only features and a bias to the final score (--no-level: keep the weights "
+        "from --around and the pairs, bias 0)"))
     parser.add_argument("--pairs", type=int, default=0, help=(
         "games from which sibling pairs are drawn (0: none; the correction is then fitted to "
         "the final score alone)"))
