@@ -33,7 +33,9 @@ COMPILED = [
             "shooting_star": ("constants", "actions", "events", "state", "views", "observation"),
             "stars_are_right": ("constants", "actions", "matcher", "heuristic", "state", "observer"),
             "star_fire": ("constants", "actions", "state", "observe"),
-            "mihi_anguli": ("constants", "board", "actions", "heuristic", "state", "observer"),
+            "mihi_anguli": (
+                "constants", "board", "actions", "heuristic", "value", "state", "observer"
+            ),
             "starlight": ("constants", "actions", "evaluate", "views", "state", "observation"),
         }.items()
         for module in modules

@@ -43,6 +43,18 @@ FLAGS = {
     "greedy": ["cheat"],
     "tsar-planner": ["cheat"],
 }
+CHOICES = {
+    ("greedy", "value"): "'heuristic' or 'learned'",
+    ("ismcts", "value"): "'heuristic' or 'learned'",
+    ("mcts", "value"): "'heuristic' or 'learned'",
+}
+
+
+@pytest.mark.parametrize(("agent", "key"), sorted(CHOICES))
+def test_a_word_outside_a_keys_choices_is_refused_naming_them(agent: str, key: str) -> None:
+    with pytest.raises(OptionError) as err:
+        make_agent(f"{agent}:{key}=neural")
+    assert str(err.value) == f"{agent}: {key} must be {CHOICES[agent, key]}, got 'neural'"
 
 
 def _cases() -> list[tuple[str, str, str, str]]:
@@ -80,7 +92,7 @@ def test_a_flag_must_be_true_or_false(agent: str, key: str) -> None:
 
 def test_every_parameter_of_every_agent_is_covered_here() -> None:
     # A new agent or parameter must come with its bounds (and a row above).
-    covered = {*NUMERIC, *((a, k) for a, keys in FLAGS.items() for k in keys)}
+    covered = {*NUMERIC, *CHOICES, *((a, k) for a, keys in FLAGS.items() for k in keys)}
     for name in agent_names():
         params = inspect.signature(_FACTORIES[name]).parameters.values()
         keys = {p.name for p in params if p.kind is not p.VAR_KEYWORD}

@@ -40,7 +40,8 @@ steps is searched as a whole, once), ``leaf`` (``share``: a cut-off position sco
 softmax share of the seats' centred ``evaluate``; ``delta``: a logistic of each seat's change of
 ``evaluate`` since the root, see ``_CutoffScale``), ``turn`` (false; true: also stop where a seat
 other than the searcher is to move, so the search plans the searcher's own turn only),
-``cheat``.
+``value`` (``heuristic``: cut-offs and the root prior use ``evaluate``; ``learned``: the game's
+learned ``State.value``, for a game whose ``GameInfo.value_model`` names one), ``cheat``.
 
 Numbers are bounded: ``iterations`` 1 to 1,000,000, ``seconds`` above 0 and at most 60, ``c``
 0 to 100, ``prior`` 0 to 1,000, ``depth`` 0 to 1,000, ``plan`` 0 to 1,000,000 (``ITERATIONS``,
@@ -101,6 +102,7 @@ class SearchSettings:
     plan: int = 0
     leaf: str = "share"
     turn: bool = False
+    value: str = "heuristic"
 
     @classmethod
     def merged(cls, game: dict[str, Any], spec: dict[str, Any]) -> SearchSettings:
@@ -138,6 +140,8 @@ def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
             raise OptionError(f"{where}backup must be 'mean' or 'max', got {value!r}")
         elif key == "leaf" and value not in ("share", "delta"):
             raise OptionError(f"{where}leaf must be 'share' or 'delta', got {value!r}")
+        elif key == "value" and value not in ("heuristic", "learned"):
+            raise OptionError(f"{where}value must be 'heuristic' or 'learned', got {value!r}")
         elif key == "rollout" and not isinstance(value, str):
             raise OptionError(
                 f"{where}rollout must be 'random', 'none' or an agent name, got {value!r}"
@@ -284,6 +288,11 @@ class SearchAgent:
     def _use_game(self, game: Any) -> SearchSettings:
         if self._game_id != game.info.id:
             self._settings = SearchSettings.merged(game_search_defaults(game.info), self._given)
+            if self._settings.value == "learned" and not getattr(game.info, "value_model", ""):
+                raise OptionError(
+                    f"{self.name}: value=learned, but game {game.info.id!r} has no learned value "
+                    "(GameInfo.value_model); use value=heuristic"
+                )
             rollout = self._settings.rollout
             self._policy = None if rollout in {"random", "none"} else _rollout_agent(rollout)
             self._game_id = game.info.id
@@ -478,7 +487,8 @@ class _Search:
         self.mine = self.roots[me if self.observe else 0].stats  # the searcher's root edges
         # Root visits kept from the previous search (``reuse``)
         self.base = sum(e.visits for (q, _), e in self.mine.items() if q == me)
-        self.scale = _CutoffScale(state.game.num_seats, settings.leaf == "delta")
+        self.learned = settings.value == "learned"
+        self.scale = _CutoffScale(state.game.num_seats, settings.leaf == "delta", self.learned)
         # Where each iteration starts: the true state, one determinization (``mcts``), or a
         # new determinization every iteration (None).
         self.fixed: State | None = state
@@ -502,7 +512,7 @@ class _Search:
             world = fixed.clone() if fixed is not None else self.state.resample(self.me, self.rng)
             if self.done == 0:
                 if self.settings.prior:
-                    self.prior = _root_prior(world, self.me, self.rng)
+                    self.prior = _root_prior(world, self.me, self.rng, self.learned)
                 if self.scale.delta:
                     self.scale.set_base(world)
             self._iterate(world)
@@ -708,23 +718,30 @@ class _CutoffScale:
     is far ahead), and each seat's reward is its own gain.
     """
 
-    __slots__ = ("base", "count", "delta", "seats", "spread")
+    __slots__ = ("base", "count", "delta", "learned", "seats", "spread")
 
-    def __init__(self, seats: int, delta: bool = False) -> None:
+    def __init__(self, seats: int, delta: bool = False, learned: bool = False) -> None:
         self.seats = seats  # len(st.returns()), without scoring a position that is not over
         self.spread = 0.0  # the sum of the mean |evaluate - centre| of each cut-off
         self.count = 0.0
         self.delta = delta
         self.base: list[float] = [0.0] * seats  # with ``delta``: each seat's value at the root
+        self.learned = learned  # ``value=learned``: ``State.value`` instead of ``evaluate``
+
+    def values(self, st: State) -> list[float]:
+        """Each seat's value of ``st``: its ``evaluate``, or its learned ``value``."""
+        if self.learned:
+            return [st.value(p) for p in range(self.seats)]
+        return st.evaluate_all()
 
     def set_base(self, root: State) -> None:
         """With ``delta``: remember each seat's ``evaluate`` at the root (``root`` is the first
         determinization, before any move)."""
-        self.base = root.evaluate_all()
+        self.base = self.values(root)
 
     def shares(self, st: State) -> list[float]:
         n = self.seats
-        vals = st.evaluate_all()
+        vals = self.values(st)
         if self.delta:
             base = self.base
             diffs = [v - b for v, b in zip(vals, base, strict=True)]
@@ -749,9 +766,12 @@ def _same_objects(a: list[Action], b: list[Action]) -> bool:
     return all(x is y for x, y in zip(a, b, strict=True))
 
 
-def _root_prior(world: State, me: int, rng: random.Random) -> dict[Action, float]:
-    """One-ply heuristic of each root action (the greedy agent's view) scaled to [0, 1]: the
-    order in which untried root actions are tried and a bias that fades with visits."""
+def _root_prior(
+    world: State, me: int, rng: random.Random, learned: bool = False
+) -> dict[Action, float]:
+    """One-ply heuristic of each root action (the greedy agent's view; with ``learned`` the
+    game's learned ``value``) scaled to [0, 1]: the order in which untried root actions are
+    tried and a bias that fades with visits."""
     values: dict[Action, float] = {}
     for a in world.legal_actions(me):
         child = world.clone()
@@ -760,7 +780,7 @@ def _root_prior(world: State, me: int, rng: random.Random) -> dict[Action, float
         while child.current_players() == (CHANCE,) and guard < 64:
             child.step(child.sample_chance(rng), CHANCE)
             guard += 1
-        values[a] = child.evaluate(me)
+        values[a] = child.value(me) if learned else child.evaluate(me)
     if not values:
         return {}
     lo, hi = min(values.values()), max(values.values())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from nightsky.agents.base import Bounds, check_flag, determinize, register_agent
+from nightsky.core.errors import OptionError
 from nightsky.core.game import CHANCE, Action, State
 
 
@@ -25,7 +26,9 @@ class GreedyAgent:
     It looks from a determinization (``resample``) so it never reads hidden cards, unless
     ``cheat=true``. Chance right after an action is averaged over ``samples`` draws (1 to
     10,000). With ``epsilon`` (0 to 1) it plays a uniformly random legal action instead with
-    that probability (a weaker bot; no random draw is spent on it at 0).
+    that probability (a weaker bot; no random draw is spent on it at 0). With
+    ``value=learned`` it maximises the game's learned ``State.value`` instead of ``evaluate``
+    (a game whose ``GameInfo.value_model`` names one).
     Ties are broken at random so the agent is not predictable.
     """
 
@@ -33,10 +36,16 @@ class GreedyAgent:
     SAMPLES = Bounds(1, 10_000, whole=True)
     EPSILON = Bounds(0, 1)
 
-    def __init__(self, samples: int = 1, cheat: bool = False, epsilon: float = 0.0) -> None:
+    def __init__(
+        self, samples: int = 1, cheat: bool = False, epsilon: float = 0.0,
+        value: str = "heuristic",
+    ) -> None:
         self.samples: int = self.SAMPLES.check("samples", samples, "greedy: ")
         self.cheat = check_flag("cheat", cheat, "greedy: ")
         self.epsilon: float = self.EPSILON.check("epsilon", epsilon, "greedy: ")
+        if value not in ("heuristic", "learned"):
+            raise OptionError(f"greedy: value must be 'heuristic' or 'learned', got {value!r}")
+        self.learned = value == "learned"
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:
         actions = state.legal_actions(player)
@@ -44,6 +53,11 @@ class GreedyAgent:
             return actions[0]
         if self.epsilon > 0 and rng.random() < self.epsilon:
             return rng.choice(actions)
+        if self.learned and not getattr(state.game.info, "value_model", ""):
+            raise OptionError(
+                f"greedy: value=learned, but game {state.game.info.id!r} has no learned value "
+                "(GameInfo.value_model)"
+            )
         base = state if self.cheat else determinize(state, player, rng)
         best: list[Action] = []
         best_value = float("-inf")
@@ -57,7 +71,7 @@ class GreedyAgent:
                 while child.current_players() == (CHANCE,) and guard < 64:
                     child.step(child.sample_chance(rng), CHANCE)
                     guard += 1
-                total += child.evaluate(player)
+                total += child.value(player) if self.learned else child.evaluate(player)
             value = total / self.samples
             if value > best_value + 1e-12:
                 best_value = value

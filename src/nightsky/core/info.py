@@ -123,6 +123,10 @@ class GameInfo:
     search_defaults: str = ""
     """Settings for the search agents (``mcts``/``ismcts``) in this game, as ``key=value,...``
     (for instance ``rollout=none,c=0.2``); an agent spec's own keys take precedence."""
+    value_model: str = ""
+    """The file in the game package's ``data/`` holding the weights of a learned value of
+    positions (``State.value``, trained by ``scripts/train_value.py``; the search agents use it
+    with ``value=learned``); empty: the game has none."""
     levels: tuple[Level, ...] = ()
     """The difficulty levels (``easy``, ``medium``, ``hard``, ``expert``, weakest first): each
     an agent spec tuned for this game, usable as an agent spec by its level name."""

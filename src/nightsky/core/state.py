@@ -279,6 +279,20 @@ class State(ABC):
         ``evaluate``."""
         return [self.evaluate(p) for p in range(self.game.num_seats)]
 
+    def value(self, player: int) -> float:
+        """A learned value of the position for ``player`` (a game whose ``GameInfo.value_model``
+        names a weights file overrides it; the search uses it with ``value=learned``)."""
+        raise NotImplementedError(f"game {self.game.info.id!r} has no learned value")
+
+    def value_features(self, player: int) -> list[float]:
+        """The numbers a learned value is computed from (``value_feature_names`` names them);
+        ``scripts/train_value.py`` records them in self-play."""
+        raise NotImplementedError(f"game {self.game.info.id!r} has no learned value")
+
+    def value_feature_names(self) -> tuple[str, ...]:
+        """The names of ``value_features``' numbers, in order."""
+        return ()
+
     # ------------------------------------------------------------------ copying
     def clone(self, history: bool = True) -> Self:
         """An independent copy (cheap enough for tree search). ``history=False`` leaves out

@@ -38,6 +38,8 @@ class MihiAnguliGame(Game):
         # a pending choice): score leaves at once, look three steps ahead, and value a step by
         # its best follow-up (docs/agents.md, the Mihi Anguli trials).
         search_defaults="rollout=none,c=0.2,depth=3,backup=max",
+        # A learned value of a sheet (value.py, scripts/train_value.py, docs/games/mihi-anguli.md).
+        value_model="value.json",
         # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
         levels=(
             Level(

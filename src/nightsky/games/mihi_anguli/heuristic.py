@@ -74,23 +74,30 @@ def _dilate(sq: int) -> int:
 
 def static_value(st: MihiAnguliState, player: int) -> float:
     """The sheet's worth without looking into pending choices."""
+    total, on_map, on_items = static_parts(st, player)
+    return total + on_map + on_items
+
+
+def static_parts(st: MihiAnguliState, player: int) -> tuple[float, float, float]:
+    """``static_value`` in its three parts: the score now, the map's squares on their way and
+    the progress on costs (the learned value, ``value.py``, weighs them again)."""
     s = st.seats[player]
     left = _turns_left(s)
-    value = float(st._total(player))
+    total = float(st._total(player))
+    on_map = 0.0
     if left > 0:
         key = (s.pts, s.sq, left)
         v = _MAP_CACHE.get(key)
         if v is None:
             v = B.remember(_MAP_CACHE, key, _map_value(s, left))
-        value += v
+        on_map = v
     # Item values depend on the sheet: one cache per compiled sheet.
     cache = st.c.items_value_cache
     key2 = (s.items, s.acq, s.week, s.day, s.phase, s.aux, left)
     v = cache.get(key2)
     if v is None:
         v = B.remember(cache, key2, _items_value(st, s, left))
-    value += v
-    return value
+    return total, on_map, v
 
 
 _MAP_CACHE: dict[tuple[int, int, float], float] = {}  # geometry only: shared by all sheets

@@ -1,0 +1,380 @@
+"""Train a game's learned value (``State.value``) from self-play: ridge regression with numpy.
+
+    PYTHONPATH=src python scripts/train_value.py mihi-anguli --games 300 --seed 5150 --write
+
+Plays ``--games`` 2-player games of ``--agent`` (default ``greedy``) against itself. At every
+``--every``-th decision of a game (offset by the game's index) it records each seat's
+``State.value_features`` and, when the game is over, that seat's final score: the target. The
+last ``--holdout`` share of the games is held out; ridge regression (``--ridge``, on standardised
+features) is fit on the rest and reported on both: R^2 and RMSE of the final score, and of the
+final margin between the two seats (the value of one seat minus the other's), beside the same
+for the game's hand heuristic (``State.evaluate``) taken as a prediction in points and
+calibrated by a least-squares line. With ``--write`` the weights (in the features' own units, the
+standardisation folded in) go to the file ``GameInfo.value_model`` names in the game package's
+``data/`` (or ``--out``), with the command, data size, date and fit. ``--save-data`` /
+``--load-data`` keep the recorded positions (``.npz``) to refit without playing again.
+
+Variants (docs/agents.md, "A learned value for Mihi Anguli", measures them): ``--around A,B``
+makes the model the plain sum of those features plus a fitted correction (ridge shrinks it
+towards the sum, e.g. towards the hand heuristic's parts), ``--only`` limits the features fitted
+to the final score, ``--no-level`` skips that fit. ``--pairs N`` first fits a correction on
+sibling pairs from N more games (seed ``--seed`` + 1): at every ``--pair-every``-th decision
+the agent's move and one of the heuristic's other best four are each finished by greedy on the
+same random draws, and the ``--pair-only`` features' differences are fitted to the difference
+of the mover's final scores (a causal target: the same history, only the move differs).
+
+Game ``g`` draws its chance from ``random.Random(f"{seed}-{g}")`` and each seat's agent from
+``random.Random(f"{seed}-{g}-{seat}")``: the data, and so the weights, depend only on the
+arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from nightsky.agents import make_agent
+from nightsky.core.components import data_path
+from nightsky.core.game import CHANCE, Game
+from nightsky.core.registry import load_game
+
+
+def play(game: Game, agent: str, seed: int, index: int, every: int) -> tuple[list, list, list]:
+    """One self-play game: the sampled rows (features, heuristic, seat, position number) and the
+    final scores."""
+    rng = random.Random(f"{seed}-{index}")
+    seats = game.new_initial_state()
+    n = game.num_seats
+    agents = [make_agent(agent) for _ in range(n)]
+    rngs = [random.Random(f"{seed}-{index}-{q}") for q in range(n)]
+    state = seats
+    feats: list[list[float]] = []
+    heur: list[float] = []
+    where: list[tuple[int, int]] = []  # (position number in the game, seat)
+    decision = 0
+    position = 0
+    while not state.is_terminal():
+        players = state.current_players()
+        seat = players[0]
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+            continue
+        if decision % every == index % every:
+            for q in range(n):
+                feats.append(state.value_features(q))
+                heur.append(state.evaluate(q))
+                where.append((position, q))
+            position += 1
+        state.step(agents[seat].choose(state, seat, rngs[seat]), seat)
+        decision += 1
+    return feats, heur, [where, list(state.scores())]
+
+
+def collect(args: argparse.Namespace, game: Game) -> dict[str, np.ndarray]:
+    """Play the games; one row per sampled position and seat."""
+    rows_x: list[list[float]] = []
+    rows: list[tuple[int, int, int, float, float]] = []  # game, position, seat, heuristic, final
+    start = time.perf_counter()
+    for g in range(args.games):
+        feats, heur, (where, scores) = play(game, args.agent, args.seed, g, args.every)
+        for f, h, (pos, q) in zip(feats, heur, where, strict=True):
+            rows_x.append(f)
+            rows.append((g, pos, q, h, float(scores[q])))
+        if (g + 1) % 10 == 0:
+            took = time.perf_counter() - start
+            print(f"  {g + 1} games, {len(rows)} rows, {took:.0f} s", file=sys.stderr, flush=True)
+    meta = np.array(rows, dtype=float)
+    return {
+        "x": np.array(rows_x, dtype=float),
+        "game": meta[:, 0].astype(int),
+        "position": meta[:, 1].astype(int),
+        "seat": meta[:, 2].astype(int),
+        "heuristic": meta[:, 3],
+        "final": meta[:, 4],
+    }
+
+
+def _finish(state: Any, seed: str) -> list[float]:
+    """Play ``state`` to the end with ``greedy:cheat=true`` in every seat; the final scores.
+    Chance and the agents draw from generators seeded by ``seed``, so two continuations of
+    sibling positions see the same dice as far as they draw alike (common random numbers)."""
+    rng = random.Random(seed)
+    greedy = make_agent("greedy:cheat=true")
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+            continue
+        state.step(greedy.choose(state, seat, rng), seat)
+    return [float(s) for s in state.scores()]
+
+
+def collect_pairs(args: argparse.Namespace, game: Game) -> dict[str, np.ndarray]:
+    """Sibling pairs: at every ``--pair-every``-th decision of ``--pairs`` games of ``--agent``
+    self-play (seed ``--seed`` + 1), the agent's move and another of the heuristic's best four
+    are each played and the game finished by greedy on the same random draws; one row per pair:
+    the mover's features after each move, their difference, the heuristic's difference and the
+    difference of the mover's final scores (what choosing one move over the other gained)."""
+    seed = args.seed + 1
+    dx: list[list[float]] = []
+    rows: list[tuple[int, float, float]] = []  # game, heuristic difference, final difference
+    start = time.perf_counter()
+    for g in range(args.pairs):
+        rng = random.Random(f"{seed}-{g}")
+        pick = random.Random(f"{seed}-{g}-pick")
+        agents = [make_agent(args.agent) for _ in range(game.num_seats)]
+        state = game.new_initial_state()
+        decision = 0
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            if seat == CHANCE:
+                state.step(state.sample_chance(rng), CHANCE)
+                continue
+            move = agents[seat].choose(state, seat, rng)
+            legal = state.legal_actions(seat)
+            if decision % args.pair_every == g % args.pair_every and len(legal) > 1:
+                kids = []
+                for a in legal:
+                    child = state.clone(history=False)
+                    child.step(a, seat)
+                    kids.append((child.evaluate(seat), a, child))
+                kids.sort(key=lambda k: -k[0])
+                others = [k for k in kids[:5] if k[1] != move][:4]
+                mine = next(k for k in kids if k[1] == move)
+                other = others[pick.randrange(len(others))]
+                crn = f"{seed}-{g}-{decision}-playout"
+                fa = mine[2].value_features(seat)
+                fb = other[2].value_features(seat)
+                ya = _finish(mine[2].clone(), crn)[seat]
+                yb = _finish(other[2].clone(), crn)[seat]
+                dx.append([a - b for a, b in zip(fa, fb, strict=True)])
+                rows.append((g, mine[0] - other[0], ya - yb))
+            state.step(move, seat)
+            decision += 1
+        took = time.perf_counter() - start
+        print(f"  pairs: {g + 1} games, {len(rows)} pairs, {took:.0f} s", file=sys.stderr,
+              flush=True)
+    meta = np.array(rows, dtype=float)
+    return {"dx": np.array(dx, dtype=float), "game": meta[:, 0].astype(int),
+            "dh": meta[:, 1], "dfinal": meta[:, 2]}
+
+
+def ridge(x: np.ndarray, y: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
+    """Ridge regression on standardised columns; weights and bias in the columns' own units."""
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-12] = 1.0
+    z = (x - mean) / scale
+    ym = y.mean()
+    a = z.T @ z + alpha * np.eye(z.shape[1])
+    w = np.linalg.solve(a, z.T @ (y - ym))
+    weights = w / scale
+    return weights, float(ym - weights @ mean)
+
+
+def _fit_stats(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    err = pred - y
+    ss = float(((y - y.mean()) ** 2).sum())
+    return {
+        "r2": round(1.0 - float((err**2).sum()) / ss, 4) if ss > 0 else 0.0,
+        "rmse": round(float(np.sqrt((err**2).mean())), 3),
+    }
+
+
+def _margins(data: dict[str, np.ndarray], pred: np.ndarray, mask: np.ndarray) -> tuple:
+    """Per sampled 2-seat position: predicted and final margin of seat 0 over seat 1."""
+    keys = data["game"][mask] * 100_000 + data["position"][mask]
+    seat = data["seat"][mask]
+    p0, p1 = pred[mask][seat == 0], pred[mask][seat == 1]
+    f = data["final"][mask]
+    f0, f1 = f[seat == 0], f[seat == 1]
+    assert (keys[seat == 0] == keys[seat == 1]).all()
+    return p0 - p1, f0 - f1
+
+
+def _ridge_through_zero(x: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
+    """Ridge regression without an intercept (differences of sibling positions), on columns
+    scaled to unit root mean square; weights in the columns' own units."""
+    scale = np.sqrt((x**2).mean(axis=0))
+    scale[scale < 1e-12] = 1.0
+    z = x / scale
+    w = np.linalg.solve(z.T @ z + alpha * np.eye(z.shape[1]), z.T @ y)
+    return w / scale
+
+
+def _pair_stats(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    out = _fit_stats(pred, y)
+    decided = np.abs(y) > 1e-9
+    out["same_sign"] = round(float((np.sign(pred[decided]) == np.sign(y[decided])).mean()), 4)
+    return out
+
+
+def report(
+    data: dict[str, np.ndarray], args: argparse.Namespace, pairs: dict[str, np.ndarray] | None
+) -> tuple[dict, np.ndarray, float]:
+    """Fit on the training games, the fit on both parts for the model and the heuristic."""
+    cut = int(round(args.games * (1.0 - args.holdout)))
+    train = data["game"] < cut
+    test = ~train
+    x, y, h = data["x"], data["final"], data["heuristic"]
+    # ``--around``: the model is the sum of those features plus a fitted correction (ridge
+    # shrinks the correction, not the weights, towards zero); ``--only``: the features fitted
+    # to the final score. With sibling pairs the ``--pair-only`` features are first fitted to
+    # the pairs' differences of final score (no intercept), then the ``--only`` ones to what
+    # is left of the final score.
+    names = list(args.names)
+    weights = np.array([n in args.around for n in names], dtype=float)
+    pair_fit: dict[str, Any] = {}
+    if pairs is not None:
+        pcut = int(round(args.pairs * (1.0 - args.holdout)))
+        ptrain = pairs["game"] < pcut
+        pused = [i for i, n in enumerate(names) if not args.pair_only or n in args.pair_only]
+        dx, dy = pairs["dx"], pairs["dfinal"]
+        wc = _ridge_through_zero(
+            dx[ptrain][:, pused], (dy - dx @ weights)[ptrain], args.pair_ridge
+        )
+        weights[pused] += wc
+        pair_fit = {"train_games": pcut, "holdout_games": args.pairs - pcut,
+                    "pairs": int(len(dy)), "holdout_pairs": int((~ptrain).sum()),
+                    "mean_gain_of_agents_move": round(float(dy.mean()), 3)}
+        for part, mask in (("train", ptrain), ("holdout", ~ptrain)):
+            if mask.any():
+                pair_fit[part] = {
+                    "learned": _pair_stats(dx[mask] @ weights, dy[mask]),
+                    "heuristic": _pair_stats(pairs["dh"][mask], dy[mask]),
+                }
+    used = [i for i, n in enumerate(names) if not args.only or n in args.only]
+    target = y - x @ weights
+    bias = 0.0
+    if args.level:
+        w_used, bias = ridge(x[train][:, used], target[train], args.ridge)
+        weights[used] += w_used
+    pred = x @ weights + bias
+    slope, icept = np.polyfit(h[train], y[train], 1)
+    calib = slope * h + icept
+    fit: dict[str, Any] = {
+        "train_games": int(cut), "holdout_games": int(args.games - cut),
+        "train_rows": int(train.sum()), "holdout_rows": int(test.sum()),
+    }
+    if pair_fit:
+        fit["sibling_pairs"] = pair_fit
+    for part, mask in (("train", train), ("holdout", test)):
+        if not mask.any():
+            continue
+        fit[part] = {
+            "learned": _fit_stats(pred[mask], y[mask]),
+            "heuristic": _fit_stats(h[mask], y[mask]),
+            "heuristic_calibrated": _fit_stats(calib[mask], y[mask]),
+        }
+        if int(data["seat"].max()) == 1:
+            pm, fm = _margins(data, pred, mask)
+            hm, _ = _margins(data, h, mask)
+            cm, _ = _margins(data, calib, mask)
+            fit[part]["margin"] = {
+                "learned": _fit_stats(pm, fm), "heuristic": _fit_stats(hm, fm),
+                "heuristic_calibrated": _fit_stats(cm, fm),
+            }
+    return fit, weights, bias
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=5150)
+    parser.add_argument("--every", type=int, default=3, help="sample every N-th decision")
+    parser.add_argument("--holdout", type=float, default=0.25, help="share of games held out")
+    parser.add_argument("--ridge", type=float, default=1.0, help="ridge penalty (standardised)")
+    parser.add_argument("--agent", default="greedy", help="the self-play agent's spec")
+    parser.add_argument("--around", default="", help=(
+        "comma-separated features whose plain sum the model corrects (weights shrunk towards 1)"))
+    parser.add_argument("--only", default="", help="comma-separated features to fit (others 0)")
+    parser.add_argument("--level", action=argparse.BooleanOptionalAction, default=True, help=(
+        "fit the --only features and a bias to the final score (--no-level: keep the weights "
+        "from --around and the pairs, bias 0)"))
+    parser.add_argument("--pairs", type=int, default=0, help=(
+        "games from which sibling pairs are drawn (0: none; the correction is then fitted to "
+        "the final score alone)"))
+    parser.add_argument("--pair-every", type=int, default=6, help="a pair every N decisions")
+    parser.add_argument("--pair-only", default="", help="comma-separated features fitted to pairs")
+    parser.add_argument("--pair-ridge", type=float, default=10.0, help="ridge penalty for pairs")
+    parser.add_argument("--save-pairs", type=Path)
+    parser.add_argument("--load-pairs", type=Path)
+    parser.add_argument("--write", action="store_true", help="write the weights file")
+    parser.add_argument("--out", type=Path, help="weights file (default: the game's data/)")
+    parser.add_argument("--save-data", type=Path)
+    parser.add_argument("--load-data", type=Path)
+    args = parser.parse_args(argv)
+    game = load_game(args.game, players=2)
+    state = game.new_initial_state()
+    names = list(state.value_feature_names())
+    if not names or not game.info.value_model:
+        parser.error(f"game {args.game!r} has no learned value (GameInfo.value_model)")
+    args.names = names
+    args.around = [n for n in args.around.split(",") if n]
+    args.only = [n for n in args.only.split(",") if n]
+    args.pair_only = [n for n in args.pair_only.split(",") if n]
+    for n in (*args.around, *args.only, *args.pair_only):
+        if n not in names:
+            parser.error(f"unknown feature {n!r}; the game's: {', '.join(names)}")
+    if args.load_data:
+        data = dict(np.load(args.load_data))
+    else:
+        data = collect(args, game)
+        if args.save_data:
+            np.savez_compressed(args.save_data, **data)
+    pairs = None
+    if args.load_pairs:
+        pairs = dict(np.load(args.load_pairs))
+    elif args.pairs:
+        pairs = collect_pairs(args, game)
+        if args.save_pairs:
+            np.savez_compressed(args.save_pairs, **pairs)
+    fit, weights, bias = report(data, args, pairs)
+    print(json.dumps(fit, indent=1))
+    if not args.write:
+        return
+    package = type(game).__module__.rsplit(".", 1)[0]
+    out = args.out or data_path(package, game.info.value_model)
+    # The command that reproduces the file: the arguments, less where files were kept or read.
+    given = list(argv if argv is not None else sys.argv[1:])
+    kept: list[str] = []
+    skip = False
+    for a in given:
+        if skip:
+            skip = False
+        elif a in ("--out", "--save-data", "--load-data", "--save-pairs", "--load-pairs"):
+            skip = True
+        elif not a.startswith(
+            ("--out=", "--save-data=", "--load-data=", "--save-pairs=", "--load-pairs=")
+        ):
+            kept.append(a)
+    command = "PYTHONPATH=src python scripts/train_value.py " + " ".join(kept)
+    doc = {
+        "game": game.info.id,
+        "model": "ridge regression (linear), target: the seat's final score in points",
+        "features": names,
+        "weights": [round(float(w), 6) for w in weights],
+        "bias": round(bias, 6),
+        "trained": {
+            "command": command,
+            "agent": args.agent, "games": args.games, "seed": args.seed, "every": args.every,
+            "ridge": args.ridge, "rows": int(len(data["final"])),
+            "date": dt.date.today().isoformat(),
+            "fit": fit,
+        },
+    }
+    out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

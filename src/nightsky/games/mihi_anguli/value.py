@@ -1,0 +1,124 @@
+"""A learned value of a sheet: its expected final score, from a linear model fit to self-play.
+
+``features(st, p)`` describes seat ``p``'s sheet with the hand heuristic's parts (the score now,
+the map's squares on their way, the progress on costs, what a pending choice adds), a few
+counts (squares, points, experience, abilities, items) and the share of the game left; each
+part appears once as it is and once multiplied by that share, so the model can weigh it
+differently early and late. ``value(st, p)`` is the weights' dot product with those features,
+in score points. The weights are ``data/value.json``, written by ``scripts/train_value.py``
+(ridge regression on ``greedy`` self-play; the command, data size, date and fit are in the file
+and in docs/games/mihi-anguli.md). Plain Python at play time, no numpy: the search calls it at
+every cut-off.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from nightsky.core.components import data_path
+from nightsky.games.mihi_anguli.heuristic import TURNS, _turns_left, evaluate, static_parts
+
+if TYPE_CHECKING:
+    from nightsky.games.mihi_anguli.state import MihiAnguliState
+
+_PACKAGE = "nightsky.games.mihi_anguli"
+WEIGHTS_FILE = "value.json"
+"""The weights' file name in the game package's ``data/`` (``GameInfo.value_model``)."""
+
+_BASE = ("score", "map", "costs", "pending", "squares", "points", "xp", "abilities", "items")
+FEATURES: tuple[str, ...] = (
+    *_BASE, *(f"{name}*left" for name in _BASE), "left", "left^2"
+)
+"""The names of ``features``' values, in order (a weights file must list the same)."""
+
+
+def features(st: MihiAnguliState, player: int) -> list[float]:
+    """Seat ``player``'s sheet as the numbers ``FEATURES`` names (``left``: the turns left as a
+    share of a whole game's, about 1 at the start and 0 at the end)."""
+    s = st.seats[player]
+    total, on_map, on_costs = static_parts(st, player)
+    pending = evaluate(st, player) - (total + on_map + on_costs)
+    left = _turns_left(s) / TURNS
+    base = [
+        total, on_map, on_costs, pending,
+        float(s.sq.bit_count()), float(s.pts.bit_count()), float(s.xp),
+        float(s.acq.bit_count()), float(s.items.bit_count()),
+    ]
+    return [*base, *(x * left for x in base), left, left * left]
+
+
+class ValueModel:
+    """Linear weights over ``FEATURES`` plus a bias, read from a weights file."""
+
+    def __init__(self, weights: list[float], bias: float) -> None:
+        self.weights = weights
+        self.bias = bias
+
+    def predict(self, feats: list[float]) -> float:
+        total = self.bias
+        for w, x in zip(self.weights, feats, strict=True):
+            total += w * x
+        return total
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{where} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def parse_model(data: Any, source: str = WEIGHTS_FILE) -> ValueModel:
+    """A ``ValueModel`` from a weights file's decoded JSON; ``ValueError`` naming ``source`` and
+    the field for anything missing or wrong (a stale file whose features differ from
+    ``FEATURES`` included)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{source}: must be a JSON object, got {type(data).__name__}")
+    names = data.get("features")
+    if not isinstance(names, list) or tuple(names) != FEATURES:
+        raise ValueError(
+            f"{source}: field 'features' must list {len(FEATURES)} names {list(FEATURES)} "
+            f"(the features this version computes), got {names!r}; retrain with "
+            "scripts/train_value.py"
+        )
+    weights = data.get("weights")
+    if not isinstance(weights, list) or len(weights) != len(FEATURES):
+        raise ValueError(
+            f"{source}: field 'weights' must be a list of {len(FEATURES)} numbers, "
+            f"got {weights!r}"
+        )
+    ws = [_number(w, f"{source}: field 'weights' item {i}") for i, w in enumerate(weights)]
+    if "bias" not in data:
+        raise ValueError(f"{source}: field 'bias' is missing")
+    return ValueModel(ws, _number(data["bias"], f"{source}: field 'bias'"))
+
+
+def load_model(path: str | Path | None = None) -> ValueModel:
+    """Read a weights file (default: the shipped ``data/value.json``)."""
+    where = Path(path) if path is not None else data_path(_PACKAGE, WEIGHTS_FILE)
+    try:
+        text = where.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"{where.name}: cannot read the weights file ({exc.strerror})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where.name}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    return parse_model(data, where.name)
+
+
+_LOADED: list[ValueModel] = []  # the shipped model, read once
+
+
+def shipped_model() -> ValueModel:
+    """The shipped weights, read on first use."""
+    if not _LOADED:
+        _LOADED.append(load_model())
+    return _LOADED[0]
+
+
+def value(st: MihiAnguliState, player: int) -> float:
+    """Seat ``player``'s expected final score by the shipped model."""
+    return shipped_model().predict(features(st, player))
