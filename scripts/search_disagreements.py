@@ -24,18 +24,12 @@ import random
 from nightsky.agents import make_agent
 from nightsky.core.game import CHANCE, Action, State
 from nightsky.core.registry import load_game
+from nightsky.sim.runner import play_out
 
 
 def _finish(state: State, me: int, rng: random.Random) -> float:
     """Play ``state`` to the end with greedy in every seat; ``me``'s score minus the best other."""
-    greedy = make_agent("greedy:cheat=true")
-    while not state.is_terminal():
-        seat = state.current_players()[0]
-        if seat == CHANCE:
-            state.step(state.sample_chance(rng), CHANCE)
-            continue
-        state.step(greedy.choose(state, seat, rng), seat)
-    scores = state.scores()
+    scores = play_out(state, make_agent("greedy:cheat=true"), rng)
     return scores[me] - max(s for q, s in enumerate(scores) if q != me)
 
 

@@ -45,6 +45,7 @@ from nightsky.agents import make_agent
 from nightsky.core.components import data_path
 from nightsky.core.game import CHANCE, Game
 from nightsky.core.registry import load_game
+from nightsky.sim.runner import play_out
 
 
 def play(game: Game, agent: str, seed: int, index: int, every: int) -> tuple[list, list, list]:
@@ -106,15 +107,7 @@ def _finish(state: Any, seed: str) -> list[float]:
     """Play ``state`` to the end with ``greedy:cheat=true`` in every seat; the final scores.
     Chance and the agents draw from generators seeded by ``seed``, so two continuations of
     sibling positions see the same dice as far as they draw alike (common random numbers)."""
-    rng = random.Random(seed)
-    greedy = make_agent("greedy:cheat=true")
-    while not state.is_terminal():
-        seat = state.current_players()[0]
-        if seat == CHANCE:
-            state.step(state.sample_chance(rng), CHANCE)
-            continue
-        state.step(greedy.choose(state, seat, rng), seat)
-    return [float(s) for s in state.scores()]
+    return play_out(state, make_agent("greedy:cheat=true"), random.Random(seed))
 
 
 def collect_pairs(args: argparse.Namespace, game: Game) -> dict[str, np.ndarray]:
@@ -330,14 +323,14 @@ def main(argv: list[str] | None = None) -> None:
     else:
         data = collect(args, game)
         if args.save_data:
-            np.savez_compressed(args.save_data, **data)
+            np.savez_compressed(args.save_data, **data)  # type: ignore[arg-type]  # numpy stubs read ** as allow_pickle
     pairs = None
     if args.load_pairs:
         pairs = dict(np.load(args.load_pairs))
     elif args.pairs:
         pairs = collect_pairs(args, game)
         if args.save_pairs:
-            np.savez_compressed(args.save_pairs, **pairs)
+            np.savez_compressed(args.save_pairs, **pairs)  # type: ignore[arg-type]
     fit, weights, bias = report(data, args, pairs)
     print(json.dumps(fit, indent=1))
     if not args.write:

@@ -147,6 +147,19 @@ def play_game(
     )
 
 
+def play_out(state: State, agent: Agent, rng: random.Random) -> list[float]:
+    """Play ``state`` to its end in place, ``agent`` choosing for every seat and chance drawn
+    from ``rng`` (a look-ahead's continuation: scripts compare positions by finishing them);
+    the final scores."""
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+        else:
+            state.step(agent.choose(state, seat, rng), seat)
+    return [float(x) for x in state.scores()]
+
+
 def _has_running_score(state: State) -> bool:
     try:
         state.scores()
