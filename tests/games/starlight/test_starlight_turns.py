@@ -104,6 +104,18 @@ def test_SL_1_5_two_players_compensation_is_night_points_only():
     assert s.turn == 1 and s.ap == 2  # nothing saved to add to seat 1's first turn
 
 
+def test_SL_1_5_three_players_mix_saved_ap_and_night_points():
+    # Ruling SL-1.5 (issue 19): at 3 players fewer saved action points plus night points; the
+    # saved-AP row before (3 and 5) left a search agent's seat 0 about 9 points behind.
+    comp = load_game("starlight", players=3).tables.data.turn_order
+    assert comp.saved_ap["3"] == [0, 2, 3] and comp.night_points["3"] == [0, 2, 2]
+    s = new(3)
+    assert s.saved == [0, 2, 3] and s.np == [0, 2, 2] and s.ap == 2
+    do(s, "place flares", "end")
+    settle(s)
+    assert s.turn == 1 and s.ap == 2 + 2 and s.saved[1] == 0  # SL-2.1: added to the first turn
+
+
 def test_SL_1_5_SL_2_1_saved_ap_compensation_adds_to_the_first_turn(tmp_path):
     # A components file may still give saved action points (the table before issue 19).
     p = tmp_path / "turn.toml"
