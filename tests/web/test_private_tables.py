@@ -28,10 +28,11 @@ def seat_view(page, gid: str) -> dict:
     )
 
 
-def capturing_move(view: dict) -> tuple[str, str]:
+def capturing_move(view: dict) -> tuple[str, str, set[str]]:
     """A card and cell of seat 0 whose blast surely captures a planet (a Level 3 or Level 1
-    planet in its blast), and that planet's name: seat 1 then plays Priority 1, which fires
-    last, so nothing stops the blast."""
+    planet in its blast), that planet's name, and the cells of the blast ("col,row"): seat 1
+    then plays Priority 1 outside the blast, which fires last, so nothing stops it (a card on
+    the planet itself would be destroyed in its place)."""
     game = load_game("shooting-star", players=2)
     g = game.new_initial_state().g
     cells = {g.cell_of(c["col"], c["row"]): c for c in view["view"]["cells"]}
@@ -44,7 +45,12 @@ def capturing_move(view: dict) -> tuple[str, str]:
             for t in g.blast[card][cell]:
                 hit = cells.get(t)
                 if hit and hit["level"] in (1, 3) and not hit["dark"]:
-                    return action, hit["name"] or hit["planet"]
+                    blast = {
+                        f"{cells[b]['col']},{cells[b]['row']}"
+                        for b in g.blast[card][cell]
+                        if b in cells
+                    }
+                    return action, hit["name"] or hit["planet"], blast
     raise AssertionError("no capturing move on this sector")
 
 
@@ -110,7 +116,7 @@ def test_two_friends_play_on_a_private_table_and_a_stranger_stays_out(browser, l
 
         # Turn 1: Alice places a card that will capture; Bob plays Priority 1 (fires last).
         alice.wait_for_selector("#actions button.action")
-        action, planet = capturing_move(seat_view(alice, gid))
+        action, planet, blast = capturing_move(seat_view(alice, gid))
         alice.click(f'#actions button.action[data-action="{action}"]')
         bob.wait_for_function(
             "() => document.querySelector('#log').innerText"
@@ -118,7 +124,12 @@ def test_two_friends_play_on_a_private_table_and_a_stranger_stays_out(browser, l
         )
         assert "Priority" not in bob.inner_text("#log")  # face down to Bob: no card named
         bob.wait_for_selector('#actions button.action[data-action^="P1@"]')
-        bob.click('#actions button.action[data-action^="P1@"] >> nth=0')
+        away = next(
+            a["action"]
+            for a in seat_view(bob, gid)["legal"]
+            if a["action"].startswith("P1@") and a["action"][3:] not in blast
+        )
+        bob.click(f'#actions button.action[data-action="{away}"]')
         alice.wait_for_function(
             "() => document.querySelector('#log').innerText.includes('Turn 1 resolves')"
         )
