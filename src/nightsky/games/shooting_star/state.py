@@ -675,14 +675,7 @@ class ShootingStarState(State):
         Placed cards that are still face down are resolved on a copy (as if the turn ended
         now), so a one-ply search sees what its own card would do.
         """
-        st = self
-        if self.placed and self.phase == PH_PLACE:
-            st = self.clone()
-            st._resolve()
-        vals = [st._worth(s) for s in range(self.g.num_players)]
-        mine = vals[player]
-        del vals[player]
-        return mine - max(vals)
+        return self.evaluate_all()[player]
 
     def evaluate_all(self) -> list[float]:
         """``evaluate`` of every seat, the table resolved and each seat's worth counted once."""

@@ -985,10 +985,7 @@ class StarFireState(State):
     # ------------------------------------------------------------------ heuristic
     def evaluate(self, player: int) -> float:
         """Own score plus the promise of held cards, minus the best rival's (greedy agent)."""
-        vals = [self._value(q) for q in range(self.n)]
-        mine = vals[player]
-        rivals = [v for q, v in enumerate(vals) if q != player]
-        return mine - (max(rivals) if rivals else 0.0)
+        return self.evaluate_all()[player]
 
     def evaluate_all(self) -> list[float]:
         """``evaluate`` of every seat, each seat's value worked out once."""

@@ -111,9 +111,7 @@ def evaluate(s: StarlightState, p: int) -> float:
     straight to one's own next turn, which a one-ply search would otherwise see as costless.
     Only one's own turns are charged, so ending a turn never looks good for using up a rival's.
     """
-    mine = potential(s, p) - TURN * turns_started(s, p)
-    others = [potential(s, q) for q in range(s.g.num_seats) if q != p]
-    return mine - (max(others) if others else 0.0) * 0.5
+    return evaluate_all(s)[p]
 
 
 def evaluate_all(s: StarlightState) -> list[float]:
