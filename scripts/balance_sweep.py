@@ -88,6 +88,60 @@ CANDIDATES = (
 )
 
 
+@dataclass(frozen=True)
+class SeatRow:
+    """A designed row of ``[turn_order]`` for one player count, tried with the search agent
+    (``--search-candidate NAME:N:AP:NP``, e.g. ``P1:4:0,2,2,3:0,2,3,3``)."""
+
+    name: str
+    players: int
+    saved_ap: tuple[int, ...]
+    night_points: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> SeatRow:
+        try:
+            name, n, ap, nps = text.split(":")
+            row = cls(name, int(n), tuple(int(x) for x in ap.split(",")),
+                      tuple(int(x) for x in nps.split(",")))
+        except ValueError as exc:
+            raise SystemExit(
+                f"--search-candidate {text!r}: want NAME:N:AP,..:NP,.. ({exc})") from exc
+        if not (len(row.saved_ap) == len(row.night_points) == row.players):
+            raise SystemExit(f"--search-candidate {text!r}: rows must have {row.players} values")
+        return row
+
+    def label(self) -> str:
+        return f"AP {list(self.saved_ap)} + NP {list(self.night_points)}"
+
+    def components(self, folder: Path) -> str:
+        """A components file: the shipped ``[turn_order]`` with this row replaced."""
+        t = _turn_order()
+        ap = {k: list(v) for k, v in t.saved_ap.items()}
+        nps = {k: list(v) for k, v in t.night_points.items()}
+        key = str(self.players)
+        if (tuple(ap.get(key, [])), tuple(nps.get(key, []))) == (self.saved_ap,
+                                                                  self.night_points):
+            return ""  # the shipped row: the default game
+        ap[key], nps[key] = list(self.saved_ap), list(self.night_points)
+        return _write_turn_order(folder, f"{self.name}_{self.players}p", ap, nps,
+                                 f"search candidate {self.name} of scripts/balance_sweep.py")
+
+
+def _write_turn_order(folder: Path, stem: str, ap: dict[str, list[int]],
+                      nps: dict[str, list[int]], why: str) -> str:
+    def inline(table: dict[str, list[int]]) -> str:
+        return "{ " + ", ".join(f'"{k}" = {v}' for k, v in sorted(table.items())) + " }"
+
+    path = folder / f"turn_order_{stem}.toml"
+    path.write_text(
+        "[turn_order]\nsource = \"designed\"\n"
+        f"why = \"{why}\"\n"
+        f"saved_ap = {inline(ap)}\nnight_points = {inline(nps)}\n"
+    )
+    return str(path.resolve())
+
+
 def _turn_order() -> Any:
     """The shipped ``[turn_order]`` table (``StarlightGame.tables``)."""
     game: Any = load_game(GAME, players=5)
@@ -110,17 +164,8 @@ def components_file(c: Candidate, folder: Path) -> str:
     ap = {k: list(v) for k, v in t.saved_ap.items()}
     nps = {k: list(v) for k, v in t.night_points.items()}
     ap["5"], nps["5"] = list(c.saved_ap), list(c.night_points)
-
-    def inline(table: dict[str, list[int]]) -> str:
-        return "{ " + ", ".join(f'"{k}" = {v}' for k, v in sorted(table.items())) + " }"
-
-    path = folder / f"turn_order_{c.name}.toml"
-    path.write_text(
-        "[turn_order]\nsource = \"designed\"\n"
-        f"why = \"candidate {c.name} of scripts/balance_sweep.py: {c.why}\"\n"
-        f"saved_ap = {inline(ap)}\nnight_points = {inline(nps)}\n"
-    )
-    return str(path.resolve())
+    return _write_turn_order(folder, c.name, ap, nps,
+                             f"candidate {c.name} of scripts/balance_sweep.py: {c.why}")
 
 
 # ----------------------------------------------------------------------------- tasks
@@ -159,6 +204,11 @@ def _chunks(games: int, size: int) -> list[list[int]]:
     return [list(range(i, min(games, i + size))) for i in range(0, games, size)]
 
 
+TIMED = ("stune", "sfresh", "search")
+"""Search phases: none of their games starts after the deadline (each reports the games
+``0 .. m-1`` that all finished)."""
+
+
 class Scheduler:
     """Keeps the pool fed from prioritised queues (tune, fresh, search) until all is done or
     the deadline passes (then the search queue is dropped)."""
@@ -168,8 +218,9 @@ class Scheduler:
         self.budget = budget
         self.slots = jobs + 2  # the pool queues one call beyond its workers
         self.deadline = start + budget
-        self.queues: dict[str, list[tuple[Run, list[int]]]] = {"tune": [], "fresh": [],
-                                                               "search": []}
+        # In priority order: search tuning first (its choice starts the search fresh check).
+        self.queues: dict[str, list[tuple[Run, list[int]]]] = {
+            p: [] for p in ("stune", "tune", "fresh", "sfresh", "search")}
         self.running: dict[Future[list[GameResult]], tuple[Run, list[int]]] = {}
         self.results: dict[Run, list[GameResult]] = defaultdict(list)
         self.stopped = False
@@ -186,9 +237,10 @@ class Scheduler:
     def step(self) -> None:
         if time.monotonic() > self.deadline and not self.stopped:
             self.stopped = True
-            self.queues["search"].clear()
+            for phase in TIMED:
+                self.queues[phase].clear()
         while len(self.running) < self.slots:
-            for phase in ("tune", "fresh", "search"):
+            for phase in self.queues:
                 if self.queues[phase]:
                     run, idx = self.queues[phase].pop(0)
                     self.running[self.pool.submit(_play, run.spec, idx)] = (run, idx)
@@ -328,6 +380,29 @@ def markdown(report: dict[str, Any]) -> str:
         for d in report["search"]:
             if d["games"] >= 2:
                 lines += ["", f"{d['label']}, {d['players']} players:", "", *HEAD, *md_rows(d)]
+    for n, runs in report.get("search_tune", {}).items():
+        lines += ["", f"## Search tuning, {n} players: `{a['search_agent']}` in every seat, "
+                  f"tuning seed {a['search_tune_seed']}, games 0..m-1 (at most "
+                  f"{a['search_tune_games']})", "",
+                  "| candidate | row (seat 0 first) | games | advantage, seat 0 first | "
+                  "flagged | worst |adv.| |", "|---|---|---:|---|---|---:|"]
+        for d in runs:
+            if not d["rows"]:
+                lines.append(f"| {d['label']} | {d['candidate']} | {d['games']} | | | |")
+                continue
+            adv = " ".join(f"{r['advantage']:+.2f}" for r in d["rows"])
+            flags = ", ".join(f"seat {r['seat']} ({verdict(r)})" for r in d["rows"]
+                              if r["flagged"]) or "none"
+            lines.append(f"| {d['label']} | {d['candidate']} | {d['games']} | {adv} | "
+                         f"{flags} | {worst(d)[1]:.2f} |")
+        ch = report.get("search_chosen", {}).get(n)
+        if ch:
+            lines += ["", f"Chosen by the rule fixed in advance: **{ch['name']}**, "
+                      f"{ch['label']}."]
+    for d in report.get("chosen_checks", []):
+        who = a["search_agent"] if d["phase"] == "sfresh" else a["agent"]
+        lines += ["", f"## Fresh check of {d['label']} ({d['players']} players): `{who}` in "
+                  f"every seat, seed {d['seed']}, {d['games']} games", "", *HEAD, *md_rows(d)]
     h = report.get("strength")
     if h:
         lines += ["", f"## Strength: `{a['search_agent']}` against `{a['agent']}`, 2 players, "
@@ -379,7 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--fresh-5p-seeds", type=int, nargs="*", default=[190520])
     ap.add_argument("--search-agent", default="ismcts:iterations=50")
     ap.add_argument("--search-games", type=int, default=200, help="0: no search phase")
-    ap.add_argument("--search-players", type=int, nargs="+", default=[2, 3, 4, 5])
+    ap.add_argument("--search-players", type=int, nargs="*", default=[2, 3, 4, 5])
     ap.add_argument("--search-seed", type=int, default=190521)
     ap.add_argument("--search-option", action="append", default=[], metavar="KEY=VALUE",
                     help="game parameter of the search runs (repeatable), e.g. "
@@ -395,7 +470,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--deadline", type=float, default=380.0,
                     help="seconds after the start after which no search game starts")
     ap.add_argument("--chunk", type=int, default=10, help="greedy games per task")
+    ap.add_argument("--search-candidate", action="append", default=[], metavar="NAME:N:AP:NP",
+                    help="a [turn_order] row for N players tried with --search-agent "
+                         "(repeatable), e.g. P1:4:0,2,2,3:0,2,3,3")
+    ap.add_argument("--search-tune-games", type=int, default=60,
+                    help="games per search candidate on --search-tune-seed")
+    ap.add_argument("--search-tune-seed", type=int, default=7420)
+    ap.add_argument("--search-fresh-seed", type=int, default=0,
+                    help="after the search tuning: the chosen row of each count plays "
+                         "--search-games games on this seed (0: none)")
+    ap.add_argument("--chosen-fresh-seeds", type=int, nargs="*", default=[],
+                    help="after the search tuning: the chosen row of each count plays "
+                         "--games games with --agent on each of these seeds")
     args = ap.parse_args(argv)
+    rows = [SeatRow.parse(t) for t in args.search_candidate]
 
     start = time.monotonic()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -441,8 +529,52 @@ def main(argv: Sequence[str] | None = None) -> int:
                   _spec(2, pair, args.search_seed, lineups=(pair, pair[::-1])),
                   args.strength_games)
         sched.add(h2h, 1, interleave=args.search_order == "index")
-    while sched.busy("tune") or sched.busy("fresh") or (sched.busy("search")
-                                                         and not sched.stopped):
+    stune: dict[str, list[Run]] = {}
+    for cand in rows:
+        run = Run("stune", cand.name, cand.players,
+                  _spec(cand.players, [args.search_agent] * cand.players,
+                        args.search_tune_seed, cand.components(folder)),
+                  args.search_tune_games)
+        stune.setdefault(str(cand.players), []).append(run)
+        sched.add(run, 1, interleave=True)
+    chosen_rows: dict[str, SeatRow] = {}
+    stage2: list[Run] = []
+
+    def start_stage2() -> None:
+        # The choice by the rule fixed in advance, on the games that finished (prefixes).
+        for n, runs in stune.items():
+            tuned = {r.label: [summarize(r, sched.results[r], prefix=True)] for r in runs}
+            tuned = {k: v for k, v in tuned.items() if v[0]["rows"]}
+            if not tuned:
+                continue
+            row = next(x for x in rows if x.name == choose(tuned) and str(x.players) == n)
+            chosen_rows[n] = row
+            comp = row.components(folder)
+            if args.search_fresh_seed:
+                run = Run("sfresh", row.name, row.players,
+                          _spec(row.players, [args.search_agent] * row.players,
+                                args.search_fresh_seed, comp), args.search_games)
+                stage2.append(run)
+                sched.add(run, 1, interleave=True)
+            for seed in args.chosen_fresh_seeds:
+                run = Run("fresh", row.name, row.players,
+                          _spec(row.players, [args.agent] * row.players, seed, comp),
+                          args.games)
+                stage2.append(run)
+                sched.add(run, args.chunk)
+
+    def busy() -> bool:
+        if any(sched.busy(p) for p in ("tune", "fresh")):
+            return True
+        return not sched.stopped and any(sched.busy(p) for p in TIMED)
+
+    staged = not stune
+    while True:
+        if not staged and (not sched.busy("stune") or sched.stopped):
+            staged = True
+            start_stage2()
+        if not busy() and staged:
+            break
         sched.step()
     # Search games still running at the deadline are not waited for.
     for fut in list(sched.running):
@@ -487,6 +619,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["search"] = [summarize(r, sched.results[r], prefix=True) for r in search_runs]
     if h2h is not None:
         report["strength"] = strength(sched.results[h2h])
+    report["search_tune"] = {
+        n: [{**summarize(r, sched.results[r], prefix=True),
+             "candidate": next(x for x in rows if x.name == r.label
+                               and x.players == r.players).label()} for r in runs]
+        for n, runs in stune.items()}
+    report["search_chosen"] = {n: {"name": c.name, "label": c.label(),
+                                   "saved_ap": list(c.saved_ap),
+                                   "night_points": list(c.night_points)}
+                               for n, c in chosen_rows.items()}
+    report["chosen_checks"] = [summarize(x, sched.results[x], prefix=x.phase in TIMED)
+                               for x in stage2]
     (args.out / "sweep.json").write_text(json.dumps(report, indent=1) + "\n")
     text = markdown(report)
     (args.out / "sweep.md").write_text(text)
