@@ -163,8 +163,9 @@ def test_three_players_and_depth_cutoff_values() -> None:
 
 
 def test_leaf_delta_values_a_cutoff_by_each_seats_change_since_the_root() -> None:
-    # leaf=delta: each seat scores a logistic of its own change of evaluate since the root,
-    # scaled by the mean size of the changes seen: above 1/2 for a gain, below for a loss,
+    # leaf=delta: each seat scores a logistic of its own change of its cut-off value
+    # (cutoff_values) since the root, scaled by the mean size of the changes seen: above 1/2
+    # for a gain, below for a loss,
     # exactly 1/2 where nothing changed, however far ahead a seat already was at the root.
     import math
 
@@ -174,7 +175,7 @@ def test_leaf_delta_values_a_cutoff_by_each_seats_change_since_the_root() -> Non
     scale.set_base(root)
     assert scale.shares(root) == [0.5, 0.5]
     later = _advance(root.clone(), random.Random(5), 12)
-    diffs = [later.evaluate(p) - root.evaluate(p) for p in range(2)]
+    diffs = [later.cutoff_values()[p] - root.cutoff_values()[p] for p in range(2)]
     assert any(abs(d) > 1e-9 for d in diffs)
     values = scale.shares(later)
     spread = sum(abs(d) for d in diffs) / 2 / 2  # two cut-offs seen: the root's (0) and this

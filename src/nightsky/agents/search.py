@@ -729,10 +729,11 @@ class _CutoffScale:
         self.learned = learned  # ``value=learned``: ``State.value`` instead of ``evaluate``
 
     def values(self, st: State) -> list[float]:
-        """Each seat's value of ``st``: its ``evaluate``, or its learned ``value``."""
+        """Each seat's value of ``st``: its ``cutoff_values`` (``evaluate`` unless the game says
+        otherwise), or its learned ``value``."""
         if self.learned:
             return [st.value(p) for p in range(self.seats)]
-        return st.evaluate_all()
+        return st.cutoff_values()
 
     def set_base(self, root: State) -> None:
         """With ``delta``: remember each seat's ``evaluate`` at the root (``root`` is the first

@@ -279,6 +279,13 @@ class State(ABC):
         ``evaluate``."""
         return [self.evaluate(p) for p in range(self.game.num_seats)]
 
+    def cutoff_values(self) -> list[float]:
+        """Each seat's value where a search compares the seats at a cut-off (``leaf=share``
+        weighs each against the others); ``evaluate_all`` unless a game overrides it. A game
+        overrides it where a term of ``evaluate`` suits one seat's own one-ply choice but not a
+        comparison of seats across turns (Starlight: action points in hand)."""
+        return self.evaluate_all()
+
     def value(self, player: int) -> float:
         """A learned value of the position for ``player`` (a game whose ``GameInfo.value_model``
         names a weights file overrides it; the search uses it with ``value=learned``)."""

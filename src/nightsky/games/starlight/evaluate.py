@@ -22,6 +22,8 @@ RAY = 0.6
 FLARE = 1.2
 PRIVILEGE = 1.5
 TURN = 2.5  # what a fresh turn is worth: ending one early is not free
+HAND_CAP = 6  # action points in hand that count for ``greedy`` (see ``cutoff_values``)
+SEARCH_HAND_CAP = 11  # a turn's 5 (6 with the privilege) plus up to 5 saved (SL-2.5, SL-2.7)
 
 
 def turns_started(s: StarlightState, p: int) -> int:
@@ -50,10 +52,11 @@ def _launch_distance(s: StarlightState, p: int) -> int:
     return 3
 
 
-def potential(s: StarlightState, p: int, sizes: int = -1) -> float:
+def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_CAP) -> float:
     """Points a seat can expect from what it holds and where it stands (no secrets of others).
 
-    ``sizes``: ``s.slot_sizes(s.all_mask())`` when the caller has it (-1: worked out here)."""
+    ``sizes``: ``s.slot_sizes(s.all_mask())`` when the caller has it (-1: worked out here).
+    ``hand_cap``: how many action points in hand count (``HAND_CAP`` or ``SEARCH_HAND_CAP``)."""
     if s.is_bot(p):
         # A Starbot's future is its deck: its stars score per difficulty level.
         return s.np[p] + s.g.per_star_points * s.stars_of(p)
@@ -98,7 +101,7 @@ def potential(s: StarlightState, p: int, sizes: int = -1) -> float:
     val += FLARE * len(s.flares[p])
     ap = s.ap if mine else 0
     # Saved points are worth a little less than points in hand, so idling is not free.
-    val += AP_VALUE * min(ap, 6) + SAVED_VALUE * s.saved[p]
+    val += AP_VALUE * min(ap, hand_cap) + SAVED_VALUE * s.saved[p]
     if ready and not launching:
         val += (1.5, 0.9, 0.3, 0.0)[min(_launch_distance(s, p), 3)]
     return val
@@ -116,10 +119,29 @@ def evaluate(s: StarlightState, p: int) -> float:
 
 def evaluate_all(s: StarlightState) -> list[float]:
     """``evaluate`` of every seat, each seat's potential worked out once (the same values)."""
+    return _values(s, HAND_CAP)
+
+
+def cutoff_values(s: StarlightState) -> list[float]:
+    """Each seat's value where a search compares the seats (``State.cutoff_values``).
+
+    ``evaluate`` counts at most 6 action points in hand, which suits ``greedy``'s one-ply
+    choices. A search also compares positions across the start of a turn, where a seat's saved
+    points join the turn's new ones (SL-2.5, SL-2.7): with the cap, a seat starting its turn
+    with 5 saved points lost 1.8 points of value (its saved points counted 2.0 before, its full
+    hand 2.7 after, less ``TURN``), so ending one's own turn looked good for making the next
+    seat's start look bad, and with enough saved points every seat of a search game answered
+    each turn with ``end`` until the round limit (docs/games/starlight.md). Counting the whole
+    hand (up to ``SEARCH_HAND_CAP``) makes a turn's start about even for the seat starting it.
+    """
+    return _values(s, SEARCH_HAND_CAP)
+
+
+def _values(s: StarlightState, hand_cap: int) -> list[float]:
     n = s.g.num_seats
     # Where a star could go depends on the board only: found once for every seat.
     sizes = s.slot_sizes(s.all_mask()) if any(s.cores[q] for q in range(n)) else -1
-    pots = [potential(s, q, sizes) for q in range(n)]
+    pots = [potential(s, q, sizes, hand_cap) for q in range(n)]
     out: list[float] = []
     for p in range(n):
         mine = pots[p] - TURN * turns_started(s, p)

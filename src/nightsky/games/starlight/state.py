@@ -63,6 +63,7 @@ from .constants import (
     TAKE,
     USE,
 )
+from .evaluate import cutoff_values as cutoff_every_seat
 from .evaluate import evaluate as evaluate_position
 from .evaluate import evaluate_all as evaluate_every_seat
 from .views import make_census, make_view
@@ -1473,6 +1474,9 @@ class StarlightState(State):
 
     def evaluate_all(self) -> list[float]:
         return evaluate_every_seat(self)
+
+    def cutoff_values(self) -> list[float]:
+        return cutoff_every_seat(self)
 
 
 __all__ = ["PHASE_NAMES", "StarlightState"]
