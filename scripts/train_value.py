@@ -410,6 +410,72 @@ def adam_step(
     return theta + lr * mhat / (np.sqrt(vhat) + 1e-8)
 
 
+def coordinate(args: argparse.Namespace, game: Game) -> tuple[np.ndarray, float, dict[str, Any]]:
+    """Policy improvement by play, one weight at a time (coordinate ascent on common random
+    numbers), scored by the margin of ``greedy`` on the candidate over ``greedy``.
+
+    Each of ``--sweeps`` sweeps plays ``--gen-games`` fresh games (games ``s * gen_games ...``
+    of ``--seed``) with the current weights, then for every free weight (all but ``--fix``)
+    the same games with it moved ``--step`` spread units (``sibling_spread``) up and down; a
+    move is kept, and becomes the weights the next tries compare with, when its games gain
+    more than ``--accept`` standard errors of the game-by-game difference and at least half a
+    point on average. After each sweep the weights play the ``--check-games`` validation games
+    (seed ``--seed`` + 7); the weights with the best validation margin are the result."""
+    names = list(args.names)
+    w0, bias, origin = start_weights(args)
+    free = [i for i, n in enumerate(names) if n not in args.fix]
+    spread = sibling_spread(game, args.spread_games, args.seed)
+    duels = Duels(game)
+    check_seed = args.seed + 7
+    checks = range(args.check_games)
+    start = time.perf_counter()
+
+    def margins(w: np.ndarray, games: range) -> np.ndarray:
+        ws = [float(x) for x in w]
+        return np.array([duels.margin(ws, bias, args.seed, g) for g in games])
+
+    w = w0.copy()
+    base = duels.mean([float(x) for x in w], bias, check_seed, checks)
+    history: list[dict[str, Any]] = [{"sweep": 0, "check_margin": round(base, 3)}]
+    best = (0.0, w.copy(), 0)
+    print(f"  start: validation margin {base:+.2f}", file=sys.stderr, flush=True)
+    for sweep in range(1, args.sweeps + 1):
+        games = range((sweep - 1) * args.gen_games, sweep * args.gen_games)
+        now = margins(w, games)
+        moves = []
+        for i in free:
+            for sign in (1.0, -1.0):
+                cand = w.copy()
+                cand[i] += sign * args.step / spread[i]
+                diff = margins(cand, games) - now
+                gain = float(diff.mean())
+                err = float(diff.std(ddof=1)) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
+                if gain >= 0.5 and gain > args.accept * err:
+                    w, now = cand, now + diff
+                    moves.append({"feature": names[i], "by": round(float(cand[i] - w0[i]), 6),
+                                  "gain": round(gain, 3), "stderr": round(err, 3)})
+                    print(f"  sweep {sweep}: {names[i]} {sign * args.step / spread[i]:+.3f}, "
+                          f"{gain:+.2f} +- {err:.2f}", file=sys.stderr, flush=True)
+                    break
+        m = duels.mean([float(x) for x in w], bias, check_seed, checks)
+        history.append({"sweep": sweep, "moves": moves, "check_margin": round(m, 3)})
+        if m - base > best[0]:
+            best = (m - base, w.copy(), sweep)
+        took = time.perf_counter() - start
+        print(f"  sweep {sweep}: validation margin {m:+.2f} ({m - base:+.2f} over the start), "
+              f"{duels.games} games, {took:.0f} s", file=sys.stderr, flush=True)
+    gain, w, sweep = best
+    info = {
+        "method": "play", "search": "coord", "start": origin, "fixed": list(args.fix),
+        "sweeps": args.sweeps, "gen_games": args.gen_games, "step": args.step,
+        "accept": args.accept, "spread_games": args.spread_games,
+        "check_games": args.check_games, "check_seed": check_seed,
+        "chosen_sweep": sweep, "check_gain_over_start": round(gain, 3),
+        "games_played": duels.games, "history": history,
+    }
+    return w, bias, info
+
+
 def tune(args: argparse.Namespace, game: Game) -> tuple[np.ndarray, float, dict[str, Any]]:
     """Policy improvement by play: evolution strategies (mirrored Gaussian perturbations, Adam)
     on the weights, scored by the margin of ``greedy`` on the candidate over ``greedy``.
@@ -515,9 +581,15 @@ def main(argv: list[str] | None = None) -> None:
         "greedy on them over greedy (evolution strategies)"))
     parser.add_argument("--start", help="play: the weights file to start from (else --around)")
     parser.add_argument("--fix", default="", help="play: comma-separated features kept as started")
+    parser.add_argument("--search", choices=("es", "coord"), default="es", help=(
+        "play: evolution strategies, or coordinate ascent (one weight at a time)"))
+    parser.add_argument("--sweeps", type=int, default=2, help="coord: sweeps over the weights")
+    parser.add_argument("--step", type=float, default=1.0, help="coord: a move, spread units")
+    parser.add_argument("--accept", type=float, default=2.0, help="coord: gain in std errors")
     parser.add_argument("--generations", type=int, default=60, help="play: generations")
     parser.add_argument("--pairs-per-gen", type=int, default=4, help="play: directions per gen")
-    parser.add_argument("--gen-games", type=int, default=8, help="play: games per candidate")
+    parser.add_argument("--gen-games", type=int, default=8, help=(
+        "play: games a candidate (es) or a sweep (coord)"))
     parser.add_argument("--sigma", type=float, default=0.5, help="play: perturbation size")
     parser.add_argument("--lr", type=float, default=0.1, help="play: Adam step (spread units)")
     parser.add_argument("--spread-games", type=int, default=2, help="play: games to scale features")
@@ -562,10 +634,10 @@ def main(argv: list[str] | None = None) -> None:
         if n not in names:
             parser.error(f"unknown feature {n!r}; the game's: {', '.join(names)}")
     if args.method == "play":
-        weights, bias, info = tune(args, game)
+        weights, bias, info = (coordinate if args.search == "coord" else tune)(args, game)
         print(json.dumps({k: v for k, v in info.items() if k != "history"}, indent=1))
         model = ("linear, tuned by play: the margin of greedy on these weights over greedy "
-                 "(evolution strategies)")
+                 f"({'coordinate ascent' if args.search == 'coord' else 'evolution strategies'})")
         trained = {"games": info["games_played"], "seed": args.seed, **info}
         if args.write:
             write_weights(args, game, argv, names, weights, bias, model, trained)

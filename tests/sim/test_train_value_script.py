@@ -130,3 +130,26 @@ def test_sibling_spread_is_one_where_a_feature_never_differs() -> None:
     named = dict(zip(FEATURES, spread, strict=True))
     assert all(s > 0 for s in spread)
     assert named["score"] != 1.0 and named["left^2"] == 1.0
+
+
+def test_coordinate_ascent_keeps_only_moves_that_gain_and_records_them(tmp_path: Path) -> None:
+    out = tmp_path / "value.json"
+    args = ["mihi-anguli", "--method", "play", "--search", "coord", "--around", HEURISTIC_PARTS,
+            "--fix", ",".join(n for n in FEATURES if n not in ("abilities", "points")),
+            "--sweeps", "1", "--gen-games", "2", "--check-games", "2", "--spread-games", "1",
+            "--seed", "5"]
+    _script().main([*args, "--write", "--out", str(out)])
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    trained = doc["trained"]
+    assert trained["search"] == "coord" and "coordinate ascent" in doc["model"]
+    # 2 check games before and after the sweep; the sweep's 2 games for the weights as they
+    # are and for each of the 2 free weights moved up and down (a kept move ends the weight's
+    # tries, so at most 4 candidates)
+    assert 2 + 2 + 2 <= trained["games_played"] <= 2 + 2 + 2 + 4 * 2
+    weights = dict(zip(doc["features"], doc["weights"], strict=True))
+    moved = {n for n in FEATURES if weights[n] != (1.0 if n in HEURISTIC_PARTS else 0.0)}
+    assert moved <= {"abilities", "points"}
+    for move in trained["history"][1]["moves"]:  # every kept move gained enough
+        assert move["gain"] >= 0.5 and move["gain"] > 2.0 * move["stderr"]
+    if trained["chosen_sweep"] == 0:  # the validation games did not favour the sweep
+        assert moved == set()
