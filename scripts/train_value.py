@@ -23,6 +23,15 @@ the agent's move and one of the heuristic's other best four are each finished by
 same random draws, and the ``--pair-only`` features' differences are fitted to the difference
 of the mover's final scores (a causal target: the same history, only the move differs).
 
+``--method play`` tunes the weights for choosing instead (docs/agents.md, "Weights tuned by
+play"): a candidate is scored by the margin of ``greedy`` on it over ``greedy`` in 2-player
+games, every candidate on the same games; ``--search es`` (evolution strategies) or
+``--search coord`` (coordinate ascent), from ``--start FILE`` or the sum of the ``--around``
+features, the ``--fix`` features kept as they start:
+
+    PYTHONPATH=src python scripts/train_value.py mihi-anguli --method play --search coord \
+        --around score,map,costs,pending --fix score --sweeps 1 --gen-games 40 --seed 2026 --write
+
 Game ``g`` draws its chance from ``random.Random(f"{seed}-{g}")`` and each seat's agent from
 ``random.Random(f"{seed}-{g}-{seat}")``: the data, and so the weights, depend only on the
 arguments.
