@@ -23,6 +23,15 @@ the agent's move and one of the heuristic's other best four are each finished by
 same random draws, and the ``--pair-only`` features' differences are fitted to the difference
 of the mover's final scores (a causal target: the same history, only the move differs).
 
+``--method play`` tunes the weights for choosing instead (docs/agents.md, "Weights tuned by
+play"): a candidate is scored by the margin of ``greedy`` on it over ``greedy`` in 2-player
+games, every candidate on the same games; ``--search es`` (evolution strategies) or
+``--search coord`` (coordinate ascent), from ``--start FILE`` or the sum of the ``--around``
+features, the ``--fix`` features kept as they start:
+
+    PYTHONPATH=src python scripts/train_value.py mihi-anguli --method play --search coord \
+        --around score,map,costs,pending --fix score --sweeps 1 --gen-games 40 --seed 2026 --write
+
 Game ``g`` draws its chance from ``random.Random(f"{seed}-{g}")`` and each seat's agent from
 ``random.Random(f"{seed}-{g}-{seat}")``: the data, and so the weights, depend only on the
 arguments.
@@ -42,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from nightsky.agents import make_agent
+from nightsky.agents.simple import GreedyAgent
 from nightsky.core.components import data_path
 from nightsky.core.game import CHANCE, Game
 from nightsky.core.registry import load_game
@@ -278,9 +288,322 @@ def report(
     return fit, weights, bias
 
 
+# ------------------------------------------------------------------ --method play
+
+
+class CandidateGreedy(GreedyAgent):
+    """``greedy:value=learned`` with a candidate linear model in place of the shipped file: the
+    bias plus the dot product of ``weights`` with ``State.value_features`` (summed in the order
+    a linear weights file's reader sums them, so a written file plays the same moves)."""
+
+    def __init__(self, weights: list[float], bias: float) -> None:
+        super().__init__(value="learned")
+        self.weights = [float(w) for w in weights]
+        self.bias = float(bias)
+
+    def score(self, state: Any, player: int) -> float:
+        total = self.bias
+        for w, x in zip(self.weights, state.value_features(player), strict=True):
+            total += w * x
+        return total
+
+
+def play_game(game: Game, agents: list[Any], seed: int, index: int) -> list[float]:
+    """Game ``index`` of ``seed``: chance from ``random.Random(f"{seed}-{index}")``, seat
+    ``q``'s agent from ``random.Random(f"{seed}-{index}-{q}")``; the final scores."""
+    rng = random.Random(f"{seed}-{index}")
+    rngs = [random.Random(f"{seed}-{index}-{q}") for q in range(len(agents))]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+        else:
+            state.step(agents[seat].choose(state, seat, rngs[seat]), seat)
+    return [float(x) for x in state.scores()]
+
+
+class Duels:
+    """The candidate's margin over ``greedy`` in game ``index`` of ``seed``: the candidate in
+    seat ``index % n``, ``greedy`` in the others, its score minus the mean of theirs. Alone
+    (one seat) the margin is its score minus ``greedy``'s on the same seed (cached)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.solo: dict[tuple[int, int], float] = {}
+        self.games = 0
+
+    def margin(self, weights: list[float], bias: float, seed: int, index: int) -> float:
+        n = self.game.num_seats
+        me = index % n
+        agents: list[Any] = [
+            CandidateGreedy(weights, bias) if q == me else make_agent("greedy") for q in range(n)
+        ]
+        scores = play_game(self.game, agents, seed, index)
+        self.games += 1
+        if n > 1:
+            return scores[me] - sum(s for q, s in enumerate(scores) if q != me) / (n - 1)
+        key = (seed, index)
+        if key not in self.solo:
+            self.solo[key] = play_game(self.game, [make_agent("greedy")], seed, index)[0]
+            self.games += 1
+        return scores[0] - self.solo[key]
+
+    def mean(self, weights: list[float], bias: float, seed: int, indices: range) -> float:
+        return sum(self.margin(weights, bias, seed, i) for i in indices) / len(indices)
+
+
+def sibling_spread(game: Game, games: int, seed: int) -> np.ndarray:
+    """Per feature, how much it differs between the positions one decision leads to: the root
+    mean square of each child's difference from its siblings' mean, over the decisions of
+    ``games`` ``greedy`` self-play games where the feature differs at all (1 where it never
+    does). A step of 1 / spread in a weight moves a sibling's value by about one point there."""
+    sums: np.ndarray | None = None
+    counts: np.ndarray | None = None
+    for g in range(games):
+        rng = random.Random(f"{seed}-spread-{g}")
+        agents = [make_agent("greedy") for _ in range(game.num_seats)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            if seat == CHANCE:
+                state.step(state.sample_chance(rng), CHANCE)
+                continue
+            legal = state.legal_actions(seat)
+            if len(legal) > 1:
+                kids = []
+                for a in legal:
+                    child = state.clone(history=False)
+                    child.step(a, seat)
+                    kids.append(child.value_features(seat))
+                x = np.array(kids, dtype=float)
+                dev = x - x.mean(axis=0)
+                varies = np.ptp(x, axis=0) > 1e-9
+                sq = (dev**2).sum(axis=0)
+                if sums is None or counts is None:
+                    sums, counts = np.zeros(x.shape[1]), np.zeros(x.shape[1])
+                sums += np.where(varies, sq, 0.0)
+                counts += np.where(varies, len(kids), 0)
+            state.step(agents[seat].choose(state, seat, rng), seat)
+    if sums is None or counts is None:
+        raise SystemExit("no decision with a choice in the spread games")
+    spread = np.sqrt(sums / np.maximum(counts, 1))
+    spread[(counts == 0) | (spread < 1e-9)] = 1.0
+    return spread
+
+
+def start_weights(args: argparse.Namespace) -> tuple[np.ndarray, float, str]:
+    """The weights the tuning starts from: ``--start FILE`` (a weights file of these features)
+    or the plain sum of the ``--around`` features (e.g. the hand heuristic's parts)."""
+    names = list(args.names)
+    if args.start:
+        data = json.loads(Path(args.start).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("features") != names:
+            raise SystemExit(f"{args.start}: field 'features' must list {names}")
+        return np.array(data["weights"], dtype=float), float(data["bias"]), str(args.start)
+    if not args.around:
+        raise SystemExit("--method play needs --start FILE or --around FEATURES")
+    return (np.array([n in args.around for n in names], dtype=float), 0.0,
+            "the sum of " + ",".join(args.around))
+
+
+def adam_step(
+    theta: np.ndarray, grad: np.ndarray, state: dict[str, Any], lr: float
+) -> np.ndarray:
+    """One Adam ascent step (beta 0.9 / 0.999) on ``theta`` along ``grad``."""
+    state["t"] = t = state.get("t", 0) + 1
+    m = state["m"] = 0.9 * state.get("m", np.zeros_like(theta)) + 0.1 * grad
+    v = state["v"] = 0.999 * state.get("v", np.zeros_like(theta)) + 0.001 * grad**2
+    mhat = m / (1 - 0.9**t)
+    vhat = v / (1 - 0.999**t)
+    return theta + lr * mhat / (np.sqrt(vhat) + 1e-8)
+
+
+def coordinate(args: argparse.Namespace, game: Game) -> tuple[np.ndarray, float, dict[str, Any]]:
+    """Policy improvement by play, one weight at a time (coordinate ascent on common random
+    numbers), scored by the margin of ``greedy`` on the candidate over ``greedy``.
+
+    Each of ``--sweeps`` sweeps plays ``--gen-games`` fresh games (games ``s * gen_games ...``
+    of ``--seed``) with the current weights, then for every free weight (all but ``--fix``)
+    the same games with it moved ``--step`` spread units (``sibling_spread``) up and down; a
+    move is kept, and becomes the weights the next tries compare with, when its games gain
+    more than ``--accept`` standard errors of the game-by-game difference and at least half a
+    point on average. After each sweep the weights play the ``--check-games`` validation games
+    (seed ``--seed`` + 7); the weights with the best validation margin are the result."""
+    names = list(args.names)
+    w0, bias, origin = start_weights(args)
+    free = [i for i, n in enumerate(names) if n not in args.fix]
+    spread = sibling_spread(game, args.spread_games, args.seed)
+    duels = Duels(game)
+    check_seed = args.seed + 7
+    checks = range(args.check_games)
+    start = time.perf_counter()
+
+    def margins(w: np.ndarray, games: range) -> np.ndarray:
+        ws = [float(x) for x in w]
+        return np.array([duels.margin(ws, bias, args.seed, g) for g in games])
+
+    w = w0.copy()
+    base = duels.mean([float(x) for x in w], bias, check_seed, checks)
+    history: list[dict[str, Any]] = [{"sweep": 0, "check_margin": round(base, 3)}]
+    best = (0.0, w.copy(), 0)
+    print(f"  start: validation margin {base:+.2f}", file=sys.stderr, flush=True)
+    for sweep in range(1, args.sweeps + 1):
+        games = range((sweep - 1) * args.gen_games, sweep * args.gen_games)
+        now = margins(w, games)
+        moves = []
+        for i in free:
+            for sign in (1.0, -1.0):
+                cand = w.copy()
+                cand[i] += sign * args.step / spread[i]
+                diff = margins(cand, games) - now
+                gain = float(diff.mean())
+                err = float(diff.std(ddof=1)) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
+                if gain >= 0.5 and gain > args.accept * err:
+                    w, now = cand, now + diff
+                    moves.append({"feature": names[i], "by": round(float(cand[i] - w0[i]), 6),
+                                  "gain": round(gain, 3), "stderr": round(err, 3)})
+                    print(f"  sweep {sweep}: {names[i]} {sign * args.step / spread[i]:+.3f}, "
+                          f"{gain:+.2f} +- {err:.2f}", file=sys.stderr, flush=True)
+                    break
+        m = duels.mean([float(x) for x in w], bias, check_seed, checks)
+        history.append({"sweep": sweep, "moves": moves, "check_margin": round(m, 3)})
+        if m - base > best[0]:
+            best = (m - base, w.copy(), sweep)
+        took = time.perf_counter() - start
+        print(f"  sweep {sweep}: validation margin {m:+.2f} ({m - base:+.2f} over the start), "
+              f"{duels.games} games, {took:.0f} s", file=sys.stderr, flush=True)
+    gain, w, sweep = best
+    info = {
+        "method": "play", "search": "coord", "start": origin, "fixed": list(args.fix),
+        "sweeps": args.sweeps, "gen_games": args.gen_games, "step": args.step,
+        "accept": args.accept, "spread_games": args.spread_games,
+        "check_games": args.check_games, "check_seed": check_seed,
+        "chosen_sweep": sweep, "check_gain_over_start": round(gain, 3),
+        "games_played": duels.games, "history": history,
+    }
+    return w, bias, info
+
+
+def tune(args: argparse.Namespace, game: Game) -> tuple[np.ndarray, float, dict[str, Any]]:
+    """Policy improvement by play: evolution strategies (mirrored Gaussian perturbations, Adam)
+    on the weights, scored by the margin of ``greedy`` on the candidate over ``greedy``.
+
+    The free weights (all but ``--fix``) move in units of ``sibling_spread``. Generation ``t``
+    draws ``--pairs-per-gen`` directions; each direction's two candidates (plus and minus
+    ``--sigma`` along it) play the same ``--gen-games`` fresh games (common random numbers:
+    games ``t * gen_games ...`` of ``--seed``), and the difference of their mean margins
+    estimates the slope. Every ``--check-every`` generations the current weights play the
+    ``--check-games`` validation games (seed ``--seed`` + 7, the same games each time); the
+    weights with the best validation margin are the result."""
+    names = list(args.names)
+    w0, bias, origin = start_weights(args)
+    free = [i for i, n in enumerate(names) if n not in args.fix]
+    spread = sibling_spread(game, args.spread_games, args.seed)
+    unit = np.array([1.0 / spread[i] for i in free])
+    duels = Duels(game)
+    check_seed = args.seed + 7
+    checks = range(args.check_games)
+    noise = np.random.default_rng(args.seed)
+
+    def weights_at(theta: np.ndarray) -> list[float]:
+        w = w0.copy()
+        w[free] += theta * unit
+        return [float(x) for x in w]
+
+    theta = np.zeros(len(free))
+    adam: dict[str, Any] = {}
+    start = time.perf_counter()
+    base = duels.mean(weights_at(theta), bias, check_seed, checks)
+    history = [{"generation": 0, "check_margin": round(base, 3)}]
+    best = (0.0, theta.copy(), 0)
+    print(f"  start: validation margin {base:+.2f}", file=sys.stderr, flush=True)
+    for gen in range(1, args.generations + 1):
+        games = range((gen - 1) * args.gen_games, gen * args.gen_games)
+        grad = np.zeros(len(free))
+        for _ in range(args.pairs_per_gen):
+            d = noise.standard_normal(len(free))
+            up = duels.mean(weights_at(theta + args.sigma * d), bias, args.seed, games)
+            down = duels.mean(weights_at(theta - args.sigma * d), bias, args.seed, games)
+            grad += (up - down) / (2 * args.sigma) * d / args.pairs_per_gen
+        theta = adam_step(theta, grad, adam, args.lr)
+        if gen % args.check_every == 0 or gen == args.generations:
+            m = duels.mean(weights_at(theta), bias, check_seed, checks)
+            gain = m - base
+            history.append({"generation": gen, "check_margin": round(m, 3)})
+            if gain > best[0]:
+                best = (gain, theta.copy(), gen)
+            took = time.perf_counter() - start
+            print(f"  generation {gen}: validation margin {m:+.2f} ({gain:+.2f} over the "
+                  f"start), {duels.games} games, {took:.0f} s", file=sys.stderr, flush=True)
+    gain, theta, gen = best
+    info = {
+        "method": "play", "start": origin, "fixed": list(args.fix),
+        "generations": args.generations, "pairs_per_gen": args.pairs_per_gen,
+        "gen_games": args.gen_games, "sigma": args.sigma, "lr": args.lr,
+        "spread_games": args.spread_games,
+        "check_games": args.check_games, "check_seed": check_seed,
+        "chosen_generation": gen, "check_gain_over_start": round(gain, 3),
+        "games_played": duels.games, "history": history,
+    }
+    return np.array(weights_at(theta)), bias, info
+
+
+def write_weights(
+    args: argparse.Namespace, game: Game, argv: list[str] | None, names: list[str],
+    weights: np.ndarray, bias: float, model: str, trained: dict[str, Any],
+) -> None:
+    """Write the weights file with the command that reproduces it, the date and ``trained``."""
+    package = type(game).__module__.rsplit(".", 1)[0]
+    out = args.out or data_path(package, game.info.value_model)
+    # The command that reproduces the file: the arguments, less where files were kept or read.
+    given = list(argv if argv is not None else sys.argv[1:])
+    kept: list[str] = []
+    skip = False
+    for a in given:
+        if skip:
+            skip = False
+        elif a in ("--out", "--save-data", "--load-data", "--save-pairs", "--load-pairs"):
+            skip = True
+        elif not a.startswith(
+            ("--out=", "--save-data=", "--load-data=", "--save-pairs=", "--load-pairs=")
+        ):
+            kept.append(a)
+    command = "PYTHONPATH=src python scripts/train_value.py " + " ".join(kept)
+    doc = {
+        "game": game.info.id,
+        "model": model,
+        "features": names,
+        "weights": [round(float(w), 6) for w in weights],
+        "bias": round(bias, 6),
+        "trained": {"command": command, **trained, "date": dt.date.today().isoformat()},
+    }
+    out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("game")
+    parser.add_argument("--method", choices=("regression", "play"), default="regression", help=(
+        "regression: ridge on self-play outcomes; play: tune the weights by the margin of "
+        "greedy on them over greedy (evolution strategies)"))
+    parser.add_argument("--start", help="play: the weights file to start from (else --around)")
+    parser.add_argument("--fix", default="", help="play: comma-separated features kept as started")
+    parser.add_argument("--search", choices=("es", "coord"), default="es", help=(
+        "play: evolution strategies, or coordinate ascent (one weight at a time)"))
+    parser.add_argument("--sweeps", type=int, default=2, help="coord: sweeps over the weights")
+    parser.add_argument("--step", type=float, default=1.0, help="coord: a move, spread units")
+    parser.add_argument("--accept", type=float, default=2.0, help="coord: gain in std errors")
+    parser.add_argument("--generations", type=int, default=60, help="play: generations")
+    parser.add_argument("--pairs-per-gen", type=int, default=4, help="play: directions per gen")
+    parser.add_argument("--gen-games", type=int, default=8, help=(
+        "play: games a candidate (es) or a sweep (coord)"))
+    parser.add_argument("--sigma", type=float, default=0.5, help="play: perturbation size")
+    parser.add_argument("--lr", type=float, default=0.1, help="play: Adam step (spread units)")
+    parser.add_argument("--spread-games", type=int, default=2, help="play: games to scale features")
+    parser.add_argument("--check-games", type=int, default=40, help="play: validation games")
+    parser.add_argument("--check-every", type=int, default=5, help="play: validate every N gens")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5150)
     parser.add_argument("--every", type=int, default=3, help="sample every N-th decision")
@@ -315,9 +638,19 @@ def main(argv: list[str] | None = None) -> None:
     args.around = [n for n in args.around.split(",") if n]
     args.only = [n for n in args.only.split(",") if n]
     args.pair_only = [n for n in args.pair_only.split(",") if n]
-    for n in (*args.around, *args.only, *args.pair_only):
+    args.fix = [n for n in args.fix.split(",") if n]
+    for n in (*args.around, *args.only, *args.pair_only, *args.fix):
         if n not in names:
             parser.error(f"unknown feature {n!r}; the game's: {', '.join(names)}")
+    if args.method == "play":
+        weights, bias, info = (coordinate if args.search == "coord" else tune)(args, game)
+        print(json.dumps({k: v for k, v in info.items() if k != "history"}, indent=1))
+        model = ("linear, tuned by play: the margin of greedy on these weights over greedy "
+                 f"({'coordinate ascent' if args.search == 'coord' else 'evolution strategies'})")
+        trained = {"games": info["games_played"], "seed": args.seed, **info}
+        if args.write:
+            write_weights(args, game, argv, names, weights, bias, model, trained)
+        return
     if args.load_data:
         data = dict(np.load(args.load_data))
     else:
@@ -335,38 +668,13 @@ def main(argv: list[str] | None = None) -> None:
     print(json.dumps(fit, indent=1))
     if not args.write:
         return
-    package = type(game).__module__.rsplit(".", 1)[0]
-    out = args.out or data_path(package, game.info.value_model)
-    # The command that reproduces the file: the arguments, less where files were kept or read.
-    given = list(argv if argv is not None else sys.argv[1:])
-    kept: list[str] = []
-    skip = False
-    for a in given:
-        if skip:
-            skip = False
-        elif a in ("--out", "--save-data", "--load-data", "--save-pairs", "--load-pairs"):
-            skip = True
-        elif not a.startswith(
-            ("--out=", "--save-data=", "--load-data=", "--save-pairs=", "--load-pairs=")
-        ):
-            kept.append(a)
-    command = "PYTHONPATH=src python scripts/train_value.py " + " ".join(kept)
-    doc = {
-        "game": game.info.id,
-        "model": "ridge regression (linear), target: the seat's final score in points",
-        "features": names,
-        "weights": [round(float(w), 6) for w in weights],
-        "bias": round(bias, 6),
-        "trained": {
-            "command": command,
-            "agent": args.agent, "games": args.games, "seed": args.seed, "every": args.every,
-            "ridge": args.ridge, "rows": int(len(data["final"])),
-            "date": dt.date.today().isoformat(),
-            "fit": fit,
-        },
+    trained = {
+        "agent": args.agent, "games": args.games, "seed": args.seed, "every": args.every,
+        "ridge": args.ridge, "rows": int(len(data["final"])),
     }
-    out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {out}", file=sys.stderr)
+    write_weights(args, game, argv, names, weights, bias,
+                  "ridge regression (linear), target: the seat's final score in points",
+                  {**trained, "fit": fit})
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ class GreedyAgent:
                 while child.current_players() == (CHANCE,) and guard < 64:
                     child.step(child.sample_chance(rng), CHANCE)
                     guard += 1
-                total += child.value(player) if self.learned else child.evaluate(player)
+                total += self.score(child, player)
             value = total / self.samples
             if value > best_value + 1e-12:
                 best_value = value
@@ -79,3 +79,9 @@ class GreedyAgent:
             elif abs(value - best_value) <= 1e-12:
                 best.append(action)
         return rng.choice(best)
+
+    def score(self, state: State, player: int) -> float:
+        """What the agent maximises: ``State.value`` with ``value=learned``, else
+        ``State.evaluate`` (a subclass may score positions its own way, e.g. a candidate
+        model while training one, ``scripts/train_value.py --method play``)."""
+        return state.value(player) if self.learned else state.evaluate(player)

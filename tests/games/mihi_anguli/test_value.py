@@ -58,7 +58,12 @@ def test_the_shipped_weights_load_and_name_this_versions_features() -> None:
     assert shipped_model().weights == model.weights
     trained = doc["trained"]  # how to reproduce it: the command, the data size, the date
     assert trained["command"].startswith("PYTHONPATH=src python scripts/train_value.py")
-    assert trained["games"] > 0 and trained["rows"] > 0 and trained["date"]
+    assert trained["games"] > 0 and trained["date"]
+    if trained.get("method") == "play":  # tuned by play: the games it took, how it chose
+        assert trained["games_played"] == trained["games"] and trained["check_games"] > 0
+        assert trained["command"].split().count("--method") == 1
+    else:  # a regression: the rows it was fit on
+        assert trained["rows"] > 0
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ counts (squares, points, experience, abilities, items) and the share of the game
 part appears once as it is and once multiplied by that share, so the model can weigh it
 differently early and late. ``value(st, p)`` is the weights' dot product with those features,
 in score points. The weights are ``data/value.json``, written by ``scripts/train_value.py``
-(ridge regression on ``greedy`` self-play; the command, data size, date and fit are in the file
+(tuned by play: coordinate ascent on the margin of ``greedy`` on the weights over ``greedy``,
+starting from the heuristic's four parts; the command, games, seeds and date are in the file
 and in docs/games/mihi-anguli.md). Plain Python at play time, no numpy: the search calls it at
 every cut-off.
 """
