@@ -392,3 +392,30 @@ def test_a_live_holder_that_misses_renewals_keeps_its_lease_until_it_expires(
         assert wait_for(lambda: b.cluster.hold(gid), 4.0)  # type: ignore[union-attr]
     finally:
         stop(a, b)
+
+
+def test_a_notification_heard_during_a_catch_up_never_leaves_the_room_marked_stale(
+    pg_url: str,
+) -> None:
+    # The listener thread and a request's catch-up (``fresh``) both look at the room's version
+    # under one lock: a move heard of that the room already has is not marked, and a catch-up
+    # clears only what it caught up with (CI once saw an up-to-date room left marked).
+    a, b = manager(pg_url), manager(pg_url)
+    try:
+        gid = a.create(NewGame("shooting-star", ["human", "random"], players=2)).room.id
+        assert a.cluster is not None
+        room = a.rooms[gid]
+        a.cluster._heard(f"{gid} {room.version} {b.cluster.holder}")  # type: ignore[union-attr]
+        assert gid not in a.cluster.stale  # nothing newer than what A has
+        move, version = human_move(b, gid)
+        b.act(b.get(gid), 0, move, version)
+        newest = b.store.load(gid)
+        assert newest is not None and newest.version > room.version
+        a.cluster._heard(f"{gid} {newest.version} {b.cluster.holder}")  # type: ignore[union-attr]
+        assert a.cluster.stale.get(gid) == newest.version or room.version >= newest.version
+        a.cluster.fresh(room)
+        assert room.version == newest.version and gid not in a.cluster.stale
+        a.cluster._heard(f"{gid} {newest.version} {b.cluster.holder}")  # type: ignore[union-attr]
+        assert gid not in a.cluster.stale  # heard late, after the catch-up: not marked again
+    finally:
+        stop(a, b)

@@ -91,8 +91,12 @@ class Cluster:
         self.held: dict[str, float] = {}
         self.elsewhere: dict[str, tuple[float, bool]] = {}
         # Games cached here that another process changed since (no socket here and not
-        # driven here, so not replayed at once): caught up on their next use.
-        self.stale: set[str] = set()
+        # driven here, so not replayed at once): game id -> the newest version heard of;
+        # caught up on their next use. Marked and cleared under ``_stale_lock``, each after a
+        # look at the room's version, so a notification heard while a catch-up runs can never
+        # leave an up-to-date room marked.
+        self.stale: dict[str, int] = {}
+        self._stale_lock = threading.Lock()
         self._held_lock = threading.Lock()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -193,7 +197,9 @@ class Cluster:
         else:
             # Nobody here watches it: no replay now (the process that took the move has it);
             # its next use here catches up (``fresh``, ``hold``).
-            self.stale.add(game_id)
+            with self._stale_lock:
+                if room.version < v:  # a catch-up may have passed ``v`` meanwhile
+                    self.stale[game_id] = max(v, self.stale.get(game_id, v))
 
     def _lease_taken(self, game_id: str, holder: str, watched: bool) -> None:
         """Another process took the lease of ``game_id``: stop driving it at once (a bot move
@@ -235,10 +241,12 @@ class Cluster:
 
     def fresh(self, room: Room) -> None:
         """Bring ``room`` up to date if the stored version moved on (every request)."""
-        self.stale.discard(room.id)
         stored = self.store.versions([room.id]).get(room.id)
         if stored is not None and stored != room.version:
             self.manager.refresh(room)
+        with self._stale_lock:
+            if room.version >= self.stale.get(room.id, -1):
+                self.stale.pop(room.id, None)
 
     def _compare_all(self) -> None:
         rooms = [r for r in self.manager.rooms.values() if self._watched(r)]
