@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from nightsky.core.components import Component, load_components
+from nightsky.core.components import Component, cached_per_file, load_components
 from nightsky.core.errors import ComponentError
 
 
@@ -50,3 +50,22 @@ def test_broken_toml_and_missing_file(tmp_path: Path) -> None:
         load_components(write(tmp_path, "[[card]\n"), Deck)
     with pytest.raises(ComponentError, match="cannot read"):
         load_components(tmp_path / "nope.toml", Deck)
+
+
+def test_a_cached_loader_reads_a_file_again_once_it_changed(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    @cached_per_file
+    def load(path: str = "") -> str:
+        calls.append(path)
+        return Path(path).read_text() if path else "shipped"
+
+    f = tmp_path / "deck.toml"
+    f.write_text("one")
+    assert load(str(f)) == "one" and load(str(f)) == "one" and len(calls) == 1
+    f.write_text("three")  # an edit (a new size; the modification time moves too)
+    assert load(str(f)) == "three" and len(calls) == 2
+    assert load() == load("") == "shipped" and len(calls) == 3
+    missing = str(tmp_path / "gone.toml")
+    with pytest.raises(FileNotFoundError):
+        load(missing)  # the loader's own error, not the cache's

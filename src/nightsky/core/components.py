@@ -7,8 +7,11 @@ or ``designed``; designed entries say why in ``why`` (or the file says it once i
 
 from __future__ import annotations
 
+import os
 import stat
 import tomllib
+from collections.abc import Callable
+from functools import lru_cache, wraps
 from importlib import resources
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -20,6 +23,7 @@ from nightsky.core.errors import ComponentError
 Source = Literal["rulebook", "reference", "designed"]
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 
 class Component(BaseModel):
@@ -106,3 +110,26 @@ def load_components(path: str | Path, model: type[M]) -> M:
                         f".{x}" for x in loc[2:]
                     )
         raise ComponentError(f"{_name(Path(path).name)}: {where}: {err['msg']}") from None
+
+
+def cached_per_file(load: Callable[[str], T]) -> Callable[[str], T]:
+    """Cache a loader of a components file (``""``: the shipped one) per version of the file.
+
+    The key is the path with the file's modification time and size, so a file edited since
+    it was last loaded (a designer trying a change in a running server or notebook) is read
+    and validated again instead of served stale.
+    """
+
+    @lru_cache(maxsize=32)
+    def cached(path: str, version: tuple[int, int] | None) -> T:
+        return load(path)
+
+    @wraps(load)
+    def loader(path: str = "") -> T:
+        try:
+            st = os.stat(path) if path else None
+        except OSError:
+            st = None  # reading it fails with the loader's own clear error
+        return cached(path, (st.st_mtime_ns, st.st_size) if st else None)
+
+    return loader

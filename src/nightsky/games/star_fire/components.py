@@ -8,13 +8,12 @@ user's own file (``components=PATH``) must describe the same physical deck.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from nightsky.core.components import Component, data_path, load_components
+from nightsky.core.components import Component, cached_per_file, data_path, load_components
 from nightsky.games.star_fire.constants import (
     ELEMENT,
     ELEMENT_SHORT,
@@ -255,7 +254,7 @@ def default_path() -> Path:
     return data_path("nightsky.games.star_fire", "cards.toml")
 
 
-@cache
+@cached_per_file
 def load_cards(path: str = "") -> Cards:
     """Load and validate the deck (the shipped one when ``path`` is empty)."""
     f = load_components(path or default_path(), CardFile)

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import field_validator, model_validator
 
-from nightsky.core.components import Component, data_path, load_components
+from nightsky.core.components import Component, cached_per_file, data_path, load_components
 from nightsky.core.errors import ComponentError
 
 from .constants import FACE_INDEX, FACES, KINDS, MINION, MINION_POWERS, SYMBOLS
@@ -254,7 +254,7 @@ def _shipped() -> tuple[list[TileEntry], list[CreatureEntry]]:
     return t.tiles, c.creatures
 
 
-@cache
+@cached_per_file
 def load(path: str = "") -> Components:
     """The components of a game: the shipped files, or a user's file over them."""
     tiles, creatures = _shipped()
