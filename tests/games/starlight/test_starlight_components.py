@@ -159,3 +159,19 @@ def test_SL_1_5_SL_2_7_turn_order_table_is_checked(tmp_path):
     assert s.np == [0, 3] and s.saved == [0, 0]
     # A count missing from the table gets no compensation.
     assert load_game("starlight", players=3, components=str(p)).new_initial_state().saved == [0] * 3
+    # Day points (the head start scored at the end) are checked the same way, by field name.
+    for bad, msg in (('{ "6" = [0, 1] }', "day_points is keyed by live player count"),
+                     ('{ "3" = [0, 1] }', r"day_points\[3\] must give one value per live seat"),
+                     ('{ "2" = [0, -1] }', r"day_points\[2\] values must not be negative")):
+        p.write_text(
+            f'[turn_order]\nsource = "designed"\nsaved_ap = {zeros}\n'
+            f"night_points = {zeros}\nday_points = {bad}\n"
+        )
+        with pytest.raises(ComponentError, match=msg):
+            load_game("starlight", components=str(p))
+    p.write_text(
+        f'[turn_order]\nsource = "designed"\nsaved_ap = {zeros}\nnight_points = {zeros}\n'
+        'day_points = { "2" = [0, 5] }\n'
+    )
+    g = load_game("starlight", players=2, components=str(p))
+    assert g.head_start == [0, 5] and g.new_initial_state().np == [0, 0]

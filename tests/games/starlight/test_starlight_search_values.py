@@ -15,7 +15,8 @@ from .starlight_helpers import do, new, turn
 
 def _ending_with_savings() -> tuple[list[float], list[float], list[float], list[float]]:
     """Seat 0 holds 10 action points; seat 1 has 5 saved. Seat 0 ends its turn."""
-    s = new(players=3, seed=4)
+    # Without the turn-order head start (SL-1.5), so that the data's rows do not matter here.
+    s = new(players=3, seed=4, turn_order_compensation=False)
     s = turn(s, 0, s.t.rondel[0], ap=10)
     s.pos[1] = 2  # not its first turn (SL-2.1): the turn brings 5 new points
     s.saved[1] = 5
@@ -28,8 +29,9 @@ def _ending_with_savings() -> tuple[list[float], list[float], list[float], list[
 
 def test_search_values_a_turn_start_is_not_a_loss_to_the_starter() -> None:
     cut_before, cut_after, ev_before, ev_after = _ending_with_savings()
-    # The search's value of seat 1 barely moves when its turn starts ...
-    assert abs(cut_after[1] - cut_before[1]) < TURN / 2
+    # The search's value of seat 1 does not fall when its turn starts (it rises a little: the
+    # ender's unspent points are gone from the racing term) ...
+    assert cut_after[1] - cut_before[1] > -TURN / 2
     # ... where greedy's judge would have it lose most of a turn's worth.
     assert ev_after[1] - ev_before[1] < -1.0
 

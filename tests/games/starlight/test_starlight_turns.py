@@ -8,6 +8,7 @@ from nightsky import load_game
 from nightsky.core.errors import IllegalActionError, OptionError
 from nightsky.core.game import CHANCE
 from nightsky.games.starlight.constants import FREE_RAY, GOD, MAIN, P_AP, P_CORE_RAY, P_REFILL
+from nightsky.games.starlight.evaluate import cutoff_values, evaluate_all
 from tests.games.starlight.starlight_helpers import do, give_core, new, settle, texts, turn
 
 
@@ -77,19 +78,24 @@ def test_SL_1_5_setup():
 @pytest.mark.parametrize("players,starbots", [(2, 0), (3, 0), (4, 0), (5, 0), (2, 2), (3, 1)])
 def test_SL_1_5_later_seats_start_with_saved_ap_and_night_points(players, starbots):
     comp = load_game("starlight", players=players).tables.data.turn_order
-    saved, night = comp.saved_ap[str(players)], comp.night_points[str(players)]
+    zero = [0] * players
+    saved = comp.saved_ap.get(str(players), zero)
+    night = comp.night_points.get(str(players), zero)
+    day = comp.day_points.get(str(players), zero)
     # The designed compensation: seat 0 gets nothing, every later live seat at least as many
-    # saved AP and at least as large a head start (a saved AP counted as 2 night points, its
+    # saved AP and at least as large a head start (a saved AP counted as 2 points, its
     # measured worth, Ruling SL-1.5) as the one before it, and the last live seat something.
-    assert saved[0] == night[0] == 0
-    head = [2 * a + n for a, n in zip(saved, night, strict=True)]
+    assert saved[0] == night[0] == day[0] == 0
+    head = [2 * a + n + d for a, n, d in zip(saved, night, day, strict=True)]
     assert saved == sorted(saved) and head == sorted(head) and head[-1] > 0
     s = new(players, starbots=starbots)
     bots = [0] * starbots
     assert s.saved == saved + bots and s.np == night + bots  # Starbots get none (SL-1.5)
+    assert s.g.head_start == day + bots
     assert s.turn == 0 and s.ap == 2  # seat 0 has nothing saved to add to its first turn
     off = new(players, starbots=starbots, turn_order_compensation=False)
-    assert off.saved == [0] * (players + starbots) and off.np == [0] * (players + starbots)
+    nobody = [0] * (players + starbots)
+    assert off.saved == nobody and off.np == nobody and off.g.head_start == nobody
 
 
 def test_SL_1_5_two_players_compensation_is_night_points_only():
@@ -104,16 +110,63 @@ def test_SL_1_5_two_players_compensation_is_night_points_only():
     assert s.turn == 1 and s.ap == 2  # nothing saved to add to seat 1's first turn
 
 
-def test_SL_1_5_three_players_mix_saved_ap_and_night_points():
-    # Ruling SL-1.5 (issue 19): at 3 players fewer saved action points plus night points; the
-    # saved-AP row before (3 and 5) left a search agent's seat 0 about 9 points behind.
-    comp = load_game("starlight", players=3).tables.data.turn_order
-    assert comp.saved_ap["3"] == [0, 2, 3] and comp.night_points["3"] == [0, 2, 2]
-    s = new(3)
-    assert s.saved == [0, 2, 3] and s.np == [0, 2, 2] and s.ap == 2
+@pytest.mark.parametrize(
+    "players,day", [(3, [0, 3, 7]), (4, [0, 1, 4, 6]), (5, [0, 2, 3, 3, 6])]
+)
+def test_SL_1_5_three_to_five_players_head_start_is_day_points_only(players, day):
+    # Ruling SL-1.5 (issue 19): at 3-5 players the head start is day points only. Saved action
+    # points were worth about twice as much to a search agent as to `greedy`, and night points
+    # bring a seat nearer daybreak (SL-12.1), which a search agent raced for.
+    comp = load_game("starlight", players=players).tables.data.turn_order
+    assert comp.day_points[str(players)] == day
+    assert comp.saved_ap[str(players)] == [0] * players
+    assert comp.night_points[str(players)] == [0] * players
+    s = new(players)
+    assert s.saved == [0] * players and s.np == [0] * players and s.ap == 2
     do(s, "place flares", "end")
     settle(s)
-    assert s.turn == 1 and s.ap == 2 + 2 and s.saved[1] == 0  # SL-2.1: added to the first turn
+    assert s.turn == 1 and s.ap == 2  # nothing saved to add to seat 1's first turn
+
+
+@pytest.mark.parametrize("players,starbots", [(3, 0), (4, 0), (5, 0), (3, 2)])
+def test_SL_1_5_SL_13_1_head_start_day_points_score_at_the_end_not_toward_daybreak(
+    players, starbots
+):
+    # Ruling SL-1.5 (issue 19): at 3-5 players later seats start with day points, scored with
+    # the others at the end (SL-13.1); unlike night points they bring no seat nearer daybreak.
+    g = load_game("starlight", players=players, starbots=starbots)
+    day = g.tables.data.turn_order.day_points[str(players)]
+    assert any(day) and g.head_start == day + [0] * starbots
+    s = g.new_initial_state()
+    night = g.tables.data.turn_order.night_points.get(str(players), [0] * players)
+    assert s.np[:players] == night  # SL-12.1 counts night points only
+    for p, b in enumerate(s.score_breakdown()):
+        parts = sum(v for k, v in b.items() if k != "total")
+        assert b["total"] == parts
+        if p < players:
+            assert b["head_start"] == day[p]
+        else:
+            assert "head_start" not in b  # Starbots neither receive nor count (SL-1.5)
+    # The game's judge of positions leaves the head start out (no move changes it): `greedy`
+    # and a search's cut-offs value the position exactly as without it.
+    off = load_game("starlight", players=players, starbots=starbots,
+                    turn_order_compensation=False).new_initial_state()
+    off.np = list(s.np)
+    off.saved = list(s.saved)
+    assert evaluate_all(s) == evaluate_all(off) and cutoff_values(s) == cutoff_values(off)
+    # Seen by every seat: in the views, the score breakdown's parts and the observation.
+    v = s.view(None)
+    assert [d.get("head_start", 0) for d in v["seats"]] == g.head_start
+    keys = [part.key for part in g.ui.score_parts(s)]
+    assert "head_start" in keys
+    obs = g.make_observer()
+    for viewer in range(players):
+        o = obs.observation(s, viewer)
+        assert o[14] == pytest.approx(day[viewer] / 10)  # the viewer's own seat block first
+    plain = load_game("starlight", players=players, turn_order_compensation=False)
+    assert "head_start" not in [part.key for part in plain.ui.score_parts(
+        plain.new_initial_state())]
+    assert all("head_start" not in b for b in plain.new_initial_state().score_breakdown())
 
 
 def test_SL_1_5_SL_2_1_saved_ap_compensation_adds_to_the_first_turn(tmp_path):

@@ -9,13 +9,12 @@ replaces the shipped one, and the whole set is validated together.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from nightsky.core.components import Component, data_path, load_toml
+from nightsky.core.components import Component, cached_per_file, data_path, load_toml
 from nightsky.core.errors import ComponentError
 
 COLORS_MAX = 8
@@ -101,10 +100,13 @@ class TurnOrder(Component):
 
     saved_ap: dict[str, list[int]]
     night_points: dict[str, list[int]]
+    day_points: dict[str, list[int]] = Field(default_factory=dict)
+    """Day points scored at the end (SL-13.1): unlike night points they do not count toward
+    daybreak (SL-12.1)."""
 
     @model_validator(mode="after")
     def _per_seat(self) -> TurnOrder:
-        for field in ("saved_ap", "night_points"):
+        for field in ("saved_ap", "night_points", "day_points"):
             table: dict[str, list[int]] = getattr(self, field)
             for k, v in table.items():
                 if k not in ("1", "2", "3", "4", "5"):
@@ -452,7 +454,7 @@ def compile_tables(data: StarlightComponents) -> Tables:
     )
 
 
-@lru_cache(maxsize=16)
+@cached_per_file
 def load_tables(path: str = "") -> Tables:
     """Load, validate and compile the components (the shipped ones, or a user's file over them)."""
     raw, origin = _raw(path)

@@ -141,6 +141,12 @@ def _values(s: StarlightState, hand_cap: int) -> list[float]:
     n = s.g.num_seats
     # Where a star could go depends on the board only: found once for every seat.
     sizes = s.slot_sizes(s.all_mask()) if any(s.cores[q] for q in range(n)) else -1
+    # A later seat's head start (Ruling SL-1.5) is left out: no move changes it, so it says
+    # nothing about which move is better. Counted in, it made every earlier `greedy` seat race
+    # the seat with the largest head start all game, and under a search's ``leaf=share`` it
+    # read as a lead that flattened the other seats' choices (their shares saturate); both
+    # moved whole points between the seats (docs/games/starlight.md, "Seat balance"). The
+    # final scores, and so a search's finished games, do count it.
     pots = [potential(s, q, sizes, hand_cap) for q in range(n)]
     out: list[float] = []
     for p in range(n):

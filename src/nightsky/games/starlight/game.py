@@ -53,7 +53,7 @@ class StarlightGame(Game):
                 "turn_order_compensation",
                 bool,
                 True,
-                "later live seats start with night points / saved action points (Ruling SL-1.5);"
+                "later live seats start with a head start in points (Ruling SL-1.5);"
                 " false plays the uncompensated set-up",
             ),
             Option("gods", bool, False, "deal two God cards to each live player, keep one"),
@@ -109,6 +109,8 @@ class StarlightGame(Game):
         self.draws = draws
         """Every chance outcome by ``(kind, value)``."""
         self._draws_by_text = by_text
+        self.head_start = self._head_start()
+        """Day points each seat starts with (Ruling SL-1.5), scored at the end; Starbots 0."""
 
     def validate_options(self) -> None:
         if self.num_players + self.options["starbots"] > 5:
@@ -121,6 +123,13 @@ class StarlightGame(Game):
             # Alone, the live player sees every secret there is (only their own Laurels and
             # God cards are dealt); Starbots hold no cards. This game has no hidden information.
             self.__dict__["info"] = replace(type(self).info, hidden_information=False)
+
+    def _head_start(self) -> list[int]:
+        heads = [0] * self.num_seats
+        if self.options["turn_order_compensation"]:
+            row = self.tables.data.turn_order.day_points.get(str(self.num_players), [])
+            heads[: len(row)] = row
+        return heads
 
     @property
     def num_seats(self) -> int:

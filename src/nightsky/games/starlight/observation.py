@@ -2,7 +2,8 @@
 
 ``observation(state, p)``: floats in this order, for the fixed maximum of 5 seats:
   seat block x5 (relative to p: p first): present, is-Starbot, rondel one-hot (8: -1..6),
-    night points/100, saved AP/10, stars/10, constellations with stars/6, privileges (6 bits),
+    night points/100, saved AP/10, stars/10, constellations with stars/6, head-start day
+    points/10 (Ruling SL-1.5), privileges (6 bits),
     magnitudes (6 bits),
     aspects (6 bits), cores held/5, rays held (2 x colours, /10), face-up Flares/10,
     used Flares/10;
@@ -34,7 +35,7 @@ MAX_SEATS = 5
 def observation_size(game: StarlightGame) -> int:
     t = game.tables
     nc = len(t.colors)
-    seat = 2 + 8 + 4 + 18 + 1 + 2 * nc + 2
+    seat = 2 + 8 + 5 + 18 + 1 + 2 * nc + 2
     own = 1 + 11 + 4 + len(t.laurel_ids) + len(t.core_ids) + 2 * nc
     board = 3 * len(t.slots)
     pools = t.num_deck_cores + 2 * nc + game.tables.data.board.flare_pool * len(t.flare_ids)
@@ -55,7 +56,7 @@ def write(s: StarlightState, p: int, buf: Any) -> None:
     g = s.g
     nc = len(t.colors)
     n = g.num_seats
-    per_seat = 2 + 8 + 4 + 18 + 1 + 2 * nc + 2
+    per_seat = 2 + 8 + 5 + 18 + 1 + 2 * nc + 2
     o = 0
     for k in range(min(n, MAX_SEATS)):
         q = (p + k) % n
@@ -66,7 +67,7 @@ def write(s: StarlightState, p: int, buf: Any) -> None:
         buf[o + 2 + s.pos[q] + 1] = 1.0
         o += 10
         for x, scale in ((s.np[q], 100), (s.saved[q], 10), (s.stars_of(q), 10),
-                         (s.constellations_of(q), 6)):
+                         (s.constellations_of(q), 6), (g.head_start[q], 10)):
             if x:
                 buf[o] = x / scale
             o += 1

@@ -140,6 +140,8 @@ def render_state(s: Any, viewer: int | None = None) -> str:
             lines.append(head + f"; Accolade markers {d['accolade_markers']}")
             continue
         head += f", saved AP {d['saved_ap']}"
+        if d.get("head_start"):
+            head += f", head start {d['head_start']} day points"
         if d["god"]:
             god = t.data.gods[t.god_ids.index(d["god"])]
             head += f", God {god.name}: {god.text}"
@@ -171,7 +173,9 @@ def render_state(s: Any, viewer: int | None = None) -> str:
         lines.append(f"AP left: {s.ap}")
     if s.phase == 9:
         for q, b in enumerate(s.score_breakdown()):
-            parts = ", ".join(f"{k} {x:g}" for k, x in b.items() if k != "total")
+            parts = ", ".join(
+                f"{k.replace('_', ' ')} {x:g}" for k, x in b.items() if k != "total"
+            )
             lines.append(f"Final {_who(s, q)}: {parts} = {b['total']:g}")
         lines.append("Winners: " + ", ".join(_who(s, q) for q in s.winners()))
     return "\n".join(line.rstrip() for line in lines)

@@ -1362,6 +1362,7 @@ class StarlightState(State):
         out: list[dict[str, float]] = []
         per_star = self.g.per_star_points
         acc_dp = {a.index - 1: a.dp for a in t.data.accolades}
+        heads = any(self.g.head_start)
         for p in range(self.g.num_seats):
             acc = sum(acc_dp[i] for i in range(5) if self.accolade[i] == p)
             d: dict[str, float]  # the parts are whole numbers (ints): views show them so
@@ -1380,7 +1381,10 @@ class StarlightState(State):
                     if self.goal_met(p, lr):
                         lau += lr.dp + bonus
                 d = {"night": self.np[p], "alpha": alpha, "laurels": lau, "accolades": acc}
-                d["total"] = self.np[p] + alpha + lau + acc
+                if heads:
+                    # Ruling SL-1.5: a later seat's head start, day points scored at the end.
+                    d["head_start"] = self.g.head_start[p]
+                d["total"] = self.np[p] + alpha + lau + acc + self.g.head_start[p]
             out.append(d)
         return out
 

@@ -661,10 +661,14 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
             f"on {sd['space']}" if sd["space"] else "not on the rondel yet"]
     if not bot:
         info.append(f"saved AP {sd['saved_ap']}")
+        if sd.get("head_start"):
+            info.append(f"head start +{sd['head_start']}")
     out.append(_t(26, y + 62, " \u00b7 ".join(info), 10, "#aab3da"))
     if terminal and "score_breakdown" in v:
         row = v["score_breakdown"][q]
-        txt = " \u00b7 ".join(f"{k} {val:g}" for k, val in row.items() if k != "total" and val)
+        txt = " \u00b7 ".join(
+            f"{k.replace('_', ' ')} {val:g}" for k, val in row.items() if k != "total" and val
+        )
         out.append(_t(26, y + 76, txt, 9.5, "#ffe9a8"))
     if bot:
         marks = sd["accolade_markers"]

@@ -40,6 +40,7 @@ def make_view(s: StarlightState, player: int | None) -> dict[str, Any]:
         if not s.is_bot(q):
             d.update(
                 saved_ap=s.saved[q],
+                head_start=s.g.head_start[q],
                 cores=[t.core_ids[c] for c in sorted(s.cores[q])],
                 rays={
                     f"{SIZE_NAMES[i // nc]} {t.colors[i % nc]}": s.rays[q][i]
