@@ -119,17 +119,23 @@ class SeatRow:
         t = _turn_order()
         ap = {k: list(v) for k, v in t.saved_ap.items()}
         nps = {k: list(v) for k, v in t.night_points.items()}
+        day = {k: list(v) for k, v in t.day_points.items()}
         key = str(self.players)
-        if (tuple(ap.get(key, [])), tuple(nps.get(key, []))) == (self.saved_ap,
-                                                                  self.night_points):
+        if (tuple(ap.get(key, [])), tuple(nps.get(key, []))) == (
+            self.saved_ap, self.night_points
+        ) and not any(day.get(key, [])):
             return ""  # the shipped row: the default game
+        # The row replaces the count's whole head start (its day points too).
         ap[key], nps[key] = list(self.saved_ap), list(self.night_points)
+        day[key] = [0] * self.players
         return _write_turn_order(folder, f"{self.name}_{self.players}p", ap, nps,
-                                 f"search candidate {self.name} of scripts/balance_sweep.py")
+                                 f"search candidate {self.name} of scripts/balance_sweep.py",
+                                 day)
 
 
 def _write_turn_order(folder: Path, stem: str, ap: dict[str, list[int]],
-                      nps: dict[str, list[int]], why: str) -> str:
+                      nps: dict[str, list[int]], why: str,
+                      day: dict[str, list[int]] | None = None) -> str:
     def inline(table: dict[str, list[int]]) -> str:
         return "{ " + ", ".join(f'"{k}" = {v}' for k, v in sorted(table.items())) + " }"
 
@@ -138,6 +144,7 @@ def _write_turn_order(folder: Path, stem: str, ap: dict[str, list[int]],
         "[turn_order]\nsource = \"designed\"\n"
         f"why = \"{why}\"\n"
         f"saved_ap = {inline(ap)}\nnight_points = {inline(nps)}\n"
+        f"day_points = {inline(day or {})}\n"
     )
     return str(path.resolve())
 
@@ -158,14 +165,16 @@ def components_file(c: Candidate, folder: Path) -> str:
     """A components file replacing ``[turn_order]``: the shipped rows with ``c``'s 5-player row.
 
     Empty when ``c`` is the shipped row (the default game, nothing replaced)."""
-    if (c.saved_ap, c.night_points) == shipped_row():
-        return ""
     t = _turn_order()
+    day = {k: list(v) for k, v in t.day_points.items()}
+    if (c.saved_ap, c.night_points) == shipped_row() and not any(day.get("5", [])):
+        return ""
     ap = {k: list(v) for k, v in t.saved_ap.items()}
     nps = {k: list(v) for k, v in t.night_points.items()}
     ap["5"], nps["5"] = list(c.saved_ap), list(c.night_points)
+    day["5"] = [0] * 5  # the candidate's row is the 5-player head start, day points none
     return _write_turn_order(folder, c.name, ap, nps,
-                             f"candidate {c.name} of scripts/balance_sweep.py: {c.why}")
+                             f"candidate {c.name} of scripts/balance_sweep.py: {c.why}", day)
 
 
 # ----------------------------------------------------------------------------- tasks

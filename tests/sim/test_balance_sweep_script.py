@@ -31,16 +31,17 @@ def test_candidate_files_replace_only_the_five_player_row(tmp_path: Path) -> Non
     shipped_turn = load_game("starlight", players=5).tables.data.turn_order
     for c in mod.CANDIDATES:
         path = mod.components_file(c, tmp_path)
-        if (c.saved_ap, c.night_points) == shipped:
+        if (c.saved_ap, c.night_points) == shipped and not any(shipped_turn.day_points["5"]):
             assert path == ""  # the default game, nothing replaced
             continue
         s = load_game("starlight", players=5, components=path).new_initial_state()
         assert (tuple(s.saved), tuple(s.np)) == (c.saved_ap, c.night_points)
+        assert s.g.head_start == [0] * 5  # the candidate replaces the whole 5-player head start
         turn = load_game("starlight", players=5, components=path).tables.data.turn_order
         for n in ("1", "2", "3", "4"):
             assert turn.saved_ap[n] == shipped_turn.saved_ap[n]
             assert turn.night_points[n] == shipped_turn.night_points[n]
-    assert any(mod.components_file(c, tmp_path) == "" for c in mod.CANDIDATES)
+            assert turn.day_points[n] == shipped_turn.day_points[n]
 
 
 def _run(advantages: list[float], flagged: int = -1) -> dict[str, Any]:

@@ -128,7 +128,7 @@ def cached_per_file(load: Callable[[str], T]) -> Callable[[str], T]:
     def loader(path: str = "") -> T:
         try:
             st = os.stat(path) if path else None
-        except OSError:
+        except (OSError, ValueError):  # ValueError: e.g. a NUL byte in the path
             st = None  # reading it fails with the loader's own clear error
         return cached(path, (st.st_mtime_ns, st.st_size) if st else None)
 
