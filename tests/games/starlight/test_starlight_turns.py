@@ -98,20 +98,22 @@ def test_SL_1_5_later_seats_start_with_saved_ap_and_night_points(players, starbo
     assert off.saved == nobody and off.np == nobody and off.g.head_start == nobody
 
 
-def test_SL_1_5_two_players_compensation_is_night_points_only():
-    # Ruling SL-1.5 (issue 19): at 2 players the head start is in night points, worth the same
-    # to every player; 5 saved action points over-compensated a search agent's seat 1.
+def test_SL_1_5_two_players_compensation_is_night_points_and_day_points():
+    # Ruling SL-1.5 (issue 19): at 2 players seat 1 starts with night points (counted toward
+    # daybreak) and day points (scored at the end); 5 saved action points over-compensated a
+    # search agent's seat 1, so nothing is saved.
     comp = load_game("starlight", players=2).tables.data.turn_order
     assert comp.saved_ap["2"] == [0, 0] and comp.night_points["2"] == [0, 4]
+    assert comp.day_points["2"] == [0, 3]
     s = new(2)
-    assert s.saved == [0, 0] and s.np == [0, 4] and s.ap == 2
+    assert s.saved == [0, 0] and s.np == [0, 4] and s.ap == 2 and s.g.head_start == [0, 3]
     do(s, "place flares", "end")
     settle(s)
     assert s.turn == 1 and s.ap == 2  # nothing saved to add to seat 1's first turn
 
 
 @pytest.mark.parametrize(
-    "players,day", [(3, [0, 3, 7]), (4, [0, 1, 4, 6]), (5, [0, 2, 3, 3, 6])]
+    "players,day", [(3, [0, 3, 7]), (4, [0, 1, 3, 7]), (5, [0, 2, 4, 5, 7])]
 )
 def test_SL_1_5_three_to_five_players_head_start_is_day_points_only(players, day):
     # Ruling SL-1.5 (issue 19): at 3-5 players the head start is day points only. Saved action
@@ -128,7 +130,7 @@ def test_SL_1_5_three_to_five_players_head_start_is_day_points_only(players, day
     assert s.turn == 1 and s.ap == 2  # nothing saved to add to seat 1's first turn
 
 
-@pytest.mark.parametrize("players,starbots", [(3, 0), (4, 0), (5, 0), (3, 2)])
+@pytest.mark.parametrize("players,starbots", [(2, 0), (3, 0), (4, 0), (5, 0), (3, 2), (2, 1)])
 def test_SL_1_5_SL_13_1_head_start_day_points_score_at_the_end_not_toward_daybreak(
     players, starbots
 ):

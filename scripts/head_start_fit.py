@@ -1,0 +1,236 @@
+"""Size Starlight's head start in day points from recorded games, without replaying them.
+
+    PYTHONPATH=src python scripts/head_start_fit.py record --players 5 --seeds 5120 7811 \
+        --games 800 --jobs 2 --out raw.jsonl
+    PYTHONPATH=src python scripts/head_start_fit.py fit raw.jsonl --players 5 --max 10
+
+Why this works (issue 19, Ruling SL-1.5): a seat's head start is day points added at the end,
+and the game's ``evaluate`` and ``cutoff_values`` leave it out, so ``greedy`` in every seat plays
+the very same games whatever the day-point row (checked on ten rows, seed 5120). ``record``
+plays the games once with no day points (the shipped set-up otherwise: 2 players keep their
+night points, which change the play) and keeps each seat's total and tie-breakers
+(``State.tiebreakers``: SL-13.4-13.5). ``fit`` then scores every candidate row exactly as the game
+would: totals plus the row, winners by total then tie-breakers (ties split), and judges the
+seats as ``nightsky balance`` does (``sim.stats.judge_seats``: Clopper-Pearson, Bonferroni over
+the seats; advantage = a seat's mean score minus the table mean). It is exact for ``greedy`` and
+any agent that never reads the final score; a search agent reads it only where a playout
+reaches the end, so its rows must be measured by playing (``nightsky balance``).
+
+The rule that picks a row is fixed before looking: over all recorded seeds, fewest flagged seats
+(summed over the seeds, each judged on its own), then the smallest worst |advantage| on any
+seed, then the smallest pooled worst |advantage|. A benchmark script, not part of ``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from nightsky.agents import make_agent
+from nightsky.core.state import State
+from nightsky.sim.runner import _game, play_game
+from nightsky.sim.stats import fmean, judge_seats
+
+GAME = "starlight"
+
+
+def _params(players: int) -> dict[str, Any]:
+    # 3-5 players: compensation off is exactly "no day points" (their rows hold nothing else).
+    # 2 players: the shipped game (night points [0, 4], no day points).
+    return {"players": players} if players == 2 else {
+        "players": players, "turn_order_compensation": False}
+
+
+def _play(players: int, seed: int, indices: list[int], agent: str) -> list[dict[str, Any]]:
+    game = _game(GAME, _params(players))
+    if any(getattr(game, "head_start", ())):
+        raise SystemExit("the recorded set-up must have no day points")
+    out = []
+    last: list[State] = []
+
+    def keep(state: State) -> None:
+        last[:] = [state]  # the same object every step: the final state once play ends
+
+    for i in indices:
+        agents = [make_agent(agent, game) for _ in range(players)]
+        r = play_game(game, agents, seed, i, on_state=keep)
+        st = last[0]
+        out.append({"players": players, "seed": seed, "index": i, "agent": agent,
+                    "scores": [float(x) for x in r.scores],
+                    "tb": [list(st.tiebreakers(p)) for p in range(players)]})
+    return out
+
+
+def record(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    done = set()
+    if out.exists():
+        for line in out.read_text().splitlines():
+            g = json.loads(line)
+            done.add((g["players"], g["seed"], g["index"]))
+    tasks = []
+    for n in args.players:
+        for seed in args.seeds:
+            todo = [i for i in range(args.games) if (n, seed, i) not in done]
+            for k in range(0, len(todo), 25):
+                tasks.append((n, seed, todo[k:k + 25]))
+    start = time.time()
+    total = 0
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as fh:
+        futs = [pool.submit(_play, n, s, idx, args.agent) for n, s, idx in tasks]
+        for f in as_completed(futs):
+            rows = f.result()
+            for g in rows:
+                fh.write(json.dumps(g) + "\n")
+            fh.flush()
+            total += len(rows)
+            print(f"\r{total} games, {time.time() - start:.0f} s", end="", file=sys.stderr)
+    print(file=sys.stderr)
+
+
+def judge(games: Sequence[dict[str, Any]], row: Sequence[int]) -> list[dict[str, Any]]:
+    """Every seat's win share, verdict and advantage with ``row`` added at the end."""
+    n = len(row)
+    wins = [0.0] * n
+    sums = [0.0] * n
+    for g in games:
+        keys = [(g["scores"][p] + row[p], *g["tb"][p]) for p in range(n)]
+        best = max(keys)
+        winners = [p for p in range(n) if keys[p] == best]
+        for w in winners:
+            wins[w] += 1.0 / len(winners)
+        for p in range(n):
+            sums[p] += g["scores"][p] + row[p]
+    means = [s / len(games) for s in sums]
+    mean = fmean(means)
+    return [{"seat": v.seat, "win_share": v.win_share, "interval": v.interval,
+             "flagged": v.flagged, "advantage": means[v.seat] - mean}
+            for v in judge_seats(wins, len(games))]
+
+
+def rows_of(n: int, top: int) -> Iterable[tuple[int, ...]]:
+    """Non-decreasing rows of whole day points, seat 0 at 0."""
+    for rest in itertools.combinations_with_replacement(range(top + 1), n - 1):
+        yield (0, *rest)
+
+
+def fit(args: argparse.Namespace) -> None:
+    by: dict[tuple[int, int], list[dict[str, Any]]] = defaultdict(list)
+    for path in args.files:
+        for line in Path(path).read_text().splitlines():
+            g = json.loads(line)
+            if g["players"] == args.players and (not args.seeds or g["seed"] in args.seeds):
+                by[(g["players"], g["seed"])].append(g)
+    seeds = sorted(s for _, s in by)
+    pooled = [g for s in seeds for g in by[(args.players, s)]]
+    print(f"{args.players} players: seeds {seeds}, {len(pooled)} games")
+    rows = ([tuple(r) for r in args.row if len(r) == args.players] if args.row
+            else list(rows_of(args.players, args.max)))
+    scored = []
+    for row in rows:
+        per = [judge(by[(args.players, s)], row) for s in seeds]
+        flags = sum(1 for t in per for x in t if x["flagged"])
+        worst = max(abs(x["advantage"]) for t in per for x in t)
+        pool = judge(pooled, row)
+        scored.append(((flags, round(worst, 2), round(max(abs(x["advantage"]) for x in pool), 2)),
+                       row, per, pool))
+    scored.sort(key=lambda t: t[0])
+    if args.boot:
+        scored = boot_order(scored, pooled, args)
+    for key, row, per, pool in scored[: args.show]:
+        extra = ""
+        if args.boot:
+            extra = f"; a {args.run_games}-game run passes {key[-2]:.0%}"
+            if args.search_profile:
+                extra += f"; search agent predicted {' '.join(f'{x:+.2f}' for x in key[-1])}"
+        print(f"row {list(row)}: flagged {key[0]}, worst |adv| per seed {key[1]:.2f}, pooled "
+              f"{key[2]:.2f}{extra}")
+        for s, t in zip(seeds, per, strict=True):
+            print(f"  seed {s}: " + "  ".join(
+                f"{x['win_share']:.1%}{'!' if x['flagged'] else ''} {x['advantage']:+.2f}"
+                for x in t))
+        print("  pooled:   " + "  ".join(
+            f"{x['win_share']:.1%}{'!' if x['flagged'] else ''} {x['advantage']:+.2f}"
+            for x in pool))
+
+
+def boot_order(scored: list[Any], games: Sequence[dict[str, Any]],
+               args: argparse.Namespace) -> list[Any]:
+    """Order rows by the chance that a run of ``--run-games`` games (drawn with replacement
+    from the recorded ones, the same draws for every row) shows both targets: no seat flagged
+    and every |advantage| at most ``--score-limit``. With ``--search-profile`` (a search
+    agent's uncompensated advantages, seat 0 first) rows whose predicted search advantages
+    exceed ``--search-limit`` go last."""
+    import numpy as np
+    from scipy.stats import beta
+
+    n = args.players
+    raw = np.array([g["scores"] for g in games], dtype=float)
+    tb = np.array([[t[0] * 100 + t[1] for t in g["tb"]] for g in games], dtype=float)
+    rng = np.random.default_rng(args.boot_seed)
+    idx = rng.integers(0, len(games), size=(args.boot, args.run_games))
+    tests = 1 if n == 2 else n
+    tail = 0.05 / tests / 2
+    out = []
+    for key, row, per, pool in scored:
+        total = raw + np.array(row, dtype=float)
+        k = total * 10_000 + tb  # score first, then SL-13.4-13.5's tie-breakers
+        top = k == k.max(axis=1, keepdims=True)
+        shares = top / top.sum(axis=1, keepdims=True)
+        wins = shares[idx].sum(axis=1)
+        m = args.run_games
+        with np.errstate(all="ignore"):
+            lo = np.where(wins <= 0, 0.0, beta.ppf(tail, wins, m - wins + 1))
+            hi = np.where(wins >= m, 1.0, beta.ppf(1 - tail, wins + 1, m - wins))
+        flagged = ((lo > 1 / n) | (hi < 1 / n)).any(axis=1)
+        means = total[idx].mean(axis=1)
+        adv = means - means.mean(axis=1, keepdims=True)
+        ok = ~flagged & (np.abs(adv).max(axis=1) <= args.score_limit)
+        search: tuple[float, ...] = ()
+        if args.search_profile:
+            h = np.array(row, dtype=float)
+            search = tuple(float(x) for x in np.array(args.search_profile) + h - h.mean())
+        bad = bool(search) and max(abs(x) for x in search) > args.search_limit
+        out.append(((bad, -float(ok.mean()), *key, float(ok.mean()), search), row, per, pool))
+    out.sort(key=lambda t: t[0][:-2])
+    return [((*k[2:],), row, per, pool) for k, row, per, pool in out]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record", help="play and keep the totals and tie-breakers")
+    r.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
+    r.add_argument("--seeds", type=int, nargs="+", required=True)
+    r.add_argument("--games", type=int, default=800)
+    r.add_argument("--agent", default="greedy")
+    r.add_argument("--jobs", type=int, default=2)
+    r.add_argument("--out", required=True, help="JSON lines, appended; games there are skipped")
+    f = sub.add_parser("fit", help="judge candidate rows on recorded games")
+    f.add_argument("files", nargs="+")
+    f.add_argument("--players", type=int, required=True)
+    f.add_argument("--seeds", type=int, nargs="*", default=[])
+    f.add_argument("--max", type=int, default=10, help="largest day points in a row")
+    f.add_argument("--row", type=int, nargs="+", action="append", help="only these rows")
+    f.add_argument("--show", type=int, default=10)
+    f.add_argument("--boot", type=int, default=0, help="order rows by the chance that a run "
+                   "passes, from this many resampled runs")
+    f.add_argument("--boot-seed", type=int, default=19)
+    f.add_argument("--run-games", type=int, default=800)
+    f.add_argument("--score-limit", type=float, default=2.0)
+    f.add_argument("--search-profile", type=float, nargs="+", default=[])
+    f.add_argument("--search-limit", type=float, default=3.0)
+    args = ap.parse_args(argv)
+    record(args) if args.cmd == "record" else fit(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""scripts/head_start_fit.py: games recorded without day points, judged with a row added,
+are the games the game plays with that row (what the script's sizing rests on)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from nightsky.core.registry import load_game
+from nightsky.sim.runner import MatchSpec, play_spec
+from nightsky.sim.stats import judge_seats
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("head_start_fit", ROOT / "scripts" /
+                                                  "head_start_fit.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["head_start_fit"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_recorded_games_plus_a_row_are_the_shipped_games() -> None:
+    mod = _script()
+    recorded = mod._play(3, 41, [0, 1, 2], "greedy")
+    spec = MatchSpec("starlight", {"players": 3}, ("greedy",) * 3, 41)
+    played = [play_spec(spec, i) for i in range(3)]
+    row = load_game("starlight", players=3).head_start
+    assert any(row)  # the shipped 3-player game has a head start to add
+    for g, r in zip(recorded, played, strict=True):
+        assert [s + h for s, h in zip(g["scores"], row, strict=True)] == r.scores
+        keys = [(g["scores"][p] + row[p], *g["tb"][p]) for p in range(3)]
+        assert [p for p in range(3) if keys[p] == max(keys)] == r.winners
+    wins = [0.0] * 3
+    for r in played:
+        for w in r.winners:
+            wins[w] += 1 / len(r.winners)
+    judged = mod.judge(recorded, row)
+    assert [x["win_share"] for x in judged] == [v.win_share for v in judge_seats(wins, 3)]
+    means = [sum(r.scores[p] for r in played) / 3 for p in range(3)]
+    for x, m in zip(judged, means, strict=True):
+        assert abs(x["advantage"] - (m - sum(means) / 3)) < 1e-9
+
+
+def test_rows_start_at_zero_and_never_decrease() -> None:
+    rows = list(_script().rows_of(3, 2))
+    assert rows == [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 1), (0, 1, 2), (0, 2, 2)]
