@@ -16,9 +16,15 @@ the seats; advantage = a seat's mean score minus the table mean). It is exact fo
 any agent that never reads the final score; a search agent reads it only where a playout
 reaches the end, so its rows must be measured by playing (``nightsky balance``).
 
-The rule that picks a row is fixed before looking: over all recorded seeds, fewest flagged seats
-(summed over the seeds, each judged on its own), then the smallest worst |advantage| on any
-seed, then the smallest pooled worst |advantage|. A benchmark script, not part of ``make test``.
+Rows are listed best first. Without ``--boot``: fewest flagged seats (summed over the recorded
+seeds, each judged on its own), then the smallest worst |advantage| on any seed, then the
+smallest pooled worst |advantage|. With ``--boot B`` (how the shipped rows were chosen, issue
+19): the largest chance that a run of ``--run-games`` games meets both of ``nightsky balance``'s
+targets (no seat flagged, every |advantage| at most ``--score-limit``), estimated from ``B``
+runs drawn with replacement from all recorded games (the same draws for every row); with
+``--search-profile`` (a search agent's advantages without day points, seat 0 first) rows whose
+predicted search advantages exceed ``--search-limit`` come last. A benchmark script, not part of
+``make test``; docs/games/starlight.md ("Rows judged on recorded games") has the run.
 """
 
 from __future__ import annotations
