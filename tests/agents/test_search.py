@@ -618,3 +618,44 @@ def test_search_pauses_the_collector_only_while_it_runs() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.pure_engine  # a spy on step
+@pytest.mark.parametrize("rollout", ["random", "none"])
+def test_chance_stop_never_searches_past_the_next_draw(
+    rollout: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # chance=stop: once a player has moved, a chance outcome is a cut-off (the position before
+    # it is scored), so no iteration samples a draw; with chance=pass (the default) the tree
+    # and the playouts go on through the dice. Mihi Anguli, where both seats act at once and
+    # then roll: without it the last seat's search reached its next turn's dice and the
+    # others' did not (a seat bias of search agents, docs/games/mihi-anguli.md).
+    game = load_game("mihi-anguli", players=2)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.current_players() == (CHANCE,):
+        state.step(state.sample_chance(rng), CHANCE)
+    cls = type(state)
+    real_step = cls.step
+    draws = [0]
+
+    def spy(self: State, action: Any, player: int | None = None) -> None:
+        if player == CHANCE:
+            draws[0] += 1
+        real_step(self, action, player)
+
+    monkeypatch.setattr(cls, "step", spy)
+    for mode, expect_draws in (("stop", False), ("pass", True)):
+        draws[0] = 0
+        agent = make_agent(
+            f"ismcts:iterations=150,depth=30,early=false,rollout={rollout},chance={mode}"
+        )
+        assert agent.choose(state, 0, random.Random(1)) in state.legal_actions(0)
+        if expect_draws and rollout == "none":
+            continue  # best-first from a turn's start need not reach the dice in 150 iterations
+        assert (draws[0] > 0) == expect_draws, (mode, draws[0])
+
+
+def test_chance_key_is_checked() -> None:
+    with pytest.raises(OptionError, match="chance must be 'pass' or 'stop'"):
+        make_agent("ismcts:iterations=5,chance=later")

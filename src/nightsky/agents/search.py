@@ -40,6 +40,10 @@ steps is searched as a whole, once), ``leaf`` (``share``: a cut-off position sco
 softmax share of the seats' centred ``evaluate``; ``delta``: a logistic of each seat's change of
 ``evaluate`` since the root, see ``_CutoffScale``), ``turn`` (false; true: also stop where a seat
 other than the searcher is to move, so the search plans the searcher's own turn only),
+``chance`` (``pass``: chance outcomes are sampled and the search goes on; ``stop``: once a player
+has moved, a chance outcome is a cut-off, the position before it scored, so no seat's search
+reaches past the next draw: where the seats act at once and then roll, the last seat's next
+turn no longer falls inside its horizon while the others' do not),
 ``value`` (``heuristic``: cut-offs and the root prior use ``evaluate``; ``learned``: the game's
 learned ``State.value``, for a game whose ``GameInfo.value_model`` names one), ``cheat``.
 
@@ -102,6 +106,7 @@ class SearchSettings:
     plan: int = 0
     leaf: str = "share"
     turn: bool = False
+    chance: str = "pass"
     value: str = "heuristic"
 
     @classmethod
@@ -140,6 +145,8 @@ def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
             raise OptionError(f"{where}backup must be 'mean' or 'max', got {value!r}")
         elif key == "leaf" and value not in ("share", "delta"):
             raise OptionError(f"{where}leaf must be 'share' or 'delta', got {value!r}")
+        elif key == "chance" and value not in ("pass", "stop"):
+            raise OptionError(f"{where}chance must be 'pass' or 'stop', got {value!r}")
         elif key == "value" and value not in ("heuristic", "learned"):
             raise OptionError(f"{where}value must be 'heuristic' or 'learned', got {value!r}")
         elif key == "rollout" and not isinstance(value, str):
@@ -555,6 +562,7 @@ class _Search:
         moves = 0
         depth = self.settings.depth
         own_turn = self.settings.turn
+        stop_chance = self.settings.chance == "stop"
         while True:
             players = world.current_players()
             if not players:
@@ -563,6 +571,8 @@ class _Search:
             # so its plan for this turn is in the tree before the depth cut-off.
             seat = self.me if self.me in players else players[0]
             if seat == CHANCE:
+                if stop_chance and moves:
+                    break
                 outcome = world.sample_chance(self.rng)
                 world.step(outcome, CHANCE)
                 last_seat = CHANCE
@@ -673,6 +683,8 @@ class _Search:
                 return st.returns()
             seat = self.me if self.me in players else players[0]
             if seat == CHANCE:
+                if moves and self.settings.chance == "stop":
+                    return self.scale.shares(st)
                 st.step(st.sample_chance(self.rng), CHANCE)
                 continue
             if ((limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or stop

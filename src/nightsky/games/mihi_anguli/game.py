@@ -36,8 +36,10 @@ class MihiAnguliGame(Game):
         default_players=1,
         # A turn is a chain of the seat's own steps that evaluate rates well (it looks through
         # a pending choice): score leaves at once, look three steps ahead, and value a step by
-        # its best follow-up (docs/agents.md, the Mihi Anguli trials).
-        search_defaults="rollout=none,c=0.2,depth=3,backup=max",
+        # its best follow-up (docs/agents.md, the Mihi Anguli trials). Stop at the dice: the
+        # seats act at once and then roll, so without it only the last seat's search reached
+        # its next turn's roll, and that seat fell 5 points behind (docs/games/mihi-anguli.md).
+        search_defaults="rollout=none,c=0.2,depth=3,backup=max,chance=stop",
         # A learned value of a sheet (value.py, scripts/train_value.py, docs/games/mihi-anguli.md).
         value_model="value.json",
         # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
