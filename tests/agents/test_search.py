@@ -221,13 +221,18 @@ def test_turn_cutoff_searches_only_the_searchers_own_moves() -> None:
     assert len(seats_in_tree("")) == 2
 
 
-def test_simultaneous_seats_each_get_their_own_choice() -> None:
-    # Mihi Anguli multiplayer: several seats act at once; the agent may be asked for any of them.
-    game = load_game("mihi-anguli", players=2)
-    state = game.new_initial_state()
-    rng = random.Random(5)
+def _mihi_first_turn(seed: int) -> State:
+    """A 2-player Mihi Anguli game at its first turn: the dice rolled, both seats to act."""
+    state = load_game("mihi-anguli", players=2).new_initial_state()
+    rng = random.Random(seed)
     while state.current_players() == (CHANCE,):
         state.step(state.sample_chance(rng), CHANCE)
+    return state
+
+
+def test_simultaneous_seats_each_get_their_own_choice() -> None:
+    # Mihi Anguli multiplayer: several seats act at once; the agent may be asked for any of them.
+    state = _mihi_first_turn(5)
     acting = state.current_players()
     assert len(acting) == 2
     agent = make_agent("ismcts:iterations=12,depth=4")
@@ -243,11 +248,7 @@ def test_the_searching_seat_moves_first_among_seats_acting_at_once(
     # Seat 1 searches while seat 0 also has its turn to play: inside the tree and the playout,
     # seat 0 may only move once seat 1 has ended its turn (seat 1's plan comes first, before
     # the depth cut-off).
-    game = load_game("mihi-anguli", players=2)
-    state = game.new_initial_state()
-    rng = random.Random(3)
-    while state.current_players() == (CHANCE,):
-        state.step(state.sample_chance(rng), CHANCE)
+    state = _mihi_first_turn(3)
     assert state.current_players() == (0, 1)
     cls = type(state)
     real_step = cls.step
@@ -630,11 +631,7 @@ def test_chance_stop_never_searches_past_the_next_draw(
     # and the playouts go on through the dice. Mihi Anguli, where both seats act at once and
     # then roll: without it the last seat's search reached its next turn's dice and the
     # others' did not (a seat bias of search agents, docs/games/mihi-anguli.md).
-    game = load_game("mihi-anguli", players=2)
-    state = game.new_initial_state()
-    rng = random.Random(3)
-    while state.current_players() == (CHANCE,):
-        state.step(state.sample_chance(rng), CHANCE)
+    state = _mihi_first_turn(3)
     cls = type(state)
     real_step = cls.step
     draws = [0]

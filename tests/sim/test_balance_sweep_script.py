@@ -3,26 +3,18 @@ benchmark for a many-core machine)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from nightsky.core.registry import load_game
 from nightsky.sim.runner import MatchSpec, play_spec
+from tests.support.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("balance_sweep", ROOT / "scripts" /
-                                                  "balance_sweep.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["balance_sweep"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+def _script() -> ModuleType:
+    return load_script("balance_sweep")
 
 
 def test_candidate_files_replace_only_the_five_player_row(tmp_path: Path) -> None:

@@ -3,26 +3,16 @@ are the games the game plays with that row (what the script's sizing rests on)."
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 from nightsky.core.registry import load_game
 from nightsky.sim.runner import MatchSpec, play_spec
 from nightsky.sim.stats import judge_seats
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.scripts import load_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("head_start_fit", ROOT / "scripts" /
-                                                  "head_start_fit.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["head_start_fit"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("head_start_fit")
 
 
 def test_recorded_games_plus_a_row_are_the_shipped_games() -> None:

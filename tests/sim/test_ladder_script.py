@@ -3,23 +3,16 @@ results; the real run is a benchmark)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
+from types import ModuleType
 
 from nightsky.sim.runner import GameResult
 from nightsky.sim.tournament import lineups
+from tests.support.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("ladder", ROOT / "scripts" / "ladder.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["ladder"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+def _script() -> ModuleType:
+    return load_script("ladder")
 
 
 def _results(mod) -> list[GameResult]:  # type: ignore[no-untyped-def]

@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from nightsky.core.registry import game_class, game_ids, packaged_game_ids
+from tests.support.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("agent_strength", ROOT / "scripts" /
-                                                  "agent_strength.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["agent_strength"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+def _script() -> ModuleType:
+    return load_script("agent_strength")
 
 
 def test_two_player_games_are_every_shipped_game_that_takes_two() -> None:

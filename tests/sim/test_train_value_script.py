@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from nightsky.games.mihi_anguli.value import FEATURES, load_model
+from tests.support.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("train_value", ROOT / "scripts" /
-                                                  "train_value.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["train_value"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+def _script() -> ModuleType:
+    return load_script("train_value")
 
 
 def test_a_tiny_run_writes_loadable_weights_with_their_provenance(tmp_path: Path) -> None:
