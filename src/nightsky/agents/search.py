@@ -676,6 +676,7 @@ class _Search:
         policy = self.policy
         stop = self.settings.rollout == "none"
         own_turn = self.settings.turn
+        stop_chance = self.settings.chance == "stop"
         steps = 0
         while True:
             players = st.current_players()
@@ -683,7 +684,7 @@ class _Search:
                 return st.returns()
             seat = self.me if self.me in players else players[0]
             if seat == CHANCE:
-                if moves and self.settings.chance == "stop":
+                if stop_chance and moves:
                     return self.scale.shares(st)
                 st.step(st.sample_chance(self.rng), CHANCE)
                 continue
