@@ -48,15 +48,19 @@ from nightsky.sim.stats import fmean, judge_seats
 GAME = "starlight"
 
 
-def _params(players: int) -> dict[str, Any]:
+def _params(players: int, components: str = "") -> dict[str, Any]:
     # 3-5 players: compensation off is exactly "no day points" (their rows hold nothing else).
-    # 2 players: the shipped game (night points [0, 4], no day points).
-    return {"players": players} if players == 2 else {
-        "players": players, "turn_order_compensation": False}
+    # 2 players: the shipped game (night points [0, 4], no day points). ``components``: a
+    # components file played instead of the shipped tables (a design being tried).
+    extra = {"components": components} if components else {}
+    return {"players": players, **extra} if players == 2 else {
+        "players": players, "turn_order_compensation": False, **extra}
 
 
-def _play(players: int, seed: int, indices: list[int], agent: str) -> list[dict[str, Any]]:
-    game = _game(GAME, _params(players))
+def _play(
+    players: int, seed: int, indices: list[int], agent: str, components: str = ""
+) -> list[dict[str, Any]]:
+    game = _game(GAME, _params(players, components))
     if any(getattr(game, "head_start", ())):
         raise SystemExit("the recorded set-up must have no day points")
     out = []
@@ -69,9 +73,12 @@ def _play(players: int, seed: int, indices: list[int], agent: str) -> list[dict[
         agents = [make_agent(agent, game) for _ in range(players)]
         r = play_game(game, agents, seed, i, on_state=keep)
         st = last[0]
-        out.append({"players": players, "seed": seed, "index": i, "agent": agent,
-                    "scores": [float(x) for x in r.scores],
-                    "tb": [list(st.tiebreakers(p)) for p in range(players)]})
+        g = {"players": players, "seed": seed, "index": i, "agent": agent,
+             "scores": [float(x) for x in r.scores],
+             "tb": [list(st.tiebreakers(p)) for p in range(players)]}
+        if components:
+            g["components"] = components
+        out.append(g)
     return out
 
 
@@ -91,7 +98,7 @@ def record(args: argparse.Namespace) -> None:
     start = time.time()
     total = 0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as fh:
-        futs = [pool.submit(_play, n, s, idx, args.agent) for n, s, idx in tasks]
+        futs = [pool.submit(_play, n, s, idx, args.agent, args.components) for n, s, idx in tasks]
         for f in as_completed(futs):
             rows = f.result()
             for g in rows:
@@ -220,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--agent", default="greedy")
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--out", required=True, help="JSON lines, appended; games there are skipped")
+    r.add_argument("--components", default="", help="a components file to play instead of the "
+                   "shipped tables (the game's `components` option)")
     f = sub.add_parser("fit", help="judge candidate rows on recorded games")
     f.add_argument("files", nargs="+")
     f.add_argument("--players", type=int, required=True)

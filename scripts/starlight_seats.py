@@ -8,10 +8,12 @@ choices from ``random.Random(f"{seed}-{i}")``) and prints per seat: the mean and
 deviation of each part of the final score (``State.score_breakdown``: night points, alpha stars,
 Laurels, Accolades, the head start when there is one, the total), the win share (ties split),
 stars launched, who reached daybreak (SL-12.1) and each seat's night points then, and the last
-round (SL-12.2-12.5): how many games the seat made its final launch in, how many of those went
-to a slot rather than nowhere, and the night points it gained in that round. ``-o KEY=VALUE``
-sets a game option (``components=FILE`` plays other component tables). Issue 19 used it to find
-what the head start cannot make up for (docs/games/starlight.md, "What a head start cannot fix").
+round (SL-12.2-12.5): how many games the seat made its final launch in, how many launches went
+into a slot rather than nowhere, in how many the seat made no choice at all (its last turn
+forfeit: no complete star when it began, SL-12.5), and the night points it gained then.
+``-o KEY=VALUE`` sets a game option (``components=FILE`` plays other component tables).
+Issue 19 used it to find what the head start cannot make up for (docs/games/starlight.md,
+"What a head start cannot fix").
 A benchmark script, not part of ``make test``.
 """
 
@@ -52,6 +54,7 @@ def play(game: Any, agent: str, seed: int, index: int) -> dict[str, Any]:
     trigger, np_at_daybreak, np_last = -1, None, None
     final = [0] * n
     slotted = [0] * n
+    moved = [0] * n  # choices made in the last round: none means the last turn was forfeit
     while not s.is_terminal():
         p = s.current_players()[0]
         if p == CHANCE:
@@ -61,6 +64,7 @@ def play(game: Any, agent: str, seed: int, index: int) -> dict[str, Any]:
         if s.in_last_round():
             if np_last is None:
                 np_last = list(s.np)
+            moved[p] += 1
             text = str(action)
             if text.startswith("final"):
                 final[p] += 1
@@ -76,6 +80,7 @@ def play(game: Any, agent: str, seed: int, index: int) -> dict[str, Any]:
         "np_at_daybreak": np_at_daybreak,
         "final": final,
         "slotted": slotted,
+        "forfeit": [int(moved[q] == 0) for q in range(n)],
         "last_round_gain": [s.np[q] - np_last[q] for q in range(n)] if np_last else [0] * n,
     }
 
@@ -142,6 +147,11 @@ def main(argv: list[str] | None = None) -> None:
     line(
         "last round: launches in slots",
         [sum(r["slotted"][q] for r in rows) / len(rows) for q in range(n)],
+        "{:7.3f}",
+    )
+    line(
+        "last round: forfeit",
+        [sum(r.get("forfeit", [0] * n)[q] for r in rows) / len(rows) for q in range(n)],
         "{:7.3f}",
     )
     line(

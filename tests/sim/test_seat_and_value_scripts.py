@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from nightsky.core.registry import load_game
@@ -51,3 +53,14 @@ def test_value_duel_candidates_and_the_heuristic_baseline(
     rows = {line.split()[0]: line for line in out.splitlines()[1:]}
     assert set(rows) == {"abilities=2.4", "shipped", "heuristic"}
     assert rows["heuristic"].endswith("over 'heuristic' +0.00 +- 0.00")
+
+
+def test_the_accolade_variant_changes_only_the_accolades_day_points() -> None:
+    variant = Path(__file__).resolve().parents[2] / "examples" / "starlight-accolades-3dp.toml"
+    shipped = load_game("starlight", players=5).tables.data
+    tried = load_game("starlight", players=5, components=str(variant)).tables.data
+    assert [a.dp for a in tried.accolades] == [3] * 5
+    assert [a.dp for a in shipped.accolades] != [3] * 5
+    strip = [a.model_copy(update={"dp": 0}) for a in tried.accolades]
+    assert strip == [a.model_copy(update={"dp": 0}) for a in shipped.accolades]
+    assert tried.laurels == shipped.laurels and tried.board == shipped.board
