@@ -78,7 +78,7 @@ class StarFireGame(Game):
             Level(
                 "expert",
                 "ismcts:seconds=0.2",
-                "0.2 s of search a move: 73% vs greedy (100 games, 64-81%), 100% vs random",
+                "0.2 s of search a move: 84% vs greedy (200 games, 78-88%), 100% vs random",
             ),
         ),
     )
