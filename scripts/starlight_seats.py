@@ -6,14 +6,14 @@
 Plays ``--games`` games of ``--agent`` in every seat (game ``i`` draws chance and every agent's
 choices from ``random.Random(f"{seed}-{i}")``) and prints per seat: the mean and standard
 deviation of each part of the final score (``State.score_breakdown``: night points, alpha stars,
-Laurels, Accolades, the head start when there is one, the total), the win share (ties split),
-stars launched, who reached daybreak (SL-12.1) and each seat's night points then, and the last
-round (SL-12.2-12.5): how many games the seat made its final launch in, how many launches went
-into a slot rather than nowhere, in how many the seat made no choice at all (its last turn
-forfeit: no complete star when it began, SL-12.5), and the night points it gained then.
-``-o KEY=VALUE`` sets a game option (``components=FILE`` plays other component tables).
-Issue 19 used it to find what the head start cannot make up for (docs/games/starlight.md,
-"What a head start cannot fix").
+Laurels, Accolades, the head start when there is one, the total), the win share (the game's
+winners, shared victories split), stars launched, who reached daybreak (SL-12.1) and each seat's
+night points then, and the last round (SL-12.2-12.5): how many games the seat made its final
+launch in, how many launches went into a slot rather than nowhere, in how many the seat made no
+choice at all (its last turn forfeit: no complete star when it began, SL-12.5), and the night
+points it gained then. ``-o KEY=VALUE`` sets a game option (``components=FILE`` plays other
+component tables). Issue 19 used it to find what the head start cannot make up for
+(docs/games/starlight.md, "What a head start cannot fix").
 A benchmark script, not part of ``make test``.
 """
 
@@ -81,14 +81,9 @@ def play(game: Any, agent: str, seed: int, index: int) -> dict[str, Any]:
         "final": final,
         "slotted": slotted,
         "forfeit": [int(moved[q] == 0) for q in range(n)],
+        "winners": s.winners(),  # totals, then the tie-breakers (SL-13.4-13.5)
         "last_round_gain": [s.np[q] - np_last[q] for q in range(n)] if np_last else [0] * n,
     }
-
-
-def _winners(parts: list[dict[str, float]]) -> list[int]:
-    totals = [d["total"] for d in parts]
-    top = max(totals)
-    return [q for q, t in enumerate(totals) if t == top]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -123,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
             line(f"{part}: stdev", [statistics.stdev(v) if len(v) > 1 else 0.0 for v in vals])
     wins = [0.0] * n
     for r in rows:
-        ws = _winners(r["parts"])
+        ws = r["winners"]
         for q in ws:
             wins[q] += 1 / len(ws)
     line("win share", [w / len(rows) for w in wins], "{:7.3f}")
