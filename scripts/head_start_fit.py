@@ -33,6 +33,7 @@ import argparse
 import itertools
 import json
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -48,13 +49,33 @@ from nightsky.sim.stats import fmean, judge_seats
 GAME = "starlight"
 
 
+def _night_points_only() -> str:
+    """A components file of the shipped turn-order table less its day points (2 players)."""
+    import tomllib
+
+    from nightsky.games.starlight import components as comp
+
+    shipped = tomllib.loads((Path(comp.__file__).parent / "data" / "sky.toml").read_text())
+    order = shipped["turn_order"]
+    path = Path(tempfile.gettempdir()) / "nightsky-starlight-night-points-only.toml"
+    lines = ["[turn_order]", 'source = "designed"',
+             'why = "The shipped turn-order table without its day points (head_start_fit)."']
+    for key in ("saved_ap", "night_points"):
+        items = ", ".join(f'"{k}" = {v}' for k, v in order[key].items())
+        lines.append(f"{key} = {{ {items} }}")
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
 def _params(players: int, components: str = "") -> dict[str, Any]:
     # 3-5 players: compensation off is exactly "no day points" (their rows hold nothing else).
-    # 2 players: the shipped game (night points [0, 4], no day points). ``components``: a
-    # components file played instead of the shipped tables (a design being tried).
+    # 2 players: the shipped game's night points ([0, 4]: they change the play) without its day
+    # points. ``components``: a components file played instead of the shipped tables (a design
+    # being tried; at 2 players it must hold no day points itself).
+    if players == 2:
+        return {"players": 2, "components": components or _night_points_only()}
     extra = {"components": components} if components else {}
-    return {"players": players, **extra} if players == 2 else {
-        "players": players, "turn_order_compensation": False, **extra}
+    return {"players": players, "turn_order_compensation": False, **extra}
 
 
 def _play(
@@ -93,8 +114,8 @@ def record(args: argparse.Namespace) -> None:
     for n in args.players:
         for seed in args.seeds:
             todo = [i for i in range(args.games) if (n, seed, i) not in done]
-            for k in range(0, len(todo), 25):
-                tasks.append((n, seed, todo[k:k + 25]))
+            for k in range(0, len(todo), args.chunk):
+                tasks.append((n, seed, todo[k:k + args.chunk]))
     start = time.time()
     total = 0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as fh:
@@ -226,6 +247,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--games", type=int, default=800)
     r.add_argument("--agent", default="greedy")
     r.add_argument("--jobs", type=int, default=2)
+    r.add_argument("--chunk", type=int, default=25,
+                   help="games a worker plays before writing them (1 for slow search agents)")
     r.add_argument("--out", required=True, help="JSON lines, appended; games there are skipped")
     r.add_argument("--components", default="", help="a components file to play instead of the "
                    "shipped tables (the game's `components` option)")

@@ -40,3 +40,16 @@ def test_recorded_games_plus_a_row_are_the_shipped_games() -> None:
 def test_rows_start_at_zero_and_never_decrease() -> None:
     rows = list(_script().rows_of(3, 2))
     assert rows == [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 1), (0, 1, 2), (0, 2, 2)]
+
+
+def test_two_player_recording_keeps_the_night_points_and_drops_the_day_points() -> None:
+    # At 2 players the shipped head start is night points (they change the play) and day
+    # points: the recording must play the very games of the shipped set-up, less the day points.
+    mod = _script()
+    recorded = mod._play(2, 43, [0, 1], "greedy")
+    played = [play_spec(MatchSpec("starlight", {"players": 2}, ("greedy",) * 2, 43), i)
+              for i in range(2)]
+    row = load_game("starlight", players=2).head_start
+    assert any(row)
+    for g, r in zip(recorded, played, strict=True):
+        assert [s + h for s, h in zip(g["scores"], row, strict=True)] == r.scores
