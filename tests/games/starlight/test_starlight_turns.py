@@ -104,16 +104,16 @@ def test_SL_1_5_two_players_compensation_is_night_points_and_day_points():
     # search agent's seat 1, so nothing is saved.
     comp = load_game("starlight", players=2).tables.data.turn_order
     assert comp.saved_ap["2"] == [0, 0] and comp.night_points["2"] == [0, 4]
-    assert comp.day_points["2"] == [0, 3]
+    assert comp.day_points["2"] == [0, 2]
     s = new(2)
-    assert s.saved == [0, 0] and s.np == [0, 4] and s.ap == 2 and s.g.head_start == [0, 3]
+    assert s.saved == [0, 0] and s.np == [0, 4] and s.ap == 2 and s.g.head_start == [0, 2]
     do(s, "place flares", "end")
     settle(s)
     assert s.turn == 1 and s.ap == 2  # nothing saved to add to seat 1's first turn
 
 
 @pytest.mark.parametrize(
-    "players,day", [(3, [0, 3, 7]), (4, [0, 1, 3, 7]), (5, [0, 2, 4, 5, 7])]
+    "players,day", [(3, [0, 3, 7]), (4, [0, 1, 4, 7]), (5, [0, 2, 3, 5, 8])]
 )
 def test_SL_1_5_three_to_five_players_head_start_is_day_points_only(players, day):
     # Ruling SL-1.5 (issue 19): at 3-5 players the head start is day points only. Saved action

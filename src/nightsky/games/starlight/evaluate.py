@@ -52,6 +52,20 @@ def _launch_distance(s: StarlightState, p: int) -> int:
     return 3
 
 
+def turns_to_come(s: StarlightState, p: int) -> int:
+    """Turns of the seat still to start after daybreak (SL-12.1), a turn under way not counted;
+    -1 before daybreak, when the end is not yet in sight."""
+    d = s.daybreak_round
+    if not d or s.round <= 0:
+        return -1
+    later = 1 if s.turn < p else 0  # seats take their turns in seat order
+    if s.round == d:
+        return 1 + later
+    if s.round == d + 1:
+        return later
+    return 0
+
+
 def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_CAP) -> float:
     """Points a seat can expect from what it holds and where it stands (no secrets of others).
 
@@ -70,10 +84,17 @@ def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_C
         lr = t.data.laurels[li]
         if s.goal_met(p, lr):
             val += lr.dp
+    points = val
+    mine = s.turn == p and s.phase != 8  # a turn under way (8: between turns)
+    to_come = turns_to_come(s, p)
+    if to_come == 0 and not mine:
+        return points  # the seat's last turn is over: what it holds scores nothing more
+    # The next turn to start is the seat's last (SL-12.1): only one star can still be launched,
+    # and only if it is complete when that turn starts (SL-12.5).
+    final_next = to_come == 1 and not mine
     val += PRIVILEGE * bin(s.privs[p]).count("1")
     val += 0.3 * (bin(s.mags[p]).count("1") + bin(s.aspects[p]).count("1"))
-    mine = s.turn == p
-    launching = mine and s.star_core >= 0
+    launching = s.turn == p and s.star_core >= 0
     mask = s.all_mask()
     nrays = sum(s.rays[p])
     ready = 0
@@ -90,6 +111,12 @@ def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_C
             partial += 1.3 + 0.7 * min(match, 2)
     # Rays are shared between Cores: two rays or so per ready star.
     ready = min(ready, nrays // 2 + sum(1 for c in s.cores[p] if c >= t.num_deck_cores))
+    if final_next:
+        if not ready:
+            return points  # the last turn will be forfeit
+        ready, partial = 1, 0.0
+    elif s.last and s.turn == p:
+        ready = 0 if launching else min(ready, 1)  # the final launch ends the last turn
     val += READY_CORE * ready + partial
     val += RAY * min(nrays, 3 * len(s.cores[p]) + 2) + 0.1 * max(0, nrays - 3 * len(s.cores[p]) - 2)
     if launching:
@@ -99,7 +126,7 @@ def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_C
     elif mine and s.phase == 3:  # choosing the star: the launch is paid for
         val += LAUNCHING - READY_CORE
     val += FLARE * len(s.flares[p])
-    ap = s.ap if mine else 0
+    ap = s.ap if s.turn == p else 0
     # Saved points are worth a little less than points in hand, so idling is not free.
     val += AP_VALUE * min(ap, hand_cap) + SAVED_VALUE * s.saved[p]
     if ready and not launching:
