@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from nightsky.games.starlight.constants import BETWEEN, CHOOSE_STAR
+
 if TYPE_CHECKING:
     # Typed so that compiled, every call on the state is a native one.
     from nightsky.games.starlight.state import StarlightState
@@ -43,7 +45,7 @@ def _launch_distance(s: StarlightState, p: int) -> int:
     pos = s.pos[p]
     if pos < 0:
         return 3
-    mine = s.turn == p and s.phase != 8  # between turns the marker waits for the next turn
+    mine = s.turn == p and s.phase != BETWEEN  # between turns the marker waits for its turn
     if rondel[pos].startswith("launch") and mine and s.moved and not s.launched_here:
         return 0
     for d in range(1, 8):
@@ -85,7 +87,7 @@ def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_C
         if s.goal_met(p, lr):
             val += lr.dp
     points = val
-    mine = s.turn == p and s.phase != 8  # a turn under way (8: between turns)
+    mine = s.turn == p and s.phase != BETWEEN  # a turn under way
     to_come = turns_to_come(s, p)
     if to_come == 0 and not mine:
         return points  # the seat's last turn is over: what it holds scores nothing more
@@ -123,7 +125,7 @@ def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_C
         val += LAUNCHING + RAY * sum(s.star_rays)
         if s.star_flare >= 0:
             val += FLARE
-    elif mine and s.phase == 3:  # choosing the star: the launch is paid for
+    elif mine and s.phase == CHOOSE_STAR:  # choosing the star: the launch is paid for
         val += LAUNCHING - READY_CORE
     val += FLARE * len(s.flares[p])
     ap = s.ap if s.turn == p else 0
