@@ -396,6 +396,13 @@ class Tables:
     laurel_ids: tuple[str, ...]
     starbot_ids: tuple[str, ...]
     god_ids: tuple[str, ...]
+    # Per-slot columns of ``slots`` and other values the search's hot path reads: one tuple
+    # lookup instead of an attribute lookup on an interpreted object per slot.
+    slot_size: tuple[int, ...]
+    slot_target: tuple[bool, ...]
+    slot_links: tuple[tuple[int, ...], ...]
+    alpha_slots: tuple[int, ...]  # the size-2 (alpha) slots
+    accolade_dp: tuple[int, ...]  # day points of Accolade i + 1
 
 
 def compile_tables(data: StarlightComponents) -> Tables:
@@ -451,6 +458,11 @@ def compile_tables(data: StarlightComponents) -> Tables:
         laurel_ids=tuple(x.id for x in data.laurels),
         starbot_ids=tuple(x.id for x in data.starbots),
         god_ids=tuple(x.id for x in data.gods),
+        slot_size=tuple(s.size for s in slots),
+        slot_target=tuple(s.target for s in slots),
+        slot_links=tuple(s.links for s in slots),
+        alpha_slots=tuple(s.index for s in slots if s.size == 2),
+        accolade_dp=tuple(a.dp for a in sorted(data.accolades, key=lambda a: a.index)),
     )
 
 

@@ -80,8 +80,10 @@ def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_C
     b = t.data.board
     val = float(s.np[p])
     val += b.alpha_day_points * s.alpha_of(p)
-    acc_dp = {a.index - 1: a.dp for a in t.data.accolades}
-    val += sum(acc_dp[i] for i in range(5) if s.accolade[i] == p)
+    acc_dp = t.accolade_dp
+    for i in range(len(acc_dp)):
+        if s.accolade[i] == p:
+            val += acc_dp[i]
     for li in s.laurels[p]:
         lr = t.data.laurels[li]
         if s.goal_met(p, lr):

@@ -338,31 +338,48 @@ class StarlightState(State):
         return sum(1 for sl in t.slots_of if any(self.board[i] == p for i in sl))
 
     def alpha_of(self, p: int) -> int:
-        return sum(1 for s in self.t.slots if s.size == 2 and self.board[s.index] == p)
+        board = self.board
+        n = 0
+        for i in self.t.alpha_slots:
+            if board[i] == p:
+                n += 1
+        return n
 
     def eligible_slots(self, mask: int) -> list[int]:
         """Empty slots a star may go to in the constellations of ``mask`` (SL-7.4 to SL-7.6)."""
         out: list[int] = []
         board = self.board
         t = self.t
-        for ci, sl in enumerate(t.slots_of):
+        target = t.slot_target
+        links = t.slot_links
+        ci = -1
+        for sl in t.slots_of:
+            ci += 1
             if not mask >> ci & 1:
                 continue
-            if all(board[i] < 0 for i in sl):
-                out.extend(i for i in sl if t.slots[i].target)
-            else:
-                for i in sl:
-                    if board[i] < 0 and any(board[j] >= 0 for j in t.slots[i].links):
+            empty = True
+            for i in sl:
+                if board[i] >= 0:
+                    empty = False
+                    break
+            for i in sl:
+                if empty:
+                    if target[i]:
                         out.append(i)
+                elif board[i] < 0:
+                    for j in links[i]:
+                        if board[j] >= 0:
+                            out.append(i)
+                            break
         return out
 
     def slot_sizes(self, mask: int) -> int:
         """Bit z set when an eligible empty slot of size z is in the constellations of
         ``mask`` (whoever places the star: the board alone decides)."""
         sizes = 0
-        slots = self.t.slots
+        size = self.t.slot_size
         for i in self.eligible_slots(mask):
-            sizes |= 1 << slots[i].size
+            sizes |= 1 << size[i]
         return sizes
 
     def _mag_mask(self, p: int, mask: int, final: bool, sizes: int = -1) -> int:
@@ -601,7 +618,8 @@ class StarlightState(State):
         size = 0 if m <= 3 else 1 if m <= 5 else 2
         if size == 2 and not self.privs[p] & P_ALPHA:
             return []
-        return [i for i in self.eligible_slots(self.launch_mask) if self.t.slots[i].size == size]
+        sizes = self.t.slot_size
+        return [i for i in self.eligible_slots(self.launch_mask) if sizes[i] == size]
 
     def _slotless_ok(self, p: int) -> bool:
         """Slotless final launch: only when no slot anywhere fits the star (SL-12.3)."""
