@@ -29,6 +29,19 @@ def test_shipped_components_fit_the_rules():
     assert all(g.why for g in d.gods) and d.board.why
 
 
+def test_table_columns_match_the_slots_and_accolades():
+    # The rules' hot loops read these columns instead of the slot objects: they must agree.
+    t = load_tables()
+    assert [s.index for s in t.slots] == list(range(len(t.slots)))
+    assert t.slot_size == tuple(s.size for s in t.slots)
+    assert t.slot_target == tuple(s.target for s in t.slots)
+    assert t.slot_links == tuple(s.links for s in t.slots)
+    assert t.alpha_slots == tuple(s.index for s in t.slots if s.size == 2)
+    assert len(t.alpha_slots) == len(t.slots_of)  # one alpha slot a constellation
+    by_index = {a.index: a.dp for a in t.data.accolades}
+    assert t.accolade_dp == tuple(by_index[i] for i in range(1, 6))
+
+
 def test_bad_file_names_file_entry_and_field(tmp_path):
     bad = tmp_path / "mine.toml"
     bad.write_text(
