@@ -1379,10 +1379,10 @@ class StarlightState(State):
         b = t.data.board
         out: list[dict[str, float]] = []
         per_star = self.g.per_star_points
-        acc_dp = {a.index - 1: a.dp for a in t.data.accolades}
+        acc_dp = t.accolade_dp  # day points of Accolade i + 1
         heads = any(self.g.head_start)
         for p in range(self.g.num_seats):
-            acc = sum(acc_dp[i] for i in range(5) if self.accolade[i] == p)
+            acc = sum(acc_dp[i] for i in range(len(acc_dp)) if self.accolade[i] == p)
             d: dict[str, float]  # the parts are whole numbers (ints): views show them so
             if self.is_bot(p):
                 stars = per_star * self.stars_of(p)
