@@ -362,11 +362,13 @@ class StarlightState(State):
                 if board[i] >= 0:
                     empty = False
                     break
-            for i in sl:
-                if empty:
+            if empty:  # a constellation's first star goes to one of its target slots
+                for i in sl:
                     if target[i]:
                         out.append(i)
-                elif board[i] < 0:
+                continue
+            for i in sl:  # later stars go next to a star already there
+                if board[i] < 0:
                     for j in links[i]:
                         if board[j] >= 0:
                             out.append(i)
