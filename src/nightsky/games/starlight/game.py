@@ -33,8 +33,10 @@ class StarlightGame(Game):
         hidden_information=True,
         simultaneous=False,
         # The turn is a long run of small steps that evaluate() rates well one by one: random
-        # playouts mislead the search, a tight UCB on evaluated leaves does not (docs/agents.md).
-        search_defaults="rollout=none,c=0.2",
+        # playouts mislead the search, a tight UCB on evaluated leaves does not. A deep tree
+        # finds step sequences the one-ply heuristic overrates: two steps deep, the budget goes
+        # into sampling the hidden cards instead (docs/agents.md, "Shallow is stronger").
+        search_defaults="rollout=none,c=0.2,depth=2",
         description=(
             "Move on a rondel of seven action spaces, gather Cores and Rays, forge stars and "
             "launch them into the constellations. Starbots are automated seats driven by their "
@@ -84,12 +86,12 @@ class StarlightGame(Game):
             Level(
                 "hard",
                 "ismcts:iterations=80,seconds=0.5",
-                "a short search (80 iterations, at most 0.5 s): untested by the ladder",
+                "a short search (80 iterations, at most 0.5 s): 80% vs greedy (200 games, 73-85%)",
             ),
             Level(
                 "expert",
                 "ismcts:seconds=0.2",
-                "0.2 s of search a move: 52% vs greedy (200 games, fresh seed, 45-58%)",
+                "0.2 s of search a move: 85% vs greedy (200 games, fresh seed, 79-89%)",
             ),
         ),
     )
