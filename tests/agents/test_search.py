@@ -199,7 +199,7 @@ def test_leaf_delta_search_is_legal_and_reproducible() -> None:
 def test_turn_cutoff_searches_only_the_searchers_own_moves() -> None:
     # turn=true: the tree stops (and evaluates) where a seat other than the searcher is to
     # move, so no other seat's move is ever in it; without it the opponent's replies are
-    # (one tree for all seats with cheat=true). depth=8: Starlight's own default (2) stops
+    # (one tree for all seats with cheat=true). depth=8: Starlight's own default (3) stops
     # before the other seat's turn.
     game = load_game("starlight", players=2)
     state = _advance(game.new_initial_state(), random.Random(4), 6)

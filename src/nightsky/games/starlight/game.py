@@ -34,9 +34,11 @@ class StarlightGame(Game):
         simultaneous=False,
         # The turn is a long run of small steps that evaluate() rates well one by one: random
         # playouts mislead the search, a tight UCB on evaluated leaves does not. A deep tree
-        # finds step sequences the one-ply heuristic overrates: two steps deep, the budget goes
-        # into sampling the hidden cards instead (docs/agents.md, "Shallow is stronger").
-        search_defaults="rollout=none,c=0.2,depth=2",
+        # finds step sequences the one-ply heuristic overrates: three steps deep, the budget
+        # goes into sampling the hidden cards instead; at two steps a search in both seats of a
+        # 2-player game hands the first seat the Accolade race (docs/agents.md, "Shallow is
+        # stronger").
+        search_defaults="rollout=none,c=0.2,depth=3",
         description=(
             "Move on a rondel of seven action spaces, gather Cores and Rays, forge stars and "
             "launch them into the constellations. Starbots are automated seats driven by their "
