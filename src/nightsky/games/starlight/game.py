@@ -35,9 +35,9 @@ class StarlightGame(Game):
         # The turn is a long run of small steps that evaluate() rates well one by one: random
         # playouts mislead the search, a tight UCB on evaluated leaves does not. A deep tree
         # finds step sequences the one-ply heuristic overrates: three steps deep, the budget
-        # goes into sampling the hidden cards instead; at two steps a search in both seats of a
-        # 2-player game hands the first seat the Accolade race (docs/agents.md, "Shallow is
-        # stronger").
+        # goes into sampling the hidden cards instead. A shallow search in both seats of a
+        # 2-player game lets the first seat win the Accolade race, less at three steps than at
+        # two (docs/agents.md, "Shallow is stronger"; issue 19's seat balance is open there).
         search_defaults="rollout=none,c=0.2,depth=3",
         description=(
             "Move on a rondel of seven action spaces, gather Cores and Rays, forge stars and "
