@@ -7,7 +7,10 @@ For each game (``--only`` some), the agents ``random``, ``greedy``, ``easy``, ``
 tournament through ``nightsky.sim`` (``lineups``, ``run_games``, ``summarize_tournament``):
 every ordered pair of agents is a lineup, game ``i`` seats lineup ``i % 30`` on deal ``i // 30``,
 so each pairing plays both seatings of the same deals. ``--games`` is the number of games per
-pairing (both seatings together; rounded up to even). Ratings are openskill's Plackett-Luce
+pairing (both seatings together; rounded up to even). ``--steps`` plays only the pairings the
+target reads, each level against the one below it (``random`` under ``easy``), in both seatings:
+four pairings instead of fifteen, for a game whose ``expert`` thinks too long for the whole
+tournament on a small machine; the ratings then come from those games alone. Ratings are openskill's Plackett-Luce
 ordinals (mu - 3 sigma), updated game by game in index order. The seed of a game's run is
 ``--seed`` (printed with the table); a run repeats exactly except where an agent thinks for a
 time budget (``seconds``), which depends on the machine and its load.
@@ -41,6 +44,13 @@ BEGIN, END = "<!-- ladder:begin -->", "<!-- ladder:end -->"
 TARGET = 0.65  # each level should beat the one below in at least this share of games
 
 
+def steps() -> tuple[tuple[str, str], ...]:
+    """The seatings of ``--steps``: each level and the one below it, both ways round."""
+    below = ("random", *LEVEL_NAMES)
+    pairs = [(high, low) for low, high in zip(below, LEVEL_NAMES, strict=False) if low != high]
+    return tuple(s for high, low in pairs for s in ((high, low), (low, high)))
+
+
 def pairwise(results: list[GameResult]) -> dict[tuple[str, str], tuple[float, int]]:
     """``(a, b) -> (a's win share against b, games)`` over 2-player games."""
     wins: dict[tuple[str, str], float] = defaultdict(float)
@@ -60,16 +70,19 @@ def _pct(x: float) -> str:
 def table(gid: str, results: list[GameResult], seconds: float, note: str) -> str:
     """The markdown block of one game: what was run, standings, the level steps, the matrix."""
     info = game_class(gid).info
-    summary = summarize_tournament(results, AGENTS, game_id=gid, players=2, seconds=seconds)
+    # Only the agents that played (``--steps`` leaves ``greedy`` out), in the usual order.
+    seated = {a for r in results for a in r.agents[:2]}
+    agents = [a for a in AGENTS if a in seated]
+    summary = summarize_tournament(results, agents, game_id=gid, players=2, seconds=seconds)
     pw = pairwise(results)
     specs = {lvl.name: lvl.spec for lvl in info.levels}
     lines = [f"<!-- ladder:{gid}:begin -->", f"### {info.title} (`{gid}`)", "", note, ""]
-    lines += ["| agent | plays as | rating | win rate | " + " | ".join(f"vs {a}" for a in AGENTS)
-              + " |", "|---|---|---:|---:|" + "---:|" * len(AGENTS)]
+    lines += ["| agent | plays as | rating | win rate | " + " | ".join(f"vs {a}" for a in agents)
+              + " |", "|---|---|---:|---:|" + "---:|" * len(agents)]
     for row in summary["standings"]:
         a = row["agent"]
         cells = []
-        for b in AGENTS:
+        for b in agents:
             w, n = pw.get((a, b), (0.0, 0))
             cells.append("-" if a == b or not n else _pct(w / n))
         lo, hi = row["win_ci95"]
@@ -121,10 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--only", nargs="*", default=None, help="game ids (default: all five)")
     ap.add_argument("--write", type=Path, default=None, help="markdown file with the section")
+    ap.add_argument("--steps", action="store_true",
+                    help="only each level against the one below it (both seatings)")
     args = ap.parse_args(argv)
     if args.games < 2:
         ap.error("--games must be at least 2 (one game in each seating)")
-    seatings = lineups(AGENTS, 2)
+    seatings = steps() if args.steps else lineups(AGENTS, 2)
     for gid in args.only or packaged_game_ids():
         info = game_class(gid).info
         if not info.min_players <= 2 <= info.max_players:
@@ -140,9 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         note = (
             f"`scripts/ladder.py --only {gid} --games {2 * rounds} --seed {args.seed} "
-            f"--workers {args.workers}` on commit `{_commit()}`, "
+            f"--workers {args.workers}{' --steps' if args.steps else ''}` on commit "
+            f"`{_commit()}`, "
             f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {seconds / 60:.0f} min, "
-            f"load average {load:.1f} at the end; {2 * rounds} games per pairing, "
+            f"load average {load:.1f} at the end; {2 * rounds} games per pairing"
+            f"{' (only each level against the one below)' if args.steps else ''}, "
             "win rates with 95% Wilson intervals in brackets."
         )
         block = table(gid, results, seconds, note)

@@ -84,14 +84,14 @@ def test_every_level_builds_an_agent_that_plays_a_legal_move(gid: str, level: st
 
 
 def test_a_level_takes_the_games_spec_and_keys_given_with_it_win() -> None:
-    spec = game_class("starlight").info.level("hard")
+    spec = game_class("shooting-star").info.level("hard")
     assert spec is not None
-    assert level_spec("hard", "starlight") == spec.spec
-    assert level_spec("hard:iterations=5,cheat=true", "starlight") == (
+    assert level_spec("hard", "shooting-star") == spec.spec
+    assert level_spec("hard:iterations=5,cheat=true", "shooting-star") == (
         "ismcts:iterations=5,seconds=0.5,cheat=true"
     )
-    assert level_spec("greedy:samples=2", "starlight") == "greedy:samples=2"  # not a level
-    agent = make_agent("hard:iterations=5", "starlight")
+    assert level_spec("greedy:samples=2", "shooting-star") == "greedy:samples=2"  # not a level
+    agent = make_agent("hard:iterations=5", "shooting-star")
     assert agent.name == "hard:iterations=5" and agent.iterations == 5  # type: ignore[attr-defined]
 
 

@@ -50,3 +50,23 @@ def test_write_block_replaces_one_game_and_keeps_the_others(tmp_path: Path) -> N
     text = doc.read_text()
     assert "A1" not in text and text.index("B") < text.index("A2")
     assert text.startswith("head\n") and text.endswith("tail\n")
+
+
+def test_steps_seat_each_level_against_the_one_below_both_ways_and_the_table_keeps_to_them() -> None:
+    mod = _script()
+    seatings = mod.steps()
+    assert seatings == (
+        ("easy", "random"), ("random", "easy"), ("medium", "easy"), ("easy", "medium"),
+        ("hard", "medium"), ("medium", "hard"), ("expert", "hard"), ("hard", "expert"),
+    )
+    order = list(mod.AGENTS)
+    results = []
+    for i, (a, b) in enumerate(seatings * 3):
+        winner = 0 if order.index(a) > order.index(b) else 1
+        results.append(GameResult(i, [1.0 - winner, float(winner)], [winner], 10, 0, 0.1,
+                                  agents=[a, b]))
+    block = mod.table("starlight", results, 1.0, "note")
+    header = next(ln for ln in block.splitlines() if ln.startswith("| agent"))
+    assert "vs greedy" not in header and "vs expert" in header  # greedy never played
+    assert not any(ln.startswith("| greedy ") for ln in block.splitlines())
+    assert "- expert vs hard: 100% of 6" in block and "- easy vs random: 100% of 6" in block

@@ -73,22 +73,25 @@ class StarlightGame(Game):
             Option("components", str, "", "path of a TOML file replacing shipped tables"),
         ),
         default_players=2,
-        # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py). Between `greedy`
+        # and the 0.2 s search (78% against it) there is no room for a fourth level that beats
+        # the one below it in 65% of games, so `hard` is `greedy` and `medium` a greedy that
+        # errs (docs/agents.md, "Starlight's ladder").
         levels=(
             Level(
                 "easy",
                 "greedy:epsilon=0.5",
-                "half its moves random, half greedy (untested by the ladder)",
+                "half its moves random, half greedy",
             ),
             Level(
                 "medium",
-                "greedy",
-                "one move ahead on the game's heuristic",
+                "greedy:epsilon=0.2",
+                "greedy with one move in five random: beats easy in 94% (200 games)",
             ),
             Level(
                 "hard",
-                "ismcts:iterations=80,seconds=0.5",
-                "a short search (80 iterations, at most 0.5 s): 82% vs greedy (200 games, 76-86%)",
+                "greedy",
+                "one move ahead on the game's heuristic: beats medium in 80% (200 games)",
             ),
             Level(
                 "expert",
