@@ -10,10 +10,10 @@ so each pairing plays both seatings of the same deals. ``--games`` is the number
 pairing (both seatings together; rounded up to even). ``--steps`` plays only the pairings the
 target reads, each level against the one below it (``random`` under ``easy``), in both seatings:
 four pairings instead of fifteen, for a game whose ``expert`` thinks too long for the whole
-tournament on a small machine; the ratings then come from those games alone. Ratings are openskill's Plackett-Luce
-ordinals (mu - 3 sigma), updated game by game in index order. The seed of a game's run is
-``--seed`` (printed with the table); a run repeats exactly except where an agent thinks for a
-time budget (``seconds``), which depends on the machine and its load.
+tournament on a small machine; the ratings then come from those games alone. Ratings are
+openskill's Plackett-Luce ordinals (mu - 3 sigma), updated game by game in index order. The
+seed of a game's run is ``--seed`` (printed with the table); a run repeats exactly except where
+an agent thinks for a time budget (``seconds``), which depends on the machine and its load.
 
 ``--write FILE`` replaces that game's table inside the ``<!-- ladder:begin -->`` /
 ``<!-- ladder:end -->`` section of FILE (other games' tables stay), each with a line saying what

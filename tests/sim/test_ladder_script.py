@@ -52,7 +52,7 @@ def test_write_block_replaces_one_game_and_keeps_the_others(tmp_path: Path) -> N
     assert text.startswith("head\n") and text.endswith("tail\n")
 
 
-def test_steps_seat_each_level_against_the_one_below_both_ways_and_the_table_keeps_to_them() -> None:
+def test_steps_seat_each_level_against_the_one_below_and_the_table_keeps_to_them() -> None:
     mod = _script()
     seatings = mod.steps()
     assert seatings == (
