@@ -63,22 +63,24 @@ class StarFireGame(Game):
             Level(
                 "easy",
                 "greedy:epsilon=0.5",
-                "half its moves random, half greedy (untested by the ladder)",
+                "half its moves random, half greedy: beats random in 99% (ladder, 200 games)",
             ),
             Level(
                 "medium",
                 "greedy",
-                "one move ahead on the game's heuristic",
+                "one move ahead on the game's heuristic: beats easy in 100% (ladder, 200 games)",
             ),
             Level(
                 "hard",
                 "ismcts:iterations=200,seconds=0.5",
-                "a short search (200 iterations, at most 0.5 s): untested by the ladder",
+                "a short search (200 iterations, at most 0.5 s): beats medium in 64% (ladder,"
+                " 200 games, 58-71%)",
             ),
             Level(
                 "expert",
                 "ismcts:seconds=0.2",
-                "0.2 s of search a move: 84% vs greedy (200 games, 78-88%), 100% vs random",
+                "0.2 s of search a move: beats hard in 76% (ladder), greedy in 84% (200 games"
+                " each)",
             ),
         ),
     )
