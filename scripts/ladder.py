@@ -44,11 +44,15 @@ BEGIN, END = "<!-- ladder:begin -->", "<!-- ladder:end -->"
 TARGET = 0.65  # each level should beat the one below in at least this share of games
 
 
+def level_steps() -> list[tuple[str, str]]:
+    """``(level, the one below it)`` for every level, ``random`` under ``easy``: what the target
+    reads."""
+    return list(zip(LEVEL_NAMES, ("random", *LEVEL_NAMES), strict=False))
+
+
 def steps() -> tuple[tuple[str, str], ...]:
     """The seatings of ``--steps``: each level and the one below it, both ways round."""
-    below = ("random", *LEVEL_NAMES)
-    pairs = [(high, low) for low, high in zip(below, LEVEL_NAMES, strict=False) if low != high]
-    return tuple(s for high, low in pairs for s in ((high, low), (low, high)))
+    return tuple(s for high, low in level_steps() for s in ((high, low), (low, high)))
 
 
 def pairwise(results: list[GameResult]) -> dict[tuple[str, str], tuple[float, int]]:
@@ -91,9 +95,7 @@ def table(gid: str, results: list[GameResult], seconds: float, note: str) -> str
             f"{_pct(row['win_rate'])} ({_pct(lo)}-{_pct(hi)}) | " + " | ".join(cells) + " |"
         )
     lines += ["", f"Each level against the one below (target {_pct(TARGET)}):", ""]
-    for low, high in zip(("random", *LEVEL_NAMES), LEVEL_NAMES, strict=False):
-        if low == high:
-            continue
+    for high, low in level_steps():
         w, n = pw.get((high, low), (0.0, 0))
         if n:
             lo, hi = wilson_interval(w, n)

@@ -15,11 +15,12 @@ def _script() -> ModuleType:
     return load_script("ladder")
 
 
-def _results(mod) -> list[GameResult]:  # type: ignore[no-untyped-def]
-    """Two rounds of every seating where the agent listed later in AGENTS always wins."""
+def _results(mod, seatings=None, rounds=2) -> list[GameResult]:  # type: ignore[no-untyped-def]
+    """``rounds`` rounds of every seating (default: every ordered pair of AGENTS) where the agent
+    listed later in AGENTS always wins."""
     order = list(mod.AGENTS)
     out = []
-    for i, (a, b) in enumerate(lineups(mod.AGENTS, 2) * 2):
+    for i, (a, b) in enumerate((seatings or lineups(mod.AGENTS, 2)) * rounds):
         winner = 0 if order.index(a) > order.index(b) else 1
         out.append(GameResult(i, [1.0 - winner, float(winner)], [winner], 10, 0, 0.1,
                               agents=[a, b]))
@@ -59,13 +60,7 @@ def test_steps_seat_each_level_against_the_one_below_and_the_table_keeps_to_them
         ("easy", "random"), ("random", "easy"), ("medium", "easy"), ("easy", "medium"),
         ("hard", "medium"), ("medium", "hard"), ("expert", "hard"), ("hard", "expert"),
     )
-    order = list(mod.AGENTS)
-    results = []
-    for i, (a, b) in enumerate(seatings * 3):
-        winner = 0 if order.index(a) > order.index(b) else 1
-        results.append(GameResult(i, [1.0 - winner, float(winner)], [winner], 10, 0, 0.1,
-                                  agents=[a, b]))
-    block = mod.table("starlight", results, 1.0, "note")
+    block = mod.table("starlight", _results(mod, seatings, rounds=3), 1.0, "note")
     header = next(ln for ln in block.splitlines() if ln.startswith("| agent"))
     assert "vs greedy" not in header and "vs expert" in header  # greedy never played
     assert not any(ln.startswith("| greedy ") for ln in block.splitlines())
