@@ -80,13 +80,14 @@ class StarsAreRightGame(Game):
             ),
             Level(
                 "medium",
-                "greedy",
-                "one move ahead on the game's heuristic",
+                "ismcts:iterations=60",
+                "a very short search (60 iterations): greedy here is no stronger than easy"
+                " (untested by the ladder)",
             ),
             Level(
                 "hard",
-                "ismcts:iterations=250,seconds=0.5",
-                "a short search (250 iterations, at most 0.5 s): untested by the ladder",
+                "ismcts:iterations=400,seconds=0.5",
+                "a short search (400 iterations, at most 0.5 s): untested by the ladder",
             ),
             Level(
                 "expert",
