@@ -24,14 +24,18 @@ def run_games(
     engine: str = "local",
     workers: int = 1,
     address: str | None = None,
+    first: int = 0,
 ) -> Iterator[GameResult]:
-    """Play ``games`` games of ``spec`` on ``engine``; yields results as they finish."""
+    """Play ``games`` games of ``spec`` on ``engine``, indices from ``first``; yields results as
+    they finish."""
+    if first < 0:
+        raise OptionError(f"the first game index must be 0 or more, got {first}")
     if engine == "local":
         if address:
             raise OptionError("--address is for --engine ray")
-        yield from run_matches(spec, games, workers=workers)
+        yield from run_matches(spec, games, workers=workers, first=first)
     elif engine == "ray":
-        yield from run_matches_ray(spec, games, workers=workers, address=address)
+        yield from run_matches_ray(spec, games, workers=workers, address=address, first=first)
     else:
         raise OptionError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
 
@@ -43,6 +47,7 @@ def run_matches_ray(
     workers: int = 1,
     address: str | None = None,
     chunk: int = 0,
+    first: int = 0,
 ) -> Iterator[GameResult]:
     """Play on Ray: a cluster at ``address`` (``auto`` for the running one), else a local Ray
     instance with ``workers`` CPUs that is shut down afterwards."""
@@ -66,7 +71,7 @@ def run_matches_ray(
         task = ray.remote(num_cpus=1)(_play_chunk)
         # Enough chunks to keep every CPU of the cluster busy.
         cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
-        pending = [task.remote(spec, b) for b in batches(games, cpus, chunk)]
+        pending = [task.remote(spec, b) for b in batches(games, cpus, chunk, first)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for chunk_results in ray.get(done):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nightsky.agents.base import Agent, make_agent
-from nightsky.core.errors import GameError
+from nightsky.core.errors import GameError, OptionError
 from nightsky.core.game import CHANCE, Game, State
 from nightsky.core.record import make_record
 from nightsky.core.registry import load_game
@@ -225,22 +225,27 @@ def _play_chunk(spec: MatchSpec, indices: list[int]) -> list[GameResult]:
     return [play_spec(spec, i) for i in indices]
 
 
-def batches(games: int, workers: int, chunk: int = 0) -> list[list[int]]:
-    """Game indices split into chunks: big enough to amortise a task, small enough to balance
-    the load and move the progress bar."""
+def batches(games: int, workers: int, chunk: int = 0, first: int = 0) -> list[list[int]]:
+    """Game indices ``first`` .. ``first + games - 1`` split into chunks: big enough to amortise
+    a task, small enough to balance the load and move the progress bar."""
     chunk = chunk or max(1, min(50, games // (workers * 8) or 1))
-    return [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
+    end = first + games
+    return [list(range(i, min(end, i + chunk))) for i in range(first, end, chunk)]
 
 
 def run_matches(
-    spec: MatchSpec, games: int, *, workers: int = 1, chunk: int = 0
+    spec: MatchSpec, games: int, *, workers: int = 1, chunk: int = 0, first: int = 0
 ) -> Iterator[GameResult]:
-    """Play ``games`` games; yields results as they finish (in any order)."""
+    """Play ``games`` games, indices from ``first`` (a long run split in parts plays the same
+    games as one run); yields results as they finish (in any order)."""
+    if first < 0:
+        raise OptionError(f"the first game index must be 0 or more, got {first}")
     if workers <= 1:
-        for i in range(games):
+        for i in range(first, first + games):
             yield play_spec(spec, i)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_chunk, spec, b) for b in batches(games, workers, chunk)]
+        futures = [pool.submit(_play_chunk, spec, b)
+                   for b in batches(games, workers, chunk, first)]
         for fut in as_completed(futures):
             yield from fut.result()
