@@ -76,23 +76,25 @@ class StarsAreRightGame(Game):
             Level(
                 "easy",
                 "greedy:epsilon=0.5",
-                "half its moves random, half greedy (untested by the ladder)",
+                "half its moves random, half greedy: beats random in 99% (ladder, 200 games)",
             ),
             Level(
                 "medium",
                 "ismcts:iterations=60",
-                "a very short search (60 iterations): greedy here is no stronger than easy"
-                " (untested by the ladder)",
+                "a very short search (60 iterations): beats easy in 83% (ladder, 200 games;"
+                " greedy here is no stronger than easy)",
             ),
             Level(
                 "hard",
                 "ismcts:iterations=400,seconds=0.5",
-                "a short search (400 iterations, at most 0.5 s): untested by the ladder",
+                "a short search (400 iterations, at most 0.5 s): beats medium in 77% (ladder,"
+                " 200 games)",
             ),
             Level(
                 "expert",
                 "ismcts:seconds=0.2",
-                "0.2 s of search a move: 100% vs greedy and vs random (200 games each, 98-100%)",
+                "0.2 s of search a move: beats hard in 76% (ladder), greedy and random in 100%"
+                " (200 games each)",
             ),
         ),
     )
