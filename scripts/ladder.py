@@ -217,7 +217,8 @@ def play(spec: MatchSpec, total: int, first: int, workers: int, save: Path | Non
         with Progress(TextColumn(spec.game_id), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=Console(stderr=True)) as bar:
             task = bar.add_task(spec.game_id, total=total)
-            for r in run_games(spec, total, workers=workers, first=first):
+            # One game a task: games take seconds, and each is saved as soon as it ends.
+            for r in run_games(spec, total, workers=workers, first=first, chunk=1):
                 results.append(r)
                 if fh:
                     fh.write(saved_line(spec.game_id, int(spec.seed), r, specs) + "\n")

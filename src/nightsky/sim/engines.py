@@ -25,17 +25,19 @@ def run_games(
     workers: int = 1,
     address: str | None = None,
     first: int = 0,
+    chunk: int = 0,
 ) -> Iterator[GameResult]:
-    """Play ``games`` games of ``spec`` on ``engine``, indices from ``first``; yields results as
-    they finish."""
+    """Play ``games`` games of ``spec`` on ``engine``, indices from ``first``, ``chunk`` games a
+    task (0: chosen from the games and workers); yields results as they finish."""
     if first < 0:
         raise OptionError(f"the first game index must be 0 or more, got {first}")
     if engine == "local":
         if address:
             raise OptionError("--address is for --engine ray")
-        yield from run_matches(spec, games, workers=workers, first=first)
+        yield from run_matches(spec, games, workers=workers, first=first, chunk=chunk)
     elif engine == "ray":
-        yield from run_matches_ray(spec, games, workers=workers, address=address, first=first)
+        yield from run_matches_ray(spec, games, workers=workers, address=address, first=first,
+                                   chunk=chunk)
     else:
         raise OptionError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
 
