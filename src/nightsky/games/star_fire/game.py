@@ -72,14 +72,15 @@ class StarFireGame(Game):
             ),
             Level(
                 "hard",
-                "ismcts:iterations=800,seconds=0.5",
-                "a short search (800 iterations, at most 0.5 s): untested by the ladder",
+                "ismcts:iterations=200,seconds=0.5",
+                "a short search (200 iterations, at most 0.5 s): beats medium in 64% (ladder,"
+                " 200 games, 58-71%)",
             ),
             Level(
                 "expert",
                 "ismcts:seconds=0.2",
-                "0.2 s of search a move: beats greedy in 84% (200 games); against hard"
-                " untested by the ladder",
+                "0.2 s of search a move: beats hard in 76% (ladder), greedy in 84% (200 games"
+                " each)",
             ),
         ),
     )
