@@ -17,12 +17,12 @@ an agent thinks for a time budget (``seconds``), which depends on the machine an
 
 A long run can be played in parts and put together: ``--save FILE`` appends every finished
 game to FILE as a JSON line (game, seed, index, the seats' agents and the specs they played as,
-winners, scores), ``--first N`` starts at game index N (``--first 0 --games 100`` then
-``--first 100 --games 100`` play the games of one ``--games 200`` run; ``--first`` must be a
-multiple of the number of seatings), and ``--load FILE ...`` builds each game's table from the
-saved games of the same seed and seatings, adding what this run plays (``--games 0``: play
-nothing). A saved game whose level was played by another spec than the game's level now, or an
-index saved twice with different results, is refused with the line it came from.
+winners, scores), ``--first K`` starts after the first K games of each pairing (K even:
+``--games 100`` then ``--first 100 --games 100`` play the games of one ``--games 200`` run),
+and ``--load FILE ...`` builds each game's table from the saved games of the same seed and
+seatings, adding what this run plays (``--games 0``: play nothing). A saved game whose level
+was played by another spec than the game's level now, or an index saved twice with different
+results, is refused with the line it came from.
 
 ``--write FILE`` replaces that game's table inside the ``<!-- ladder:begin -->`` /
 ``<!-- ladder:end -->`` section of FILE (other games' tables stay), each with a line saying what
@@ -181,6 +181,8 @@ def load_saved(paths: list[Path], gid: str, seed: int,
                     continue
                 index, seats = int(row["index"]), tuple(str(a) for a in row["agents"])
                 played = [str(x) for x in row["specs"]]
+                if len(played) != len(seats):
+                    raise ValueError("one spec per seat")
                 r = GameResult(index, [float(x) for x in row["scores"]],
                                [int(w) for w in row["winners"]], int(row["actions"]), 0,
                                float(row["seconds"]), agents=list(seats), end=row.get("end"))

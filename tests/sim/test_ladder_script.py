@@ -99,6 +99,8 @@ def test_saved_games_load_back_checked_against_the_run(tmp_path: Path) -> None:
                                                        lineups(mod.AGENTS, 2)),
         "not a JSON line": (path.read_text() + "{oops\n", 5, seatings),
         "not a saved ladder game": (path.read_text() + '{"game": "starlight"}\n', 5, seatings),
+        "one spec per seat": (path.read_text().replace('"specs": [', '"specs": ["x", ', 1), 5,
+                              seatings),
     }
     for needle, (text, seed, seats) in refusals.items():
         bad = tmp_path / "bad.jsonl"
