@@ -30,7 +30,7 @@ def test_a_clock_counts_down_and_the_away_switch_hands_the_seat_to_a_bot(page):
     other = page.locator('.seat[data-seat="1"] .clock')
     page.wait_for_function(
         "() => /^9:5\\d left$/.test(document.querySelector('.seat[data-seat=\"0\"] .clock')"
-        ".textContent)"
+        "?.textContent ?? '')"
     )  # 10:00 counted down on the page, in words
     assert other.inner_text() == "10:00 left · waiting"
     page.screenshot(path=str(ARTIFACTS / "clocks-running.png"))
@@ -40,8 +40,8 @@ def test_a_clock_counts_down_and_the_away_switch_hands_the_seat_to_a_bot(page):
     page.wait_for_selector(".log .by-bot")
     assert "by the bot" in page.inner_text(".log")
     page.wait_for_function(
-        "() => document.querySelector('.seat[data-seat=\"0\"] .clock').textContent"
-        ".includes('bot playing')"
+        "() => document.querySelector('.seat[data-seat=\"0\"] .clock')?.textContent"
+        "?.includes('bot playing')"
     )
     assert "away" in mine.inner_text()
     assert "untick to play again" in page.inner_text("#away-toggle")
@@ -50,8 +50,8 @@ def test_a_clock_counts_down_and_the_away_switch_hands_the_seat_to_a_bot(page):
     # Back: the seat is the player's again, its clock waiting for seat 1's move.
     page.uncheck("#away")
     page.wait_for_function(
-        "() => document.querySelector('.seat[data-seat=\"0\"] .clock').textContent"
-        ".endsWith('left · waiting')"
+        "() => document.querySelector('.seat[data-seat=\"0\"] .clock')?.textContent"
+        "?.endsWith('left · waiting')"
     )
     assert not page.is_checked("#away")
     assert "I'm away" in page.inner_text("#away-toggle")
