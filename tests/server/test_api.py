@@ -201,8 +201,13 @@ def test_plan_bot_runs_a_level_as_its_games_spec():
     from nightsky.server.bounds import plan_bot
     from nightsky.server.settings import Settings
 
+    from nightsky.core.registry import load_game
+
+    level = load_game("star-fire").info.level("hard")
+    assert level is not None and level.spec.startswith("ismcts:")
     plan = plan_bot("hard", Settings(), "star-fire")
-    assert plan.spec == "ismcts:iterations=200,seconds=0.5" and plan.pooled
+    # The level's own spec (a search), not the word "hard" nor a default search.
+    assert plan.spec == level.spec and plan.pooled
 
 
 def test_openapi_documents_the_routes_and_models(client):

@@ -403,7 +403,7 @@ def bench_random_playouts(g: Game, seconds: float, seed: int = 0) -> dict[str, A
     games_done = actions = 0
     samples: list[State] = []
     start = time.perf_counter()
-    cpu_start = time.process_time()
+    cpu_start = time.thread_time()
     deadline = start + seconds
     while True:
         state = g.new_initial_state()
@@ -422,9 +422,10 @@ def bench_random_playouts(g: Game, seconds: float, seed: int = 0) -> dict[str, A
         games_done += 1
         if time.perf_counter() >= deadline:
             break
+    # CPU time of this thread, read inside the wall-clock interval: the one-core speed even
+    # when other work shares the machine (or other threads of this process keep busy).
+    cpu = max(time.thread_time() - cpu_start, 1e-9)
     elapsed = time.perf_counter() - start
-    # CPU time of this process: the one-core speed even when other work shares the machine.
-    cpu = max(time.process_time() - cpu_start, 1e-9)
     samples = samples or [g.new_initial_state()]
 
     def per_call(fn: Any) -> float:
