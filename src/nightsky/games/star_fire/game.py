@@ -63,7 +63,7 @@ class StarFireGame(Game):
             Level(
                 "easy",
                 "greedy:epsilon=0.5",
-                "half its moves random, half greedy: beats random in 99% (ladder, 200 games)",
+                "half its moves random, half greedy: beats random in 96% (ladder, 200 games)",
             ),
             Level(
                 "medium",
@@ -73,13 +73,14 @@ class StarFireGame(Game):
             Level(
                 "hard",
                 "ismcts:iterations=700,seconds=0.5",
-                "a short search (700 iterations, at most 0.5 s): ladder step not measured yet",
+                "a short search (700 iterations, at most 0.5 s): beats medium in 68% (ladder,"
+                " 200 games, 61-74%)",
             ),
             Level(
                 "expert",
                 "ismcts:seconds=0.2,rollout=none,c=0.3",
-                "0.2 s of search a move, leaves scored by the heuristic: ladder step not"
-                " measured yet",
+                "0.2 s of search a move, leaves scored by the heuristic: beats hard in 71%"
+                " (ladder, 200 games, 64-77%), greedy in 78% (200 games)",
             ),
         ),
     )
