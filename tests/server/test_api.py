@@ -198,10 +198,9 @@ def test_catalog_gives_each_game_its_levels_and_a_level_seats_a_bot(client):
 
 
 def test_plan_bot_runs_a_level_as_its_games_spec():
+    from nightsky.core.registry import load_game
     from nightsky.server.bounds import plan_bot
     from nightsky.server.settings import Settings
-
-    from nightsky.core.registry import load_game
 
     level = load_game("star-fire").info.level("hard")
     assert level is not None and level.spec.startswith("ismcts:")
