@@ -2,10 +2,11 @@
 
 Mihi Anguli's sheets barely interact (only MA-10.4's one-point bonuses), so two agents can be
 compared on identical dice: every seat draws its rolls from its own stream (seed, seat), the
-agent under test plays seat 0 against greedy, and greedy's own score on that stream comes from
-a greedy-vs-greedy game with the same seed. The paired difference has far less spread than a
-win rate (one game's dice luck is ~11 points either way), so 20-40 games tell configurations
-apart. Iteration budgets keep results independent of the machine's load.
+agent under test plays seat 0 against greedy (``--seat 1``: the second seat, on stream 0's
+dice), and greedy's own score on that stream comes from a greedy-vs-greedy game with the same
+seed. The paired difference has far less spread than a win rate (one game's dice luck is ~11
+points either way), so 20-40 games tell configurations apart. Iteration budgets keep results
+independent of the machine's load.
 
 ``planner`` is an experiment, not a shipped agent: it searches every sequence of its own
 actions to the end of the turn and keeps the best by the game's heuristic (the best turn
@@ -77,13 +78,18 @@ def _after(st: MihiAnguliState, action: Action, player: int) -> MihiAnguliState:
     return child
 
 
-def play(job: tuple[str, int]) -> dict[str, Any]:
-    """One game: ``spec`` at seat 0, greedy at seat 1, seat p's dice from stream (seed, p)."""
-    spec, seed = job
+def play(job: tuple[str, int, int]) -> dict[str, Any]:
+    """One game: ``spec`` at seat ``me``, greedy at the other, seat p's dice from stream (seed, p).
+
+    The agent under test always gets dice stream 0, so its score compares with greedy's on the
+    same dice whichever seat it plays."""
+    spec, seed, me = job
     game = load_game("mihi-anguli", players=2)
     st = game.new_initial_state()
-    dice = [random.Random(seed * 2 + p) for p in range(2)]
+    dice = [random.Random(seed * 2 + (p if me == 0 else 1 - p)) for p in range(2)]
     agents = [make_agent(spec), make_agent("greedy")]
+    if me == 1:
+        agents.reverse()
     rngs = [random.Random(10**6 + seed * 2 + p) for p in range(2)]
     cpu = time.process_time()
     iterations = decisions = 0
@@ -97,12 +103,13 @@ def play(job: tuple[str, int]) -> dict[str, Any]:
             st.step(game.roll(roll), CHANCE)  # type: ignore[attr-defined]
             continue
         action = agents[seat].choose(st, seat, rngs[seat])
-        if seat == 0:
-            iterations += getattr(agents[0], "last_iterations", 0)
+        if seat == me:
+            iterations += getattr(agents[me], "last_iterations", 0)
             decisions += 1
         st.step(action, seat)
     scores = st.scores()
-    return {"spec": spec, "seed": seed, "score": scores[0], "greedy": scores[1],
+    label = spec if me == 0 else f"{spec} @seat1"
+    return {"spec": label, "seed": seed, "score": scores[me], "greedy": scores[1 - me],
             "cpu": round(time.process_time() - cpu, 2),
             "iterations": round(iterations / max(decisions, 1), 1)}
 
@@ -129,6 +136,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("spec", nargs="?", default=None, help="agent spec at seat 0")
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seat", type=int, choices=(0, 1), default=0,
+                        help="the agent's seat (its dice are stream 0 either way)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--save", type=Path, default=None, help="append rows (JSON lines)")
@@ -136,7 +145,8 @@ def main() -> None:
     args = parser.parse_args()
     rows = [json.loads(line) for f in args.load for line in f.read_text().splitlines() if line]
     if args.spec:
-        jobs = [(args.spec, s) for s in range(args.first_seed, args.first_seed + args.games)]
+        seeds = range(args.first_seed, args.first_seed + args.games)
+        jobs = [(args.spec, s, args.seat) for s in seeds]
         with Pool(args.workers) as pool:
             for row in pool.imap_unordered(play, jobs):
                 rows.append(row)

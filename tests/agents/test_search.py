@@ -657,3 +657,56 @@ def test_chance_stop_never_searches_past_the_next_draw(
 def test_chance_key_is_checked() -> None:
     with pytest.raises(OptionError, match="chance must be 'pass' or 'stop'"):
         make_agent("ismcts:iterations=5,chance=later")
+
+
+def _tree_seats(node: Any) -> set[int]:
+    """Every seat with an edge anywhere in the tree under ``node``."""
+    seats: set[int] = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        seats.update(seat for seat, _ in n.stats)
+        todo.extend(n.kids.values())
+    return seats
+
+
+def test_others_plays_the_other_seats_outside_the_tree() -> None:
+    # others=random: another seat's moves are played by a policy, not searched, and do not
+    # count toward the depth, so the tree holds only the searcher's own choices and reaches
+    # past the other seats' turn into the searcher's next one (Mihi Anguli: separate sheets).
+    state = _mihi_first_turn(3)
+    spec = "ismcts:iterations=400,depth=30,early=false,rollout=none,reuse=true"
+    seats_by_mode = {}
+    for others in ("tree", "random"):
+        agent = make_agent(f"{spec},others={others}")
+        assert isinstance(agent, SearchAgent)
+        assert agent.choose(state, 0, random.Random(2)) in state.legal_actions(0)
+        assert agent._kept is not None
+        seats_by_mode[others] = _tree_seats(agent._kept.root)
+    assert seats_by_mode["tree"] == {0, 1}
+    assert seats_by_mode["random"] == {0}
+
+
+def test_others_with_an_agent_plays_its_moves() -> None:
+    state = _mihi_first_turn(4)
+    agent = make_agent("ismcts:iterations=60,depth=30,early=false,rollout=none,others=greedy")
+    assert isinstance(agent, SearchAgent)
+    assert agent.settings_for(state.game)["others"] == "greedy"
+    assert agent._others is not None and agent._others.name.startswith("greedy")
+    assert agent.choose(state, 1, random.Random(0)) in state.legal_actions(1)
+
+
+def test_others_key_is_checked() -> None:
+    with pytest.raises(OptionError, match="others='ismcts'.*cannot play inside a search"):
+        make_agent("ismcts:iterations=5,others=ismcts")
+    with pytest.raises(OptionError, match="unknown agent"):
+        make_agent("ismcts:iterations=5,others=nobody")
+
+
+@pytest.mark.parametrize("game_id", ["starlight", "mihi-anguli"])
+def test_others_keeps_games_legal_and_reproducible(game_id: str) -> None:
+    spec = MatchSpec(
+        game_id, {"players": 2}, ("ismcts:iterations=30,others=random", "greedy"), seed=6
+    )
+    first = [(r.scores, r.actions) for r in run_matches(spec, 1)]
+    assert first == [(r.scores, r.actions) for r in run_matches(spec, 1)]

@@ -108,6 +108,7 @@ class SearchSettings:
     turn: bool = False
     chance: str = "pass"
     value: str = "heuristic"
+    others: str = "tree"
 
     @classmethod
     def merged(cls, game: dict[str, Any], spec: dict[str, Any]) -> SearchSettings:
@@ -153,17 +154,22 @@ def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
             raise OptionError(
                 f"{where}rollout must be 'random', 'none' or an agent name, got {value!r}"
             )
+        elif key == "others" and not isinstance(value, str):
+            raise OptionError(
+                f"{where}others must be 'tree', 'random' or an agent name, got {value!r}"
+            )
         elif key not in DEFAULTS:
             known = ", ".join(["iterations", "seconds", "cheat", *DEFAULTS])
             raise OptionError(f"{where}unknown search setting {key!r}; known: {known}")
         else:
             out[key] = value
-    rollout = out.get("rollout")
-    if rollout is not None and rollout not in {"random", "none"}:
-        try:
-            _rollout_agent(rollout)  # raises for an unknown or search agent
-        except OptionError as exc:
-            raise OptionError(f"{where}{exc}") from None
+    for key, builtin in (("rollout", ("random", "none")), ("others", ("tree", "random"))):
+        name = out.get(key)
+        if name is not None and name not in builtin:
+            try:
+                _rollout_agent(name, key)  # raises for an unknown or search agent
+            except OptionError as exc:
+                raise OptionError(f"{where}{exc}") from None
     return out
 
 
@@ -275,6 +281,7 @@ class SearchAgent:
         self._game_id: str | None = None
         self._settings = SearchSettings.merged({}, self._given)
         self._policy: Agent | None = None  # the rollout agent (for the game in ``_game_id``)
+        self._others: Agent | None = None  # the other seats' agent with ``others=NAME``
         self._kept: _Kept | None = None  # with ``reuse``: the latest search's tree
         self.last_iterations = 0  # iterations of the latest search (for benchmarks)
         self.last_reused = 0.0  # root visits the latest search took over (``reuse``)
@@ -302,6 +309,10 @@ class SearchAgent:
                 )
             rollout = self._settings.rollout
             self._policy = None if rollout in {"random", "none"} else _rollout_agent(rollout)
+            others = self._settings.others
+            self._others = (
+                None if others in {"tree", "random"} else _rollout_agent(others, "others")
+            )
             self._game_id = game.info.id
         return self._settings
 
@@ -383,7 +394,7 @@ class SearchAgent:
         reuse = settings.reuse and not hidden
         root = self._kept_root(state, player) if reuse else None
         search = _Search(
-            state, player, rng, settings, self._policy,
+            state, player, rng, settings, self._policy, self._others,
             iterations=self.iterations, seconds=self.seconds, hidden=hidden,
             each_iteration=self.per_iteration_determinization, root=root,
         )
@@ -468,6 +479,7 @@ class _Search:
         rng: random.Random,
         settings: SearchSettings,
         policy: Agent | None,
+        others: Agent | None,
         *,
         iterations: int | None,
         seconds: float | None,
@@ -484,6 +496,10 @@ class _Search:
         state.redrawn_for = drawn  # ``determinize`` below uses a redraw handed in as it is
         self.state, self.me, self.rng = state, me, rng
         self.settings, self.policy = settings, policy
+        # ``others``: the other seats' moves are played by a policy (None: uniform at random),
+        # outside the trees and the depth count, instead of searched.
+        self.others = settings.others != "tree"
+        self.others_policy = others
         self.iterations, self.seconds = iterations, seconds
         self.maxback = settings.backup == "max"
         # One tree per seat, keyed by what that seat observes, when something is hidden
@@ -577,6 +593,10 @@ class _Search:
                 world.step(outcome, CHANCE)
                 last_seat = CHANCE
                 self._follow(trees, world, CHANCE, outcome)
+                continue
+            if self.others and seat != self.me:
+                world.step(self._other_move(world, seat), seat)
+                last_seat = seat  # the searcher's next move is not a continuation of this one
                 continue
             here, prior = prior, None
             if (depth and moves >= depth) or (own_turn and seat != self.me):
@@ -688,8 +708,13 @@ class _Search:
                     return self.scale.shares(st)
                 st.step(st.sample_chance(self.rng), CHANCE)
                 continue
-            if ((limit and moves >= limit) or steps >= MAX_ROLLOUT_STEPS or stop
-                    or (own_turn and seat != self.me)):
+            if steps >= MAX_ROLLOUT_STEPS:
+                return self.scale.shares(st)
+            if self.others and seat != self.me:
+                st.step(self._other_move(st, seat), seat)
+                steps += 1
+                continue
+            if (limit and moves >= limit) or stop or (own_turn and seat != self.me):
                 return self.scale.shares(st)
             if policy is None:
                 st.step(choice(self.rng, st.legal_actions(seat)), seat)
@@ -697,6 +722,13 @@ class _Search:
                 st.step(policy.choose(st, seat, self.rng), seat)
             moves += 1
             steps += 1
+
+    def _other_move(self, st: State, seat: int) -> Action:
+        """Another seat's move with ``others``: its policy's, or uniform at random."""
+        policy = self.others_policy
+        if policy is None:
+            return choice(self.rng, st.legal_actions(seat))
+        return policy.choose(st, seat, self.rng)
 
     def _backup(self, path: list[_Step], reward: list[float]) -> None:
         """Add each seat's reward to the edges it chose on the way down."""
@@ -802,11 +834,11 @@ def _root_prior(
     return {a: (v - lo) / span if span > 0 else 0.0 for a, v in values.items()}
 
 
-def _rollout_agent(spec: str) -> Agent:
+def _rollout_agent(spec: str, key: str = "rollout") -> Agent:
     # A rollout already runs inside a determinization, so a policy that would resample (greedy)
     # may read it directly: try the cheating variant first.
     if spec.split(":", 1)[0] in {"mcts", "ismcts"}:
-        raise OptionError(f"rollout={spec!r}: a search agent cannot be a rollout policy")
+        raise OptionError(f"{key}={spec!r}: a search agent cannot play inside a search")
     if ":" not in spec:
         try:
             return make_agent(f"{spec}:cheat=true")
