@@ -45,7 +45,9 @@ has moved, a chance outcome is a cut-off, the position before it scored, so no s
 reaches past the next draw: where the seats act at once and then roll, the last seat's next
 turn no longer falls inside its horizon while the others' do not),
 ``value`` (``heuristic``: cut-offs and the root prior use ``evaluate``; ``learned``: the game's
-learned ``State.value``, for a game whose ``GameInfo.value_model`` names one), ``cheat``.
+learned ``State.value``, for a game whose ``GameInfo.value_model`` names one), ``others``
+(``tree``: the other seats' moves are searched too; ``random`` or an agent name: they are played
+by that policy outside the trees and the depth count, for games of separate sheets), ``cheat``.
 
 Numbers are bounded: ``iterations`` 1 to 1,000,000, ``seconds`` above 0 and at most 60, ``c``
 0 to 100, ``prior`` 0 to 1,000, ``depth`` 0 to 1,000, ``plan`` 0 to 1,000,000 (``ITERATIONS``,
