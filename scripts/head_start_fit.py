@@ -35,6 +35,7 @@ import json
 import sys
 import tempfile
 import time
+import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -51,8 +52,6 @@ GAME = "starlight"
 
 def _night_points_only() -> str:
     """A components file of the shipped turn-order table less its day points (2 players)."""
-    import tomllib
-
     from nightsky.games.starlight import components as comp
 
     shipped = tomllib.loads((Path(comp.__file__).parent / "data" / "sky.toml").read_text())
@@ -70,8 +69,10 @@ def _night_points_only() -> str:
 def _params(players: int, components: str = "") -> dict[str, Any]:
     # 3-5 players: compensation off is exactly "no day points" (their rows hold nothing else).
     # 2 players: the shipped game's night points ([0, 4]: they change the play) without its day
-    # points. ``components``: a components file played instead of the shipped tables (a design
-    # being tried; at 2 players it must hold no day points itself).
+    # points. ``components``: a components file played instead of the shipped tables, with its
+    # own turn-order table if it has one (a design being tried; it must hold no day points).
+    if components and "turn_order" in tomllib.loads(Path(components).read_text()):
+        return {"players": players, "components": components}
     if players == 2:
         return {"players": 2, "components": components or _night_points_only()}
     extra = {"components": components} if components else {}

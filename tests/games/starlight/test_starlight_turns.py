@@ -5,9 +5,17 @@ from __future__ import annotations
 import pytest
 
 from nightsky import load_game
-from nightsky.core.errors import IllegalActionError, OptionError
+from nightsky.core.errors import ComponentError, IllegalActionError, OptionError
 from nightsky.core.game import CHANCE
-from nightsky.games.starlight.constants import FREE_RAY, GOD, MAIN, P_AP, P_CORE_RAY, P_REFILL
+from nightsky.games.starlight.constants import (
+    FREE_RAY,
+    GOD,
+    MAIN,
+    P_ALPHA,
+    P_AP,
+    P_CORE_RAY,
+    P_REFILL,
+)
 from nightsky.games.starlight.evaluate import cutoff_values, evaluate_all
 from tests.games.starlight.starlight_helpers import do, give_core, new, settle, texts, turn
 
@@ -433,3 +441,31 @@ def test_SL_8_3_refill_rays():
     assert s.current_players() == (CHANCE,)
     settle(s)
     assert len(s.long_pool) == 5 and s.phase == MAIN
+
+
+def test_SL_1_5_SL_8_head_start_privileges_are_on_the_mat_from_the_start(tmp_path):
+    # A components file may give later seats privileges from the start (a tempo head start,
+    # issue 19): they work at once, as if recorded on the mat (SL-7.11), and count where
+    # privileges count (the privileges Accolade, a "per privilege" Flare).
+    p = tmp_path / "turn.toml"
+    p.write_text(
+        '[turn_order]\nsource = "designed"\nsaved_ap = { "2" = [0, 0] }\n'
+        'night_points = { "2" = [0, 0] }\nprivileges = { "2" = [[], ["plus_ap", "alpha"]] }\n'
+    )
+    s = new(2, components=str(p))
+    assert s.privs[0] == 0 and s.privs[1] == P_AP | P_ALPHA
+    do(s, "place flares", "end")
+    settle(s)
+    assert s.turn == 1 and s.ap == 2  # the first turn is 2 action points for everyone (SL-2.1)
+    off = new(2, components=str(p), turn_order_compensation=False)
+    assert off.privs == [0, 0]
+    for bad, msg in (('{ "2" = [[]] }', r"privileges\[2\] must give one list per live seat"),
+                     ('{ "7" = [[]] }', "privileges is keyed by live player count"),
+                     ('{ "2" = [[], ["wings"]] }', "privileges"),
+                     ('{ "2" = [[], [""]] }', "must name privileges")):
+        p.write_text(
+            '[turn_order]\nsource = "designed"\nsaved_ap = { "2" = [0, 0] }\n'
+            f'night_points = {{ "2" = [0, 0] }}\nprivileges = {bad}\n'
+        )
+        with pytest.raises(ComponentError, match=msg):
+            load_game("starlight", components=str(p))

@@ -103,6 +103,8 @@ class TurnOrder(Component):
     day_points: dict[str, list[int]] = Field(default_factory=dict)
     """Day points scored at the end (SL-13.1): unlike night points they do not count toward
     daybreak (SL-12.1)."""
+    privileges: dict[str, list[list[Privilege]]] = Field(default_factory=dict)
+    """Privileges (SL-8) a seat holds from the start, as if recorded on its mat."""
 
     @model_validator(mode="after")
     def _per_seat(self) -> TurnOrder:
@@ -115,6 +117,13 @@ class TurnOrder(Component):
                     raise ValueError(f"{field}[{k}] must give one value per live seat")
                 if any(x < 0 for x in v):
                     raise ValueError(f"{field}[{k}] values must not be negative")
+        for k, rows in self.privileges.items():
+            if k not in ("1", "2", "3", "4", "5"):
+                raise ValueError(f"privileges is keyed by live player count 1-5, not {k!r}")
+            if len(rows) != int(k):
+                raise ValueError(f"privileges[{k}] must give one list per live seat")
+            if any(x == "" for row in rows for x in row):
+                raise ValueError(f"privileges[{k}] must name privileges, not an empty string")
         return self
 
 

@@ -14,7 +14,7 @@ from nightsky.core.game import CHANCE, Action, LogSecret, State
 from nightsky.core.rng import randrange, shuffle
 
 from .actions import Act, Draw
-from .components import SIZES, Tables
+from .components import PRIVILEGES, SIZES, Tables
 from .constants import (
     ATTACH,
     BETWEEN,
@@ -196,7 +196,8 @@ class StarlightState(State):
         for p in range(g.num_players):
             self.cores[p].append(t.num_deck_cores + p)
         if g.options["turn_order_compensation"]:
-            # Ruling SL-1.5: later live seats start with saved action points and night points.
+            # Ruling SL-1.5: later live seats may start with saved action points, night points
+            # and privileges (day points are added at the end, game.head_start).
             key = str(g.num_players)
             comp = t.data.turn_order
             saved = comp.saved_ap.get(key, [])
@@ -205,6 +206,9 @@ class StarlightState(State):
                 self.saved[p] = saved[p]
             for p in range(len(night)):
                 self.np[p] = night[p]
+            for p, names in enumerate(comp.privileges.get(key, [])):
+                for name in names:
+                    self.privs[p] |= 1 << PRIVILEGES.index(name)
         self.pending.extend([(D_CORE, 0)] * b.core_pool)
         self.pending.extend([(D_LONG, 0)] * b.long_pool)
         self.pending.extend([(D_SHORT, 0)] * b.short_pool)
