@@ -186,60 +186,6 @@ def test_leaf_delta_values_a_cutoff_by_each_seats_change_since_the_root() -> Non
     assert sum(_CutoffScale(2).shares(later)) == pytest.approx(1.0)
 
 
-class _Values(State):
-    """A stand-in position whose cut-off values are given (only ``cutoff_values`` is read)."""
-
-    _apply = _copy = _legal_actions = _view = current_players = score_breakdown = None  # type: ignore[assignment]
-
-    def __init__(self, values: list[float]) -> None:
-        self.values = values
-
-    def cutoff_values(self) -> list[float]:
-        return self.values
-
-
-def _log_ratios(scale: _CutoffScale, rows: list[list[float]]) -> list[float]:
-    import math
-
-    out = []
-    for row in rows:
-        a, b = scale.shares(_Values(row))
-        out.append(math.log(a / b))
-    return out
-
-
-def test_leaf_spread_temperature_is_blind_to_a_constant_gap_between_the_seats() -> None:
-    # leaf=spread: the softmax's scale is the variation of the centred values between cut-offs,
-    # so adding a constant to one seat's value everywhere (a head start) leaves the scale of
-    # every cut-off after the first as it was (at 2 seats, log(share0 / share1) is the gap
-    # divided by the scale). The default scale (the mean distance from the seats' mean) moves
-    # with the gap, so there a head start changes the temperature of the whole search.
-    rows = [[1.0, 0.0], [2.0, 0.5], [0.0, 1.0], [3.0, -1.0], [1.5, 0.5]]
-    gap = [[a + 4.0, b] for a, b in rows]
-
-    def scales(scale: _CutoffScale, table: list[list[float]]) -> list[float]:
-        return [(a - b) / r for (a, b), r in zip(table, _log_ratios(scale, table), strict=True)]
-
-    plain = scales(_CutoffScale(2, varied=True), rows)
-    shifted = scales(_CutoffScale(2, varied=True), gap)
-    assert plain[1:] == pytest.approx(shifted[1:])
-    assert plain[0] != pytest.approx(shifted[0])  # before the values vary: the mean distance
-    assert scales(_CutoffScale(2), rows)[1:] != pytest.approx(scales(_CutoffScale(2), gap)[1:])
-    # shares still sum to one; the first cut-off is scored as with the default
-    first = _CutoffScale(2, varied=True).shares(_Values([1.0, 0.0]))
-    assert first == _CutoffScale(2).shares(_Values([1.0, 0.0]))
-    assert sum(first) == pytest.approx(1.0)
-
-
-def test_leaf_spread_search_is_legal_and_reproducible() -> None:
-    game = load_game("starlight", players=2)
-    state = _advance(game.new_initial_state(), random.Random(4), 6)
-    player = state.current_players()[0]
-    spec = "ismcts:iterations=60,leaf=spread"
-    picks = {str(make_agent(spec).choose(state, player, random.Random(1))) for _ in range(2)}
-    assert len(picks) == 1 and picks <= {str(a) for a in state.legal_actions(player)}
-
-
 def test_leaf_delta_search_is_legal_and_reproducible() -> None:
     game = load_game("starlight", players=2)
     state = _advance(game.new_initial_state(), random.Random(4), 6)

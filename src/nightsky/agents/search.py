@@ -38,9 +38,7 @@ seat moves next with nothing random between, every move there tried and the best
 visits) and play it without searching while only those moves are played: a turn of many small
 steps is searched as a whole, once), ``leaf`` (``share``: a cut-off position scores each seat's
 softmax share of the seats' centred ``evaluate``; ``delta``: a logistic of each seat's change of
-``evaluate`` since the root; ``spread``: the shares of ``share`` with the softmax's scale taken
-from how the values vary between cut-offs, blind to a constant gap between the seats, see
-``_CutoffScale``), ``turn`` (false; true: also stop where a seat
+``evaluate`` since the root, see ``_CutoffScale``), ``turn`` (false; true: also stop where a seat
 other than the searcher is to move, so the search plans the searcher's own turn only),
 ``chance`` (``pass``: chance outcomes are sampled and the search goes on; ``stop``: once a player
 has moved, a chance outcome is a cut-off, the position before it scored, so no seat's search
@@ -148,8 +146,8 @@ def _checked_settings(settings: dict[str, Any], where: str) -> dict[str, Any]:
             out[key] = check_flag(key, value, where)
         elif key == "backup" and value not in ("mean", "max"):
             raise OptionError(f"{where}backup must be 'mean' or 'max', got {value!r}")
-        elif key == "leaf" and value not in ("share", "delta", "spread"):
-            raise OptionError(f"{where}leaf must be 'share', 'delta' or 'spread', got {value!r}")
+        elif key == "leaf" and value not in ("share", "delta"):
+            raise OptionError(f"{where}leaf must be 'share' or 'delta', got {value!r}")
         elif key == "chance" and value not in ("pass", "stop"):
             raise OptionError(f"{where}chance must be 'pass' or 'stop', got {value!r}")
         elif key == "value" and value not in ("heuristic", "learned"):
@@ -515,9 +513,7 @@ class _Search:
         # Root visits kept from the previous search (``reuse``)
         self.base = sum(e.visits for (q, _), e in self.mine.items() if q == me)
         self.learned = settings.value == "learned"
-        self.scale = _CutoffScale(
-            state.game.num_seats, settings.leaf == "delta", self.learned, settings.leaf == "spread"
-        )
+        self.scale = _CutoffScale(state.game.num_seats, settings.leaf == "delta", self.learned)
         # Where each iteration starts: the true state, one determinization (``mcts``), or a
         # new determinization every iteration (None).
         self.fixed: State | None = state
@@ -767,26 +763,17 @@ class _CutoffScale:
     mean size of those changes, then squashed by a logistic: a lead already held at the root
     no longer flattens the differences between the moves (the softmax saturates when one seat
     is far ahead), and each seat's reward is its own gain.
-    With ``leaf=spread`` the shares are those of ``share`` but the softmax's scale is how much
-    the centred values vary between cut-offs (their standard deviation, averaged over the
-    seats) rather than their mean distance from the seats' mean: a constant gap between the
-    seats (a head start, a lead) no longer sets the temperature of every choice of the search.
     """
 
-    __slots__ = ("base", "count", "delta", "learned", "seats", "sq", "spread", "sum", "varied")
+    __slots__ = ("base", "count", "delta", "learned", "seats", "spread")
 
-    def __init__(
-        self, seats: int, delta: bool = False, learned: bool = False, varied: bool = False
-    ) -> None:
+    def __init__(self, seats: int, delta: bool = False, learned: bool = False) -> None:
         self.seats = seats  # len(st.returns()), without scoring a position that is not over
         self.spread = 0.0  # the sum of the mean |evaluate - centre| of each cut-off
         self.count = 0.0
         self.delta = delta
         self.base: list[float] = [0.0] * seats  # with ``delta``: each seat's value at the root
         self.learned = learned  # ``value=learned``: ``State.value`` instead of ``evaluate``
-        self.varied = varied  # ``leaf=spread``: the scale from the centred values' variation
-        self.sum: list[float] = [0.0] * seats  # with ``varied``: sums of centred values
-        self.sq: list[float] = [0.0] * seats  # and of their squares
 
     def values(self, st: State) -> list[float]:
         """Each seat's value of ``st``: its ``cutoff_values`` (``evaluate`` unless the game says
@@ -814,17 +801,6 @@ class _CutoffScale:
         self.spread += sum(abs(v - m) for v in vals) / n
         self.count += 1.0
         scale = max(self.spread / self.count, 1e-6)
-        if self.varied:
-            c = self.count
-            sd = 0.0
-            for q in range(n):
-                d = vals[q] - m
-                self.sum[q] += d
-                self.sq[q] += d * d
-                mean = self.sum[q] / c
-                sd += math.sqrt(max(self.sq[q] / c - mean * mean, 0.0))
-            if sd > 1e-6 * n:
-                scale = sd / n  # until the values have varied, the mean distance above
         ex = [math.exp(max(-30.0, min(30.0, (v - m) / scale))) for v in vals]
         tot = sum(ex)
         return [e / tot for e in ex]
