@@ -445,8 +445,7 @@ def test_SL_8_3_refill_rays():
 
 def test_SL_1_5_SL_8_head_start_privileges_are_on_the_mat_from_the_start(tmp_path):
     # A components file may give later seats privileges from the start (a tempo head start,
-    # issue 19): they work at once, as if recorded on the mat (SL-7.11), and count where
-    # privileges count (the privileges Accolade, a "per privilege" Flare).
+    # issue 19): they work from the start, as if recorded on the mat (SL-7.11).
     p = tmp_path / "turn.toml"
     p.write_text(
         '[turn_order]\nsource = "designed"\nsaved_ap = { "2" = [0, 0] }\n'
@@ -458,6 +457,20 @@ def test_SL_1_5_SL_8_head_start_privileges_are_on_the_mat_from_the_start(tmp_pat
     settle(s)
     assert s.turn == 1 and s.ap == 2  # the first turn is 2 action points for everyone (SL-2.1)
     off = new(2, components=str(p), turn_order_compensation=False)
+    do(off, "place flares", "end")
+    settle(off)
+    aps = []
+    for state in (s, off):
+        do(state, "place long", "end")
+        settle(state)
+        seat0 = state.ap
+        do(state, "end")
+        settle(state)
+        aps.append((seat0, state.turn, state.ap))
+    # The same games apart from the privilege: seat 1's first full turn has one more action
+    # point (SL-8.2), seat 0's none.
+    assert aps[0][0] == aps[1][0] and aps[0][1] == aps[1][1] == 1
+    assert aps[0][2] == aps[1][2] + 1
     assert off.privs == [0, 0]
     for bad, msg in (('{ "2" = [[]] }', r"privileges\[2\] must give one list per live seat"),
                      ('{ "7" = [[]] }', "privileges is keyed by live player count"),
