@@ -179,14 +179,18 @@ def test_SL_1_5_SL_13_1_head_start_day_points_score_at_the_end_not_toward_daybre
     assert all("head_start" not in b for b in plain.new_initial_state().score_breakdown())
 
 
+def _turn_order_file(tmp_path, rows: str) -> str:
+    """A components file holding only a 2-player turn-order table with ``rows``."""
+    p = tmp_path / "turn.toml"
+    p.write_text(f'[turn_order]\nsource = "designed"\n{rows}\n')
+    return str(p)
+
+
 def test_SL_1_5_SL_2_1_saved_ap_compensation_adds_to_the_first_turn(tmp_path):
     # A components file may still give saved action points (the table before issue 19).
-    p = tmp_path / "turn.toml"
-    p.write_text(
-        '[turn_order]\nsource = "designed"\nsaved_ap = { "2" = [0, 5] }\n'
-        'night_points = { "2" = [0, 0] }\n'
-    )
-    s = new(2, components=str(p))
+    rows = 'saved_ap = { "2" = [0, 5] }\nnight_points = { "2" = [0, 0] }'
+    path = _turn_order_file(tmp_path, rows)
+    s = new(2, components=path)
     assert s.saved == [0, 5]
     do(s, "place flares", "end")
     settle(s)
@@ -446,17 +450,14 @@ def test_SL_8_3_refill_rays():
 def test_SL_1_5_SL_8_head_start_privileges_are_on_the_mat_from_the_start(tmp_path):
     # A components file may give later seats privileges from the start (a tempo head start,
     # issue 19): they work from the start, as if recorded on the mat (SL-7.11).
-    p = tmp_path / "turn.toml"
-    p.write_text(
-        '[turn_order]\nsource = "designed"\nsaved_ap = { "2" = [0, 0] }\n'
-        'night_points = { "2" = [0, 0] }\nprivileges = { "2" = [[], ["plus_ap", "alpha"]] }\n'
-    )
-    s = new(2, components=str(p))
+    zero = 'saved_ap = { "2" = [0, 0] }\nnight_points = { "2" = [0, 0] }\n'
+    path = _turn_order_file(tmp_path, zero + 'privileges = { "2" = [[], ["plus_ap", "alpha"]] }')
+    s = new(2, components=path)
     assert s.privs[0] == 0 and s.privs[1] == P_AP | P_ALPHA
     do(s, "place flares", "end")
     settle(s)
     assert s.turn == 1 and s.ap == 2  # the first turn is 2 action points for everyone (SL-2.1)
-    off = new(2, components=str(p), turn_order_compensation=False)
+    off = new(2, components=path, turn_order_compensation=False)
     do(off, "place flares", "end")
     settle(off)
     aps = []
@@ -476,9 +477,6 @@ def test_SL_1_5_SL_8_head_start_privileges_are_on_the_mat_from_the_start(tmp_pat
                      ('{ "7" = [[]] }', "privileges is keyed by live player count"),
                      ('{ "2" = [[], ["wings"]] }', "privileges"),
                      ('{ "2" = [[], [""]] }', "must name privileges")):
-        p.write_text(
-            '[turn_order]\nsource = "designed"\nsaved_ap = { "2" = [0, 0] }\n'
-            f'night_points = {{ "2" = [0, 0] }}\nprivileges = {bad}\n'
-        )
+        broken = _turn_order_file(tmp_path, zero + f"privileges = {bad}")
         with pytest.raises(ComponentError, match=msg):
-            load_game("starlight", components=str(p))
+            load_game("starlight", components=broken)
