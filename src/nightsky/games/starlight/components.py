@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -108,22 +108,19 @@ class TurnOrder(Component):
 
     @model_validator(mode="after")
     def _per_seat(self) -> TurnOrder:
-        for field in ("saved_ap", "night_points", "day_points"):
-            table: dict[str, list[int]] = getattr(self, field)
+        for field in ("saved_ap", "night_points", "day_points", "privileges"):
+            table: dict[str, list[Any]] = getattr(self, field)
+            each = "list" if field == "privileges" else "value"
             for k, v in table.items():
                 if k not in ("1", "2", "3", "4", "5"):
                     raise ValueError(f"{field} is keyed by live player count 1-5, not {k!r}")
                 if len(v) != int(k):
-                    raise ValueError(f"{field}[{k}] must give one value per live seat")
-                if any(x < 0 for x in v):
+                    raise ValueError(f"{field}[{k}] must give one {each} per live seat")
+                if field == "privileges":
+                    if any(x == "" for row in v for x in row):
+                        raise ValueError(f"{field}[{k}] must name privileges, not an empty string")
+                elif any(x < 0 for x in v):
                     raise ValueError(f"{field}[{k}] values must not be negative")
-        for k, rows in self.privileges.items():
-            if k not in ("1", "2", "3", "4", "5"):
-                raise ValueError(f"privileges is keyed by live player count 1-5, not {k!r}")
-            if len(rows) != int(k):
-                raise ValueError(f"privileges[{k}] must give one list per live seat")
-            if any(x == "" for row in rows for x in row):
-                raise ValueError(f"privileges[{k}] must name privileges, not an empty string")
         return self
 
 
