@@ -45,6 +45,7 @@ import json
 import random
 import sys
 import time
+from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
@@ -353,6 +354,20 @@ class Duels:
         return sum(self.margin(weights, bias, seed, i) for i in indices) / len(indices)
 
 
+_WORKER: dict[str, Duels] = {}  # a worker process's own duels, by game id and players
+
+
+def _margin_job(job: tuple[str, int, list[float], float, int, int]) -> tuple[float, int]:
+    """``Duels.margin`` in a worker process: the margin and the games it played."""
+    game_id, players, weights, bias, seed, index = job
+    key = f"{game_id}/{players}"
+    if key not in _WORKER:
+        _WORKER[key] = Duels(load_game(game_id, players=players))
+    duels = _WORKER[key]
+    before = duels.games
+    return duels.margin(weights, bias, seed, index), duels.games - before
+
+
 def sibling_spread(game: Game, games: int, seed: int) -> np.ndarray:
     """Per feature, how much it differs between the positions one decision leads to: the root
     mean square of each child's difference from its siblings' mean, over the decisions of
@@ -439,12 +454,28 @@ def coordinate(args: argparse.Namespace, game: Game) -> tuple[np.ndarray, float,
     checks = range(args.check_games)
     start = time.perf_counter()
 
+    pool = Pool(args.jobs) if args.jobs > 1 else None
+
     def margins(w: np.ndarray, games: range) -> np.ndarray:
         ws = [float(x) for x in w]
-        return np.array([duels.margin(ws, bias, args.seed, g) for g in games])
+        if pool is None:
+            return np.array([duels.margin(ws, bias, args.seed, g) for g in games])
+        jobs = [(game.info.id, game.num_seats, ws, bias, args.seed, g) for g in games]
+        out = pool.map(_margin_job, jobs)
+        duels.games += sum(n for _, n in out)
+        return np.array([m for m, _ in out])
+
+    def check(w: np.ndarray) -> float:
+        ws = [float(x) for x in w]
+        if pool is None:
+            return duels.mean(ws, bias, check_seed, checks)
+        jobs = [(game.info.id, game.num_seats, ws, bias, check_seed, g) for g in checks]
+        out = pool.map(_margin_job, jobs)
+        duels.games += sum(n for _, n in out)
+        return sum(m for m, _ in out) / len(out)
 
     w = w0.copy()
-    base = duels.mean([float(x) for x in w], bias, check_seed, checks)
+    base = check(w)
     history: list[dict[str, Any]] = [{"sweep": 0, "check_margin": round(base, 3)}]
     best = (0.0, w.copy(), 0)
     print(f"  start: validation margin {base:+.2f}", file=sys.stderr, flush=True)
@@ -466,13 +497,15 @@ def coordinate(args: argparse.Namespace, game: Game) -> tuple[np.ndarray, float,
                     print(f"  sweep {sweep}: {names[i]} {sign * args.step / spread[i]:+.3f}, "
                           f"{gain:+.2f} +- {err:.2f}", file=sys.stderr, flush=True)
                     break
-        m = duels.mean([float(x) for x in w], bias, check_seed, checks)
+        m = check(w)
         history.append({"sweep": sweep, "moves": moves, "check_margin": round(m, 3)})
         if m - base > best[0]:
             best = (m - base, w.copy(), sweep)
         took = time.perf_counter() - start
         print(f"  sweep {sweep}: validation margin {m:+.2f} ({m - base:+.2f} over the start), "
               f"{duels.games} games, {took:.0f} s", file=sys.stderr, flush=True)
+    if pool is not None:
+        pool.close()
     gain, w, sweep = best
     info = {
         "method": "play", "search": "coord", "start": origin, "fixed": list(args.fix),
@@ -603,6 +636,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lr", type=float, default=0.1, help="play: Adam step (spread units)")
     parser.add_argument("--spread-games", type=int, default=2, help="play: games to scale features")
     parser.add_argument("--check-games", type=int, default=40, help="play: validation games")
+    parser.add_argument("--jobs", type=int, default=1, help=(
+        "coord: worker processes for the games (each game's result is the same either way)"))
     parser.add_argument("--check-every", type=int, default=5, help="play: validate every N gens")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5150)

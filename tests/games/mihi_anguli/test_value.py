@@ -179,3 +179,30 @@ def test_greedy_with_value_learned_maximises_the_learned_value() -> None:
         make_agent("greedy:value=learned").choose(
             other, other.current_players()[0], random.Random(0)
         )
+
+
+def test_worth_features_follow_the_heuristics_shape_for_each_ability_and_supporter() -> None:
+    # One feature per buyable group, in the heuristic's shape for its worth (heuristic.py's
+    # _items_value): the share of the game left times the progress on the cost, then times 1
+    # once acquired; so a weight there is a correction to that group's WORTH in points.
+    from nightsky.games.mihi_anguli import board as B
+    from nightsky.games.mihi_anguli.heuristic import LINEAR, TURNS, _turns_left
+
+    names = [n for n in FEATURES if n.startswith("worth:")]
+    assert len(names) == B.NGROUPS - B.G_AB0 == 17 and "worth:MATHEMATICIAN" in names
+    seen_partial = seen_acquired = False
+    for st in _positions(8, 40):
+        for p in (0, 1):
+            s, f = st.seats[p], dict(zip(FEATURES, features(st, p), strict=True))
+            t = min(1.0, _turns_left(s) / TURNS)
+            for g in range(B.G_AB0, B.NGROUPS):
+                x = f["worth:" + st.c.group_names[g]]
+                mask = st.c.group_mask[g]
+                share = (mask & s.items).bit_count() / mask.bit_count()
+                if s.acq >> g & 1:
+                    assert x == pytest.approx(t)
+                    seen_acquired = True
+                else:
+                    assert x == pytest.approx(t * (LINEAR * share + (1 - LINEAR) * share**2))
+                    seen_partial |= 0 < share < 1
+    assert seen_partial and seen_acquired  # the positions exercised both cases

@@ -39,7 +39,10 @@ class MihiAnguliGame(Game):
         # its best follow-up (docs/agents.md, the Mihi Anguli trials). Stop at the dice: the
         # seats act at once and then roll, so without it only the last seat's search reached
         # its next turn's roll, and that seat fell 5 points behind (docs/games/mihi-anguli.md).
-        search_defaults="rollout=none,c=0.2,depth=3,backup=max,chance=stop",
+        # Judge positions by the learned value: the heuristic underrates the sheet's engine
+        # (MATHEMATICIAN, STUDYING), which the weights tuned by play correct (docs/agents.md,
+        # "The learned value finds the sheet's engine").
+        search_defaults="rollout=none,c=0.2,depth=3,backup=max,chance=stop,value=learned",
         # A learned value of a sheet (value.py, scripts/train_value.py, docs/games/mihi-anguli.md).
         value_model="value.json",
         # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).

@@ -4,7 +4,11 @@
 the map's squares on their way, the progress on costs, what a pending choice adds), a few
 counts (squares, points, experience, abilities, items) and the share of the game left; each
 part appears once as it is and once multiplied by that share, so the model can weigh it
-differently early and late. ``value(st, p)`` is the weights' dot product with those features,
+differently early and late. Then one feature per ability and supporter (``worth:NAME``), in
+the shape the heuristic gives each its worth: the share of the game left, times the progress
+on its cost until it is acquired (``heuristic.LINEAR``'s mix of linear and square), times 1
+once it is; a weight there corrects the heuristic's ``WORTH`` of that group, in points.
+``value(st, p)`` is the weights' dot product with those features,
 in score points. The weights are ``data/value.json``, written by ``scripts/train_value.py``
 (tuned by play: coordinate ascent on the margin of ``greedy`` on the weights over ``greedy``,
 starting from the heuristic's four parts; the command, games, seeds and date are in the file
@@ -20,7 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.components import data_path
-from nightsky.games.mihi_anguli.heuristic import TURNS, _turns_left, evaluate, static_parts
+from nightsky.games.mihi_anguli import board as B
+from nightsky.games.mihi_anguli.components import BUYABLE_ABILITIES, SUPPORTERS
+from nightsky.games.mihi_anguli.heuristic import LINEAR, TURNS, _turns_left, evaluate, static_parts
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.state import MihiAnguliState
@@ -30,8 +36,10 @@ WEIGHTS_FILE = "value.json"
 """The weights' file name in the game package's ``data/`` (``GameInfo.value_model``)."""
 
 _BASE = ("score", "map", "costs", "pending", "squares", "points", "xp", "abilities", "items")
+_BOUGHT = (*BUYABLE_ABILITIES, *SUPPORTERS)  # groups B.G_AB0 onwards, in order
 FEATURES: tuple[str, ...] = (
-    *_BASE, *(f"{name}*left" for name in _BASE), "left", "left^2"
+    *_BASE, *(f"{name}*left" for name in _BASE), "left", "left^2",
+    *(f"worth:{name}" for name in _BOUGHT),
 )
 """The names of ``features``' values, in order (a weights file must list the same)."""
 
@@ -48,7 +56,18 @@ def features(st: MihiAnguliState, player: int) -> list[float]:
         float(s.sq.bit_count()), float(s.pts.bit_count()), float(s.xp),
         float(s.acq.bit_count()), float(s.items.bit_count()),
     ]
-    return [*base, *(x * left for x in base), left, left * left]
+    t = min(1.0, left)  # the heuristic's share of the game left for an ability's worth
+    items, acq = s.items, s.acq
+    masks = st.c.group_mask
+    worth = []
+    for g in range(B.G_AB0, B.NGROUPS):
+        if acq >> g & 1:
+            worth.append(t)
+        else:
+            gm = masks[g]
+            share = (gm & items).bit_count() / gm.bit_count()
+            worth.append(t * (LINEAR * share + (1 - LINEAR) * share * share))
+    return [*base, *(x * left for x in base), left, left * left, *worth]
 
 
 class ValueModel:
