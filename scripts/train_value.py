@@ -456,23 +456,20 @@ def coordinate(args: argparse.Namespace, game: Game) -> tuple[np.ndarray, float,
 
     pool = Pool(args.jobs) if args.jobs > 1 else None
 
-    def margins(w: np.ndarray, games: range) -> np.ndarray:
+    def margins_at(w: np.ndarray, seed: int, games: range) -> np.ndarray:
         ws = [float(x) for x in w]
         if pool is None:
-            return np.array([duels.margin(ws, bias, args.seed, g) for g in games])
-        jobs = [(game.info.id, game.num_seats, ws, bias, args.seed, g) for g in games]
+            return np.array([duels.margin(ws, bias, seed, g) for g in games])
+        jobs = [(game.info.id, game.num_seats, ws, bias, seed, g) for g in games]
         out = pool.map(_margin_job, jobs)
         duels.games += sum(n for _, n in out)
         return np.array([m for m, _ in out])
 
+    def margins(w: np.ndarray, games: range) -> np.ndarray:
+        return margins_at(w, args.seed, games)
+
     def check(w: np.ndarray) -> float:
-        ws = [float(x) for x in w]
-        if pool is None:
-            return duels.mean(ws, bias, check_seed, checks)
-        jobs = [(game.info.id, game.num_seats, ws, bias, check_seed, g) for g in checks]
-        out = pool.map(_margin_job, jobs)
-        duels.games += sum(n for _, n in out)
-        return sum(m for m, _ in out) / len(out)
+        return float(sum(margins_at(w, check_seed, checks))) / len(checks)
 
     w = w0.copy()
     base = check(w)
