@@ -64,3 +64,43 @@ def test_the_accolade_variant_changes_only_the_accolades_day_points() -> None:
     strip = [a.model_copy(update={"dp": 0}) for a in tried.accolades]
     assert strip == [a.model_copy(update={"dp": 0}) for a in shipped.accolades]
     assert tried.laurels == shipped.laurels and tried.board == shipped.board
+
+
+def test_the_lyra_variant_moves_plus_ap_off_the_only_target_that_had_it() -> None:
+    variant = Path(__file__).resolve().parents[2] / "examples" / "starlight-lyra-swap.toml"
+    shipped = load_game("starlight", players=5).tables.data
+    tried = load_game("starlight", players=5, components=str(variant)).tables.data
+
+    def targets_with_plus_ap(data: object) -> list[tuple[str, int]]:
+        return [
+            (c.name, s.n)
+            for c in data.constellations  # type: ignore[attr-defined]
+            for s in c.slots
+            if s.target and s.privilege == "plus_ap"
+        ]
+
+    assert targets_with_plus_ap(shipped) == [("lyra", 4)]
+    assert targets_with_plus_ap(tried) == []
+    changed = [
+        (c.name, s.n, s.privilege, t.privilege)
+        for c, d in zip(shipped.constellations, tried.constellations, strict=True)
+        for s, t in zip(c.slots, d.slots, strict=True)
+        if s != t
+    ]
+    assert changed == [("lyra", 3, "buy_np", "plus_ap"), ("lyra", 4, "plus_ap", "buy_np")]
+    assert tried.accolades == shipped.accolades and tried.board == shipped.board
+
+
+def test_the_deep_plus_ap_variant_keeps_every_privilege_once_and_none_early() -> None:
+    variant = Path(__file__).resolve().parents[2] / "examples" / "starlight-plus-ap-deep.toml"
+    shipped = load_game("starlight", players=5).tables.data
+    tried = load_game("starlight", players=5, components=str(variant)).tables.data
+    for c, d in zip(shipped.constellations, tried.constellations, strict=True):
+        near = {s.n for s in d.slots if s.target}
+        near |= {n for s in d.slots if s.target for n in s.links}
+        assert all(s.privilege != "plus_ap" for s in d.slots if s.n in near), c.name
+        assert sorted(s.privilege for s in c.slots) == sorted(s.privilege for s in d.slots)
+        assert [(s.n, s.size, s.np, s.target, s.links) for s in c.slots] == [
+            (s.n, s.size, s.np, s.target, s.links) for s in d.slots
+        ]
+        assert sum(s != t for s, t in zip(c.slots, d.slots, strict=True)) == 2, c.name
