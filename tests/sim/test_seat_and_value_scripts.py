@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from nightsky.core.registry import load_game
+from nightsky.games.starlight.components import StarlightComponents
 from tests.support.scripts import load_script
 
 
@@ -71,10 +72,10 @@ def test_the_lyra_variant_moves_plus_ap_off_the_only_target_that_had_it() -> Non
     shipped = load_game("starlight", players=5).tables.data
     tried = load_game("starlight", players=5, components=str(variant)).tables.data
 
-    def targets_with_plus_ap(data: object) -> list[tuple[str, int]]:
+    def targets_with_plus_ap(data: StarlightComponents) -> list[tuple[str, int]]:
         return [
             (c.name, s.n)
-            for c in data.constellations  # type: ignore[attr-defined]
+            for c in data.constellations
             for s in c.slots
             if s.target and s.privilege == "plus_ap"
         ]
