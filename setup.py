@@ -31,7 +31,9 @@ COMPILED = [
         f"nightsky/games/{game}/{module}.py"
         for game, modules in {
             "shooting_star": ("constants", "actions", "events", "state", "views", "observation"),
-            "stars_are_right": ("constants", "actions", "matcher", "heuristic", "state", "observer"),
+            "stars_are_right": (
+                "constants", "actions", "matcher", "heuristic", "state", "observer",
+            ),
             "star_fire": ("constants", "actions", "state", "observe"),
             "mihi_anguli": (
                 "constants", "board", "actions", "heuristic", "value", "state", "observer"

@@ -7,8 +7,8 @@
 Why this works (issue 19, Ruling SL-1.5): a seat's head start is day points added at the end,
 and the game's ``evaluate`` and ``cutoff_values`` leave it out, so ``greedy`` in every seat plays
 the very same games whatever the day-point row (checked on ten rows, seed 5120). ``record``
-plays the games once with no day points (the shipped set-up otherwise: 2 players keep their
-night points, which change the play) and keeps each seat's total and tie-breakers
+plays the games once with no day points (the shipped set-up otherwise: saved action points and
+night points change the play, so they stay) and keeps each seat's total and tie-breakers
 (``State.tiebreakers``: SL-13.4-13.5). ``fit`` then scores every candidate row exactly as the game
 would: totals plus the row, winners by total then tie-breakers (ties split), and judges the
 seats as ``nightsky balance`` does (``sim.stats.judge_seats``: Clopper-Pearson, Bonferroni over
@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import sys
 import tempfile
 import time
@@ -50,33 +51,39 @@ from nightsky.sim.stats import fmean, judge_seats
 GAME = "starlight"
 
 
-def _night_points_only() -> str:
-    """A components file of the shipped turn-order table less its day points (2 players)."""
+def _without_day_points(components: str = "") -> str:
+    """A components file that plays the turn-order table of ``components`` (the shipped one
+    when it has none, or when no file is given) less its day points, with the file's other
+    tables."""
     from nightsky.games.starlight import components as comp
 
-    shipped = tomllib.loads((Path(comp.__file__).parent / "data" / "sky.toml").read_text())
-    order = shipped["turn_order"]
-    path = Path(tempfile.gettempdir()) / "nightsky-starlight-night-points-only.toml"
-    lines = ["[turn_order]", 'source = "designed"',
-             'why = "The shipped turn-order table without its day points (head_start_fit)."']
-    for key in ("saved_ap", "night_points"):
-        items = ", ".join(f'"{k}" = {v}' for k, v in order[key].items())
-        lines.append(f"{key} = {{ {items} }}")
-    path.write_text("\n".join(lines) + "\n")
+    text = Path(components).read_text() if components else ""
+    order = tomllib.loads(text).get("turn_order")
+    if order is None:
+        shipped = (Path(comp.__file__).parent / "data" / "sky.toml").read_text()
+        order = tomllib.loads(shipped)["turn_order"]
+    kept, skipping = [], False
+    for line in text.splitlines():  # the file's own [turn_order] table is replaced below
+        if line.startswith("["):
+            skipping = line.strip() == "[turn_order]"
+        if not skipping:
+            kept.append(line)
+    kept += ["[turn_order]", 'source = "designed"',
+             'why = "A turn-order table without its day points (head_start_fit)."']
+    for key in ("saved_ap", "night_points", "privileges"):
+        if key in order:
+            items = ", ".join(f'"{k}" = {json.dumps(v)}' for k, v in order[key].items())
+            kept.append(f"{key} = {{ {items} }}")
+    name = f"nightsky-starlight-without-day-points-{os.getpid()}.toml"  # one per worker
+    path = Path(tempfile.gettempdir()) / name
+    path.write_text("\n".join(kept) + "\n")
     return str(path)
 
 
 def _params(players: int, components: str = "") -> dict[str, Any]:
-    # 3-5 players: compensation off is exactly "no day points" (their rows hold nothing else).
-    # 2 players: the shipped game's night points ([0, 4]: they change the play) without its day
-    # points. ``components``: a components file played instead of the shipped tables, with its
-    # own turn-order table if it has one (a design being tried; it must hold no day points).
-    if components and "turn_order" in tomllib.loads(Path(components).read_text()):
-        return {"players": players, "components": components}
-    if players == 2:
-        return {"players": 2, "components": components or _night_points_only()}
-    extra = {"components": components} if components else {}
-    return {"players": players, "turn_order_compensation": False, **extra}
+    # The set-up played (the shipped tables, or those of ``components``, a design being tried)
+    # less its day points: saved action points and night points change the play, so they stay.
+    return {"players": players, "components": _without_day_points(components)}
 
 
 def _play(

@@ -3,6 +3,7 @@ are the games the game plays with that row (what the script's sizing rests on)."
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 
 from nightsky.core.registry import load_game
@@ -53,3 +54,18 @@ def test_two_player_recording_keeps_the_night_points_and_drops_the_day_points() 
     assert any(row)
     for g, r in zip(recorded, played, strict=True):
         assert [s + h for s, h in zip(g["scores"], row, strict=True)] == r.scores
+
+
+def test_a_tried_design_is_recorded_with_its_saved_action_points_less_its_day_points() -> None:
+    # A components file with its own turn-order table (examples/starlight-sky-2.toml: saved
+    # action points and day points) is played as it is, less the day points.
+    mod = _script()
+    path = str(Path(__file__).resolve().parents[2] / "examples" / "starlight-sky-2.toml")
+    recorded = mod._play(4, 47, [0], "greedy", path)
+    game = load_game("starlight", players=4, components=path)
+    assert any(game.head_start) and any(game.new_initial_state().saved)
+    played = play_spec(MatchSpec("starlight", {"players": 4, "components": path},
+                                 ("greedy",) * 4, 47), 0)
+    assert [s + h for s, h in zip(recorded[0]["scores"], game.head_start, strict=True)] == (
+        played.scores)
+    assert recorded[0]["components"] == path

@@ -105,3 +105,26 @@ def test_the_deep_plus_ap_variant_keeps_every_privilege_once_and_none_early() ->
             (s.n, s.size, s.np, s.target, s.links) for s in d.slots
         ]
         assert sum(s != t for s, t in zip(c.slots, d.slots, strict=True)) == 2, c.name
+
+
+def test_the_second_sky_moves_privileges_only_and_keeps_early_slots_free_of_engines() -> None:
+    # examples/starlight-sky-2.toml (issue 19's candidate): the shipped slots with privileges
+    # moved (none on a target, Extra Action Point on every large slot), 3-day-point Accolades
+    # and its own turn-order rows.
+    variant = Path(__file__).resolve().parents[2] / "examples" / "starlight-sky-2.toml"
+    shipped = load_game("starlight", players=5).tables.data
+    tried = load_game("starlight", players=5, components=str(variant)).tables.data
+    for c, d in zip(shipped.constellations, tried.constellations, strict=True):
+        assert [(s.n, s.size, s.np, s.target, s.links) for s in c.slots] == [
+            (s.n, s.size, s.np, s.target, s.links) for s in d.slots
+        ]
+        assert sorted(s.privilege for s in c.slots) == sorted(s.privilege for s in d.slots)
+        assert not any(s.privilege for s in d.slots if s.target), d.name
+        assert [s.size for s in d.slots if s.privilege == "plus_ap"] == ["large"], d.name
+    assert [a.dp for a in tried.accolades] == [3] * 5
+    strip = [a.model_copy(update={"dp": 0}) for a in tried.accolades]
+    assert strip == [a.model_copy(update={"dp": 0}) for a in shipped.accolades]
+    turn = tried.turn_order
+    assert turn.saved_ap["2"] == [0, 0] and turn.day_points["2"] == [0, 0]
+    for n in ("3", "4", "5"):
+        assert turn.saved_ap[n][0] == 0 and all(a >= 2 for a in turn.saved_ap[n][1:])
