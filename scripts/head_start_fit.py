@@ -30,6 +30,7 @@ predicted search advantages exceed ``--search-limit`` come last. A benchmark scr
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import os
@@ -74,22 +75,33 @@ def _without_day_points(components: str = "") -> str:
         if key in order:
             items = ", ".join(f'"{k}" = {json.dumps(v)}' for k, v in order[key].items())
             kept.append(f"{key} = {{ {items} }}")
-    name = f"nightsky-starlight-without-day-points-{os.getpid()}.toml"  # one per worker
-    path = Path(tempfile.gettempdir()) / name
-    path.write_text("\n".join(kept) + "\n")
+    text = "\n".join(kept) + "\n"
+    # Named by content: a loaded components file is cached by its path, so another design
+    # must not reuse the name (and the same design may share it across workers).
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    path = Path(tempfile.gettempdir()) / f"nightsky-starlight-without-day-points-{digest}.toml"
+    if not path.exists() or path.read_text() != text:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text)
+        tmp.replace(path)  # atomic: a worker never reads a half-written file
     return str(path)
 
 
-def _params(players: int, components: str = "") -> dict[str, Any]:
+def _params(players: int, components: str = "", starbots: int = 0) -> dict[str, Any]:
     # The set-up played (the shipped tables, or those of ``components``, a design being tried)
     # less its day points: saved action points and night points change the play, so they stay.
-    return {"players": players, "components": _without_day_points(components)}
+    params: dict[str, Any] = {"players": players, "components": _without_day_points(components)}
+    if starbots:
+        params["starbots"] = starbots
+    return params
 
 
 def _play(
-    players: int, seed: int, indices: list[int], agent: str, components: str = ""
+    players: int, seed: int, indices: list[int], agent: str, components: str = "",
+    starbots: int = 0,
 ) -> list[dict[str, Any]]:
-    game = _game(GAME, _params(players, components))
+    game = _game(GAME, _params(players, components, starbots))
+    seats = players + starbots
     if any(getattr(game, "head_start", ())):
         raise SystemExit("the recorded set-up must have no day points")
     out = []
@@ -104,7 +116,9 @@ def _play(
         st = last[0]
         g = {"players": players, "seed": seed, "index": i, "agent": agent,
              "scores": [float(x) for x in r.scores],
-             "tb": [list(st.tiebreakers(p)) for p in range(players)]}
+             "tb": [list(st.tiebreakers(p)) for p in range(seats)]}
+        if starbots:  # the Starbots' seats come after the live ones, scores and tb included
+            g["starbots"] = starbots
         if components:
             g["components"] = components
         out.append(g)
@@ -117,17 +131,18 @@ def record(args: argparse.Namespace) -> None:
     if out.exists():
         for line in out.read_text().splitlines():
             g = json.loads(line)
-            done.add((g["players"], g["seed"], g["index"]))
+            done.add((g["players"], g.get("starbots", 0), g["seed"], g["index"]))
     tasks = []
     for n in args.players:
         for seed in args.seeds:
-            todo = [i for i in range(args.games) if (n, seed, i) not in done]
+            todo = [i for i in range(args.games) if (n, args.starbots, seed, i) not in done]
             for k in range(0, len(todo), args.chunk):
                 tasks.append((n, seed, todo[k:k + args.chunk]))
     start = time.time()
     total = 0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as fh:
-        futs = [pool.submit(_play, n, s, idx, args.agent, args.components) for n, s, idx in tasks]
+        futs = [pool.submit(_play, n, s, idx, args.agent, args.components, args.starbots)
+                for n, s, idx in tasks]
         for f in as_completed(futs):
             rows = f.result()
             for g in rows:
@@ -139,14 +154,20 @@ def record(args: argparse.Namespace) -> None:
 
 
 def judge(games: Sequence[dict[str, Any]], row: Sequence[int]) -> list[dict[str, Any]]:
-    """Every seat's win share, verdict and advantage with ``row`` added at the end."""
+    """Every live seat's win share, verdict and advantage with ``row`` added at the end.
+
+    With Starbots in the games (their seats after the live ones, never given day points) the
+    win shares count only the games a live seat won, as ``nightsky balance`` does."""
     n = len(row)
     wins = [0.0] * n
     sums = [0.0] * n
+    won = 0
     for g in games:
-        keys = [(g["scores"][p] + row[p], *g["tb"][p]) for p in range(n)]
+        seats = len(g["scores"])
+        keys = [(g["scores"][p] + (row[p] if p < n else 0), *g["tb"][p]) for p in range(seats)]
         best = max(keys)
         winners = [p for p in range(n) if keys[p] == best]
+        won += bool(winners)
         for w in winners:
             wins[w] += 1.0 / len(winners)
         for p in range(n):
@@ -155,7 +176,7 @@ def judge(games: Sequence[dict[str, Any]], row: Sequence[int]) -> list[dict[str,
     mean = fmean(means)
     return [{"seat": v.seat, "win_share": v.win_share, "interval": v.interval,
              "flagged": v.flagged, "advantage": means[v.seat] - mean}
-            for v in judge_seats(wins, len(games))]
+            for v in judge_seats(wins, won)]
 
 
 def rows_of(n: int, top: int) -> Iterable[tuple[int, ...]]:
@@ -169,11 +190,13 @@ def fit(args: argparse.Namespace) -> None:
     for path in args.files:
         for line in Path(path).read_text().splitlines():
             g = json.loads(line)
-            if g["players"] == args.players and (not args.seeds or g["seed"] in args.seeds):
+            if (g["players"] == args.players and g.get("starbots", 0) == args.starbots
+                    and (not args.seeds or g["seed"] in args.seeds)):
                 by[(g["players"], g["seed"])].append(g)
     seeds = sorted(s for _, s in by)
     pooled = [g for s in seeds for g in by[(args.players, s)]]
-    print(f"{args.players} players: seeds {seeds}, {len(pooled)} games")
+    bots = f" and {args.starbots} Starbots" if args.starbots else ""
+    print(f"{args.players} players{bots}: seeds {seeds}, {len(pooled)} games")
     rows = ([tuple(r) for r in args.row if len(r) == args.players] if args.row
             else list(rows_of(args.players, args.max)))
     scored = []
@@ -215,6 +238,8 @@ def boot_order(scored: list[Any], games: Sequence[dict[str, Any]],
     from scipy.stats import beta
 
     n = args.players
+    if args.starbots:
+        raise SystemExit("--boot judges tables of live seats only; fit a Starbot mix without it")
     raw = np.array([g["scores"] for g in games], dtype=float)
     tb = np.array([[t[0] * 100 + t[1] for t in g["tb"]] for g in games], dtype=float)
     rng = np.random.default_rng(args.boot_seed)
@@ -260,9 +285,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--out", required=True, help="JSON lines, appended; games there are skipped")
     r.add_argument("--components", default="", help="a components file to play instead of the "
                    "shipped tables (the game's `components` option)")
+    r.add_argument("--starbots", type=int, default=0, help="Starbots seated after the live "
+                   "players (their table's turn-order row, 'L+B' or 'L', is played)")
     f = sub.add_parser("fit", help="judge candidate rows on recorded games")
     f.add_argument("files", nargs="+")
     f.add_argument("--players", type=int, required=True)
+    f.add_argument("--starbots", type=int, default=0, help="judge the games recorded with this "
+                   "many Starbots (live seats only get day points)")
     f.add_argument("--seeds", type=int, nargs="*", default=[])
     f.add_argument("--max", type=int, default=10, help="largest day points in a row")
     f.add_argument("--row", type=int, nargs="+", action="append", help="only these rows")

@@ -43,29 +43,55 @@ def test_rows_start_at_zero_and_never_decrease() -> None:
     assert rows == [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 1), (0, 1, 2), (0, 2, 2)]
 
 
-def test_two_player_recording_keeps_the_night_points_and_drops_the_day_points() -> None:
-    # At 2 players the shipped head start is night points (they change the play) and day
-    # points: the recording must play the very games of the shipped set-up, less the day points.
+def test_recording_keeps_the_saved_action_points_and_drops_the_day_points() -> None:
+    # At 4 players the shipped set-up gives later seats saved action points (they change the
+    # play) and the first seats day points: the recording must play the very games of the
+    # shipped set-up, less the day points.
     mod = _script()
-    recorded = mod._play(2, 43, [0, 1], "greedy")
-    played = [play_spec(MatchSpec("starlight", {"players": 2}, ("greedy",) * 2, 43), i)
+    recorded = mod._play(4, 43, [0, 1], "greedy")
+    played = [play_spec(MatchSpec("starlight", {"players": 4}, ("greedy",) * 4, 43), i)
               for i in range(2)]
-    row = load_game("starlight", players=2).head_start
-    assert any(row)
+    game = load_game("starlight", players=4)
+    row = game.head_start
+    assert any(row) and any(game.new_initial_state().saved)
     for g, r in zip(recorded, played, strict=True):
         assert [s + h for s, h in zip(g["scores"], row, strict=True)] == r.scores
 
 
-def test_a_tried_design_is_recorded_with_its_saved_action_points_less_its_day_points() -> None:
-    # A components file with its own turn-order table (examples/starlight-sky-2.toml: saved
-    # action points and day points) is played as it is, less the day points.
+def test_a_tried_design_is_recorded_with_its_own_table_less_its_day_points() -> None:
+    # A components file with its own turn-order table (examples/starlight-first-sky.toml: the
+    # first design's day points for later seats) is played as it is, less the day points.
     mod = _script()
-    path = str(Path(__file__).resolve().parents[2] / "examples" / "starlight-sky-2.toml")
+    path = str(Path(__file__).resolve().parents[2] / "examples" / "starlight-first-sky.toml")
     recorded = mod._play(4, 47, [0], "greedy", path)
     game = load_game("starlight", players=4, components=path)
-    assert any(game.head_start) and any(game.new_initial_state().saved)
+    assert game.head_start != load_game("starlight", players=4).head_start
+    assert any(game.head_start)
     played = play_spec(MatchSpec("starlight", {"players": 4, "components": path},
                                  ("greedy",) * 4, 47), 0)
     assert [s + h for s, h in zip(recorded[0]["scores"], game.head_start, strict=True)] == (
         played.scores)
     assert recorded[0]["components"] == path
+
+
+def test_a_table_with_starbots_is_recorded_and_judged_on_its_live_seats() -> None:
+    # 2 live players and 2 Starbots: the recording keeps every seat's score (the Starbots can
+    # win), plays the table's own row less its day points, and judging it with the "2+2" row
+    # gives the games the game plays, win shares counting the games a live seat won.
+    mod = _script()
+    recorded = mod._play(2, 53, [0, 1, 2, 3], "greedy", "", 2)
+    game = load_game("starlight", players=2, starbots=2)
+    row = game.tables.data.turn_order.row("day_points", 2, 2)
+    assert any(row) and game.head_start == row + [0, 0]
+    spec = MatchSpec("starlight", {"players": 2, "starbots": 2}, ("greedy",) * 2, 53)
+    played = [play_spec(spec, i) for i in range(4)]
+    wins, won = [0.0, 0.0], 0
+    for g, r in zip(recorded, played, strict=True):
+        assert g["starbots"] == 2 and len(g["scores"]) == len(g["tb"]) == 4
+        assert [s + h for s, h in zip(g["scores"], game.head_start, strict=True)] == r.scores
+        live = [w for w in r.winners if w < 2]
+        won += bool(live)
+        for w in live:
+            wins[w] += 1 / len(live)
+    judged = mod.judge(recorded, row)
+    assert [x["win_share"] for x in judged] == [v.win_share for v in judge_seats(wins, won)]

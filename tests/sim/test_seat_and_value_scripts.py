@@ -56,21 +56,47 @@ def test_value_duel_candidates_and_the_heuristic_baseline(
     assert rows["heuristic"].endswith("over 'heuristic' +0.00 +- 0.00")
 
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _data(name: str = "") -> StarlightComponents:
+    """The shipped tables, or those of a components file in examples/."""
+    params = {"components": str(EXAMPLES / name)} if name else {}
+    data: StarlightComponents = load_game("starlight", players=5, **params).tables.data
+    return data
+
+
+def test_the_first_sky_file_is_the_first_design() -> None:
+    # The set-up shipped until 2026-11-29 (issue 19): Lyra 4, a target, carried plus_ap, the
+    # Accolades were worth 5-6 day points and later seats started with day points only.
+    first, shipped = _data("starlight-first-sky.toml"), _data()
+    assert [a.dp for a in first.accolades] == [6, 6, 5, 5, 5]
+    assert [a.dp for a in shipped.accolades] == [3] * 5
+    assert first.turn_order.day_points["5"] == [0, 2, 3, 5, 8]
+    assert first.turn_order.saved_ap["5"] == [0] * 5
+    for data, held in ((first, [("lyra", 4, "plus_ap")]), (shipped, [])):
+        on_targets = [(c.name, s.n, s.privilege) for c in data.constellations for s in c.slots
+                      if s.target and s.privilege == "plus_ap"]
+        assert on_targets == held
+    # The slots themselves did not change, only which privilege each carries.
+    for c, d in zip(first.constellations, shipped.constellations, strict=True):
+        assert [(s.n, s.size, s.np, s.target, s.links) for s in c.slots] == [
+            (s.n, s.size, s.np, s.target, s.links) for s in d.slots
+        ]
+        assert sorted(s.privilege for s in c.slots) == sorted(s.privilege for s in d.slots)
+    assert not any(s.privilege for c in shipped.constellations for s in c.slots if s.target)
+
+
 def test_the_accolade_variant_changes_only_the_accolades_day_points() -> None:
-    variant = Path(__file__).resolve().parents[2] / "examples" / "starlight-accolades-3dp.toml"
-    shipped = load_game("starlight", players=5).tables.data
-    tried = load_game("starlight", players=5, components=str(variant)).tables.data
+    first, tried = _data("starlight-first-sky.toml"), _data("starlight-accolades-3dp.toml")
     assert [a.dp for a in tried.accolades] == [3] * 5
-    assert [a.dp for a in shipped.accolades] != [3] * 5
     strip = [a.model_copy(update={"dp": 0}) for a in tried.accolades]
-    assert strip == [a.model_copy(update={"dp": 0}) for a in shipped.accolades]
-    assert tried.laurels == shipped.laurels and tried.board == shipped.board
+    assert strip == [a.model_copy(update={"dp": 0}) for a in first.accolades]
+    assert tried.constellations == first.constellations and tried.board == first.board
 
 
 def test_the_lyra_variant_moves_plus_ap_off_the_only_target_that_had_it() -> None:
-    variant = Path(__file__).resolve().parents[2] / "examples" / "starlight-lyra-swap.toml"
-    shipped = load_game("starlight", players=5).tables.data
-    tried = load_game("starlight", players=5, components=str(variant)).tables.data
+    first, tried = _data("starlight-first-sky.toml"), _data("starlight-lyra-swap.toml")
 
     def targets_with_plus_ap(data: StarlightComponents) -> list[tuple[str, int]]:
         return [
@@ -80,23 +106,22 @@ def test_the_lyra_variant_moves_plus_ap_off_the_only_target_that_had_it() -> Non
             if s.target and s.privilege == "plus_ap"
         ]
 
-    assert targets_with_plus_ap(shipped) == [("lyra", 4)]
+    assert targets_with_plus_ap(first) == [("lyra", 4)]
     assert targets_with_plus_ap(tried) == []
     changed = [
         (c.name, s.n, s.privilege, t.privilege)
-        for c, d in zip(shipped.constellations, tried.constellations, strict=True)
+        for c, d in zip(first.constellations, tried.constellations, strict=True)
         for s, t in zip(c.slots, d.slots, strict=True)
         if s != t
     ]
     assert changed == [("lyra", 3, "buy_np", "plus_ap"), ("lyra", 4, "plus_ap", "buy_np")]
-    assert tried.accolades == shipped.accolades and tried.board == shipped.board
+    assert tried.accolades == first.accolades and tried.board == first.board
 
 
 def test_the_deep_plus_ap_variant_keeps_every_privilege_once_and_none_early() -> None:
-    variant = Path(__file__).resolve().parents[2] / "examples" / "starlight-plus-ap-deep.toml"
-    shipped = load_game("starlight", players=5).tables.data
-    tried = load_game("starlight", players=5, components=str(variant)).tables.data
-    for c, d in zip(shipped.constellations, tried.constellations, strict=True):
+    first, tried = _data("starlight-first-sky.toml"), _data("starlight-plus-ap-deep.toml")
+    assert tried.accolades == first.accolades
+    for c, d in zip(first.constellations, tried.constellations, strict=True):
         near = {s.n for s in d.slots if s.target}
         near |= {n for s in d.slots if s.target for n in s.links}
         assert all(s.privilege != "plus_ap" for s in d.slots if s.n in near), c.name
@@ -107,24 +132,16 @@ def test_the_deep_plus_ap_variant_keeps_every_privilege_once_and_none_early() ->
         assert sum(s != t for s, t in zip(c.slots, d.slots, strict=True)) == 2, c.name
 
 
-def test_the_second_sky_moves_privileges_only_and_keeps_early_slots_free_of_engines() -> None:
-    # examples/starlight-sky-2.toml (issue 19's candidate): the shipped slots with privileges
+def test_the_shipped_sky_keeps_early_slots_free_of_engines() -> None:
+    # The sky shipped since 2026-11-29 (issue 19): the first design's slots with privileges
     # moved (none on a target, Extra Action Point on every large slot), 3-day-point Accolades
-    # and its own turn-order rows.
-    variant = Path(__file__).resolve().parents[2] / "examples" / "starlight-sky-2.toml"
-    shipped = load_game("starlight", players=5).tables.data
-    tried = load_game("starlight", players=5, components=str(variant)).tables.data
-    for c, d in zip(shipped.constellations, tried.constellations, strict=True):
-        assert [(s.n, s.size, s.np, s.target, s.links) for s in c.slots] == [
-            (s.n, s.size, s.np, s.target, s.links) for s in d.slots
-        ]
-        assert sorted(s.privilege for s in c.slots) == sorted(s.privilege for s in d.slots)
+    # and tempo (saved action points) for later seats at 3-5 players.
+    first, shipped = _data("starlight-first-sky.toml"), _data()
+    for d in shipped.constellations:
         assert not any(s.privilege for s in d.slots if s.target), d.name
         assert [s.size for s in d.slots if s.privilege == "plus_ap"] == ["large"], d.name
-    assert [a.dp for a in tried.accolades] == [3] * 5
-    strip = [a.model_copy(update={"dp": 0}) for a in tried.accolades]
-    assert strip == [a.model_copy(update={"dp": 0}) for a in shipped.accolades]
-    turn = tried.turn_order
+    assert first.turn_order.saved_ap["5"] == [0] * 5
+    turn = shipped.turn_order
     assert turn.saved_ap["2"] == [0, 0] and turn.day_points["2"] == [0, 0]
     for n in ("3", "4", "5"):
         assert turn.saved_ap[n][0] == 0 and all(a >= 2 for a in turn.saved_ap[n][1:])

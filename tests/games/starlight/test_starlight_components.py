@@ -175,7 +175,11 @@ def test_SL_1_5_SL_2_7_turn_order_table_is_checked(tmp_path):
     # Day points (the head start scored at the end) are checked the same way, by field name.
     for bad, msg in (('{ "6" = [0, 1] }', "day_points is keyed by live player count"),
                      ('{ "3" = [0, 1] }', r"day_points\[3\] must give one value per live seat"),
-                     ('{ "2" = [0, -1] }', r"day_points\[2\] values must not be negative")):
+                     ('{ "2" = [0, -1] }', r"day_points\[2\] values must not be negative"),
+                     ('{ "2+0" = [0, 1] }', "'2\\+0': 'L\\+B' needs at least one Starbot"),
+                     ('{ "3+3" = [0, 1, 2] }', "at most five seats in all"),
+                     ('{ "x+1" = [0] }', "day_points is keyed by live player count"),
+                     ('{ "2+2" = [0] }', r"day_points\[2\+2\] must give one value per live")):
         p.write_text(
             f'[turn_order]\nsource = "designed"\nsaved_ap = {zeros}\n'
             f"night_points = {zeros}\nday_points = {bad}\n"
@@ -188,3 +192,14 @@ def test_SL_1_5_SL_2_7_turn_order_table_is_checked(tmp_path):
     )
     g = load_game("starlight", players=2, components=str(p))
     assert g.head_start == [0, 5] and g.new_initial_state().np == [0, 0]
+    # A table with Starbots ("L+B") takes its own row where it has one, field by field.
+    p.write_text(
+        '[turn_order]\nsource = "designed"\nsaved_ap = { "2" = [0, 1], "2+1" = [0, 3] }\n'
+        'night_points = { "2+2" = [0, 2] }\nday_points = { "2" = [0, 5], "2+2" = [0, 7] }\n'
+    )
+    mixed = load_game("starlight", players=2, starbots=2, components=str(p))
+    assert mixed.head_start == [0, 7, 0, 0]
+    s = mixed.new_initial_state()
+    assert s.saved == [0, 1, 0, 0] and s.np == [0, 2, 0, 0]
+    one = load_game("starlight", players=2, starbots=1, components=str(p))
+    assert one.head_start == [0, 5, 0] and one.new_initial_state().saved == [0, 3, 0]

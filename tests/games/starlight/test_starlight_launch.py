@@ -293,7 +293,7 @@ def test_SL_11_1_SL_11_2_SL_11_3_accolades_first_come():
     assert s.accolade == [-1] * 5
     do(s, "step", "launch", "star C1", "attach long red", "attach long red", "to aquila 1")
     assert s.accolade[0] == 0  # five stars: Accolade #1
-    assert s.score_breakdown()[0]["accolades"] == 6
+    assert s.score_breakdown()[0]["accolades"] == s.t.accolade_dp[0] > 0
     # Someone else reaching five later does not take it.
     for n in (1, 2, 3, 4, 5):
         s.board[slot(s, f"orion {n}")] = 1

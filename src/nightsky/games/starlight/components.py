@@ -94,8 +94,10 @@ class TurnOrder(Component):
     """Turn-order compensation (designed, Ruling SL-1.5): what each live seat starts with.
 
     Keyed by the number of live players ("1"-"5"); each list gives one value per live seat in
-    turn order. Starbots receive nothing and are not counted (they always sit after the live
-    players, so live seat k is always k-th in turn order).
+    turn order. Starbots receive nothing (they always sit after the live players, so live seat
+    k is always k-th in turn order), but they change what the later live seats need: a key
+    "L+B" (L live players and B Starbots, e.g. "2+2") gives the row for that table and takes
+    precedence over "L" for the field it appears in (``row``).
     """
 
     saved_ap: dict[str, list[int]]
@@ -106,15 +108,38 @@ class TurnOrder(Component):
     privileges: dict[str, list[list[Privilege]]] = Field(default_factory=dict)
     """Privileges (SL-8) a seat holds from the start, as if recorded on its mat."""
 
+    @staticmethod
+    def live_seats(key: str) -> int:
+        """The live players a key covers ("3" and "3+2" both 3); ValueError when malformed."""
+        live, plus, bots = key.partition("+")
+        if not live.isdigit() or not 1 <= int(live) <= 5:
+            raise ValueError(f"is keyed by live player count 1-5 or 'L+B' (live + Starbots), "
+                             f"not {key!r}")
+        if plus and (not bots.isdigit() or int(bots) < 1 or int(live) + int(bots) > 5):
+            raise ValueError(f"key {key!r}: 'L+B' needs at least one Starbot and at most five "
+                             "seats in all (SL-1.1)")
+        return int(live)
+
+    def row(self, field: str, live: int, bots: int = 0) -> list[Any]:
+        """The ``field`` row for ``live`` players and ``bots`` Starbots ("L+B", else "L")."""
+        table: dict[str, list[Any]] = getattr(self, field)
+        if bots:
+            mixed = table.get(f"{live}+{bots}")
+            if mixed is not None:
+                return mixed
+        return table.get(str(live), [])
+
     @model_validator(mode="after")
     def _per_seat(self) -> TurnOrder:
         for field in ("saved_ap", "night_points", "day_points", "privileges"):
             table: dict[str, list[Any]] = getattr(self, field)
             each = "list" if field == "privileges" else "value"
             for k, v in table.items():
-                if k not in ("1", "2", "3", "4", "5"):
-                    raise ValueError(f"{field} is keyed by live player count 1-5, not {k!r}")
-                if len(v) != int(k):
+                try:
+                    live = self.live_seats(k)
+                except ValueError as e:
+                    raise ValueError(f"{field} {e}") from None
+                if len(v) != live:
                     raise ValueError(f"{field}[{k}] must give one {each} per live seat")
                 if field == "privileges":
                     if any(x == "" for row in v for x in row):

@@ -136,7 +136,9 @@ class StarlightGame(Game):
     def _head_start(self) -> list[int]:
         heads = [0] * self.num_seats
         if self.options["turn_order_compensation"]:
-            row = self.tables.data.turn_order.day_points.get(str(self.num_players), [])
+            row = self.tables.data.turn_order.row(
+                "day_points", self.num_players, self.options["starbots"]
+            )
             heads[: len(row)] = row
         return heads
 

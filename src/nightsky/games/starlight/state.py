@@ -198,15 +198,16 @@ class StarlightState(State):
         if g.options["turn_order_compensation"]:
             # Ruling SL-1.5: later live seats may start with saved action points, night points
             # and privileges (day points are added at the end, game.head_start).
-            key = str(g.num_players)
+            live = g.num_players
+            bots = g.num_seats - live
             comp = t.data.turn_order
-            saved = comp.saved_ap.get(key, [])
-            night = comp.night_points.get(key, [])
+            saved = comp.row("saved_ap", live, bots)
+            night = comp.row("night_points", live, bots)
             for p in range(len(saved)):
                 self.saved[p] = saved[p]
             for p in range(len(night)):
                 self.np[p] = night[p]
-            for p, names in enumerate(comp.privileges.get(key, [])):
+            for p, names in enumerate(comp.row("privileges", live, bots)):
                 for name in names:
                     self.privs[p] |= 1 << PRIVILEGES.index(name)
         self.pending.extend([(D_CORE, 0)] * b.core_pool)

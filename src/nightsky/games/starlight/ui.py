@@ -65,7 +65,7 @@ class StarlightUI(GameUI):
         if state.game.num_seats > state.game.num_players:
             parts.insert(1, ScorePart("stars", "Starbot's launched stars"))
         if any(getattr(state.game, "head_start", ())):
-            parts.append(ScorePart("head_start", "Head start (later seats, SL-1.5)"))
+            parts.append(ScorePart("head_start", "Turn-order day points (SL-1.5)"))
         return parts
 
     def view_labels(self) -> dict[str, str]:
