@@ -58,8 +58,8 @@ class StarlightGame(Game):
                 "turn_order_compensation",
                 bool,
                 True,
-                "later live seats start with a head start in points (Ruling SL-1.5);"
-                " false plays the uncompensated set-up",
+                "later live seats start with saved action points and some seats with day"
+                " points (Ruling SL-1.5); false plays the uncompensated set-up",
             ),
             Option("gods", bool, False, "deal two God cards to each live player, keep one"),
             Option(
