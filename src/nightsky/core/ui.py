@@ -12,6 +12,7 @@ and its colour from ``seat_colors`` (one palette, the game's), so they never dis
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -154,6 +155,30 @@ class GameUI:
         position it was drawn on. Default: its notation."""
         return str(outcome)
 
+    # ------------------------------------------------------------------ at a glance
+    def glance(self, view: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """What the web table shows without opening anything, read from ``view`` (so it
+        tells nothing the viewer may not know): ``{"seats": [{"score", "counts": [{"label",
+        "value"}...]}...], "dock": section or None}``. ``counts`` are the few numbers that
+        matter in the game (cards in hand, creatures), one line per seat; ``dock`` names
+        the board's ``data-section`` that holds the viewer's own hand, which the page keeps
+        in view under the board.
+
+        A game says it in an optional ``glance`` module of its package (a function
+        ``glance(view, viewer)``); without one: each seat's score where the view has
+        ``scores``, no counts, no dock.
+        """
+        module = _glance_module(type(self.game))
+        if module is not None:
+            return dict(module.glance(view, viewer))
+        scores = view.get("scores") if isinstance(view, dict) else None
+        seats = [
+            {"score": scores[i] if isinstance(scores, list) and i < len(scores) else None,
+             "counts": []}
+            for i in range(self.game.num_players)
+        ]
+        return {"seats": seats, "dock": None}
+
     # ------------------------------------------------------------------ the end
     def score_parts(self, state: State) -> list[ScorePart]:
         """The columns of the final score table, in words (the ``total`` excluded). Default:
@@ -186,6 +211,19 @@ def as_done(label: str) -> str:
     verb = _PAST.get(first.lower())
     text = f"{verb} {tail}".strip() if verb else f"chose: {label}"
     return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _glance_module(game_type: type) -> Any:
+    """The ``glance`` module of the package that defines ``game_type``, or None."""
+    package = game_type.__module__.rpartition(".")[0]
+    if not package:
+        return None
+    try:
+        return importlib.import_module(f"{package}.glance")
+    except ModuleNotFoundError as e:
+        if e.name != f"{package}.glance":
+            raise
+        return None
 
 
 def seat_label(names: Sequence[str], seat: int) -> str:

@@ -55,10 +55,12 @@ def seat_payload(
     ``names``/``colors``: each seat's name and colour, which the board draws too."""
     terminal = state.is_terminal()
     ui = state.game.ui
+    view = state.view(viewer)
     return {
         "current_players": list(state.current_players()),
         "terminal": terminal,
-        "view": state.view(viewer),
+        "view": view,
+        "glance": ui.glance(view, viewer),
         "view_labels": ui.view_labels(),
         "text": plain_text(ui.render(state, viewer)),
         "svg": ui.board_svg(state, viewer, names, colors),

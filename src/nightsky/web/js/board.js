@@ -9,15 +9,21 @@
 // the board worth jumping to): hover, focus or a tap shows the detail in a panel beside the
 // board; the sections become buttons of the board's toolbar.
 //
-// The board is drawn in a viewport that pans (drag, scroll) and zooms (buttons, ctrl+wheel,
-// pinch). Its first scale is never below the one at which the smallest text is READABLE_PX
-// CSS pixels and, on a small or touch screen, every click target at least TAP_PX.
-// Nothing here knows any game.
+// The board is drawn in a viewport that pans (drag, scroll, the arrow keys on the board) and
+// zooms (buttons, ctrl+wheel, pinch, + and -). Its first scale is never below the one at which
+// the smallest text is READABLE_PX CSS pixels and, on a small or touch screen, every click
+// target at least TAP_PX. After every redraw whose choosable targets are out of view, the
+// viewport frames them. A small overview shows the whole board and where the view is (a click
+// there looks there). The section the game names as the viewer's hand (`dock`) is drawn a
+// second time under the board, so it stays in view wherever the board is scrolled; a click on
+// it acts on the board. Nothing here knows any game.
 
 export const READABLE_PX = 12;
 export const TAP_PX = 40;
 const MAX_AUTO_SCALE = 4;
 const MAX_FIT_SCALE = 1.6;
+const DOCK_SHARE = 0.27;   // the dock takes at most this share of the window's height
+const DETAIL_LINES = 6;    // a hover box lists at most this many lines (then "and N more")
 
 /** Map each target id to the legal choices that name it. */
 export function targetMap(legal) {
@@ -65,7 +71,7 @@ const SHAPES = new Set(["rect", "circle", "ellipse", "polygon", "path"]);
  * Returns {highlight(choice|null), reset()} so the list can point at the board on hover and
  * a cancelled menu can clear the picks.
  */
-export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, picked: initial = [] }) {
+export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, picked: initial = [], dock = null }) {
   const port = viewportOf(container);
   port.save();
   container.replaceChildren();
@@ -75,7 +81,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     pre.className = "text";
     pre.textContent = text || "";
     container.append(pre);
-    port.attach(null, []);
+    port.attach(null, [], null);
     return { highlight() {}, reset() {}, picked: () => [], needsMenu: () => true, targets: new Map(), svg: null };
   }
   container.append(node);
@@ -117,6 +123,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
         el.removeAttribute("role");
       }
     }
+    port.paintDock();
   }
 
   for (const [id, el] of byId) {
@@ -139,8 +146,10 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     el.addEventListener("click", act);
     el.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") act(ev); });
   }
+  port.svg = null;  // (the dock copies the board once it is attached, not before)
+  port.dockName = dock;
   paint();
-  port.attach(node, [...byId.values()]);
+  port.attach(node, [...byId.values()], legal);
   return {
     svg: node,
     targets: byId,
@@ -189,6 +198,12 @@ class Viewport {
     this.scroll = [0, 0];
     this.pinned = null;    // the element whose detail a tap pinned
     this.size = [0, 0];    // the viewBox's width and height
+    this.origin = [0, 0];  // the viewBox's x and y
+    this.framedFor = null; // the legal choices the view was last framed on
+    this.dockName = null;  // the section drawn again in the dock (the viewer's hand)
+    this.dockBox = document.getElementById("dock");
+    this.dockView = document.getElementById("dock-view");
+    this.overview = document.getElementById(`${container.id}-overview`);
     this.listen();
   }
 
@@ -196,13 +211,14 @@ class Viewport {
     if (this.svg) this.scroll = [this.box.scrollLeft, this.box.scrollTop];
   }
 
-  attach(svg, targets) {
+  attach(svg, targets, legal) {
     this.svg = svg;
     this.targets = targets;
     this.box.classList.toggle("has-svg", !!svg);
-    if (!svg) { this.drawTools([]); this.showDetail(null); return; }
+    if (!svg) { this.drawTools([]); this.showDetail(null); this.drawDock(); this.drawOverview(); return; }
     const vb = svg.viewBox && svg.viewBox.baseVal;
     this.size = vb && vb.width ? [vb.width, vb.height] : [800, 600];
+    this.origin = vb && vb.width ? [vb.x, vb.y] : [0, 0];
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     const first = this.scale === null;
@@ -210,8 +226,13 @@ class Viewport {
     if (first || !this.user) this.scale = need;
     this.setSize(this.scale);
     [this.box.scrollLeft, this.box.scrollTop] = this.scroll;
-    if (first) this.showTargets();
+    this.drawDock();
+    // Frame the choosable targets at first paint and whenever new choices are out of view.
+    const key = (legal || []).map((c) => c.action).join("\n");
+    if (first || key !== this.framedFor) this.showTargets(first);
+    this.framedFor = key;
     this.drawTools([...svg.querySelectorAll("[data-section]")]);
+    this.drawOverview();
     if (this.pinned) {
       const again = this.pinned.id ? svg.querySelector(`[id="${CSS.escape(this.pinned.id)}"]`) : null;
       this.pinned = again;
@@ -221,16 +242,137 @@ class Viewport {
     }
   }
 
-  /** On the first drawing, bring the choosable part of the board into view if none is. */
-  showTargets() {
+  /** The docked section's rectangle in board units, or null. */
+  dockRect() {
+    const sec = this.dockSection();
+    const r = sec ? this.unitsOf(sec) : null;
+    return r && r.w > 0 && r.h > 0 ? r : null;
+  }
+
+  /** Where `el` lies on the board, in the board's own units: {x, y, w, h}. */
+  unitsOf(el) {
+    const at = this.svg.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    const s = at.width / this.size[0] || 1;
+    return { x: this.origin[0] + (r.left - at.left) / s, y: this.origin[1] + (r.top - at.top) / s,
+      w: r.width / s, h: r.height / s };
+  }
+
+  dockSection() {
+    if (!this.svg || !this.dockName || !this.dockBox || window.innerWidth <= 700) return null;
+    return [...this.svg.querySelectorAll("[data-section]")].find((e) => e.dataset.section === this.dockName) || null;
+  }
+
+  /**
+   * Bring the choosable targets into view: the box around them, centred when it fits, else
+   * its top-left corner. Targets the dock already shows do not count while others exist.
+   * Without `force`, nothing moves when some target is already in full view.
+   */
+  showTargets(force = false) {
     const b = this.box.getBoundingClientRect();
-    const rects = this.targets.map((el) => el.getBoundingClientRect()).filter((r) => r.width);
+    let rects = this.targets.filter((el) => el.classList.contains("ns-target"))
+      .map((el) => el.getBoundingClientRect()).filter((r) => r.width);
+    const sec = this.dockSection();
+    if (sec) {
+      const d = sec.getBoundingClientRect();
+      const rest = rects.filter((r) => !(r.top >= d.top - 1 && r.bottom <= d.bottom + 1
+        && r.left >= d.left - 1 && r.right <= d.right + 1));
+      if (rest.length) rects = rest;
+      else if (rects.length) return;  // every choice is in the dock, which is in view
+    }
     if (!rects.length) return;
     const seen = rects.some((r) => r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom);
-    if (seen) return;
-    const r = rects[0];
-    this.box.scrollLeft += r.left - b.left - Math.max(8, (b.width - r.width) / 4);
-    this.box.scrollTop += r.top - b.top - Math.max(8, (b.height - r.height) / 4);
+    if (seen && !force) return;
+    const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
+    const top = Math.min(...rects.map((r) => r.top)), bottom = Math.max(...rects.map((r) => r.bottom));
+    const w = right - left, hgt = bottom - top;
+    const dx = w <= b.width - 16 ? left - b.left - (b.width - w) / 2 : left - b.left - 8;
+    const dy = hgt <= b.height - 16 ? top - b.top - (b.height - hgt) / 2 : top - b.top - 8;
+    this.box.scrollLeft += dx;
+    this.box.scrollTop += dy;
+  }
+
+  // ---------------------------------------------------------------- the dock and the overview
+  /** Draw the docked section again under the board (its own readable scale, capped height). */
+  drawDock() {
+    const box = this.dockBox, view = this.dockView;
+    if (!box || !view) return;
+    const r = this.dockRect();
+    if (!r) { box.hidden = true; view.replaceChildren(); document.body.classList.remove("docked"); return; }
+    box.hidden = false;
+    document.body.classList.add("docked");
+    const name = document.getElementById("dock-name");
+    if (name) name.textContent = this.dockName;
+    this.paintDock();
+  }
+
+  /** Copy the board's docked section into the dock (after every paint: the glow follows). */
+  paintDock() {
+    const view = this.dockView;
+    const r = this.dockRect();
+    if (!view || !r || !this.svg) return;
+    const copy = this.svg.cloneNode(true);
+    // Ids stay unique on the page: the copy's clickable parts point at the board's by data-ref.
+    for (const el of copy.querySelectorAll("[id]")) {
+      if (el.closest("defs") || /gradient|filter|clippath|pattern|marker|mask|symbol/i.test(el.localName)) continue;
+      el.dataset.ref = el.id;
+      el.removeAttribute("id");
+    }
+    for (const el of copy.querySelectorAll("[tabindex]")) el.removeAttribute("tabindex");
+    for (const el of copy.querySelectorAll("[role]")) el.removeAttribute("role");
+    copy.setAttribute("viewBox", `${r.x} ${r.y} ${r.w} ${r.h}`);
+    const scale = this.scale || 1;
+    const maxH = Math.max(110, window.innerHeight * DOCK_SHARE);
+    copy.style.width = `${r.w * scale}px`;
+    copy.style.height = `${r.h * scale}px`;
+    view.style.height = `${Math.min(r.h * scale + 2, maxH)}px`;
+    const keep = [view.scrollLeft, view.scrollTop];
+    view.replaceChildren(copy);
+    [view.scrollLeft, view.scrollTop] = keep;
+  }
+
+  /** The overview: the board's outline, its sections, the glowing targets and the view. */
+  drawOverview() {
+    const ov = this.overview;
+    if (!ov) return;
+    const b = this.box;
+    const fits = !this.svg || (b.scrollWidth <= b.clientWidth + 2 && b.scrollHeight <= b.clientHeight + 2);
+    ov.hidden = fits || window.innerWidth <= 700;
+    if (ov.hidden) return;
+    const [W, H] = this.size;
+    const [ox, oy] = this.origin;
+    const NS = "http://www.w3.org/2000/svg";
+    const mk = (tag, attrs) => {
+      const n = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+      return n;
+    };
+    const map = mk("svg", { viewBox: `${ox} ${oy} ${W} ${H}`, preserveAspectRatio: "xMidYMid meet" });
+    map.append(mk("rect", { x: ox, y: oy, width: W, height: H, class: "ov-board" }));
+    for (const sec of this.svg.querySelectorAll("[data-section]")) {
+      const r = this.unitsOf(sec);
+      map.append(mk("rect", { x: r.x, y: r.y, width: r.w, height: r.h, class: "ov-section" }));
+    }
+    const s = this.scale || 1;
+    for (const el of this.targets.filter((t) => t.classList.contains("ns-target"))) {
+      const r = this.unitsOf(el);
+      map.append(mk("rect", { x: r.x, y: r.y, width: Math.max(r.w, 10), height: Math.max(r.h, 10), class: "ov-target" }));
+    }
+    this.ovView = mk("rect", { class: "ov-view", x: ox + b.scrollLeft / s, y: oy + b.scrollTop / s,
+      width: b.clientWidth / s, height: b.clientHeight / s });
+    map.append(this.ovView);
+    ov.replaceChildren(map);
+  }
+
+  /** Move the overview's frame with the board's scroll. */
+  followOverview() {
+    if (!this.ovView || !this.overview || this.overview.hidden) return;
+    const s = this.scale || 1;
+    const b = this.box;
+    this.ovView.setAttribute("x", this.origin[0] + b.scrollLeft / s);
+    this.ovView.setAttribute("y", this.origin[1] + b.scrollTop / s);
+    this.ovView.setAttribute("width", b.clientWidth / s);
+    this.ovView.setAttribute("height", b.clientHeight / s);
   }
 
   /** The width scale at which the whole board fits the container's width. */
@@ -307,6 +449,7 @@ class Viewport {
     if (!this.svg) return;
     this.user = true;
     this.apply(Math.max(0.1, Math.min(scale, 6)), anchor);
+    this.drawOverview();
   }
 
   drawTools(sections) {
@@ -343,9 +486,11 @@ class Viewport {
       level,
       mk("+", "Zoom in", () => this.zoomTo(this.scale * 1.25), "zoom-in"),
       mk("Whole board", "Fit the whole board in view", () => this.zoomTo(this.fitAll()), "zoom-fit", "⤢"),
-      mk("Readable", "Back to the readable size", () => {
+      mk("Readable", "Back to the readable size, framed on your choices", () => {
         this.user = false;
         this.apply(this.neededScale());
+        this.showTargets(true);
+        this.drawOverview();
       }, "zoom-reset", "Aa"));
   }
 
@@ -384,16 +529,27 @@ class Viewport {
     head.textContent = name || "";
     const body = document.createElement("div");
     body.className = "detail-body";
-    for (const line of (el.dataset.detail || "").split("\n").filter(Boolean)) {
+    const lines = (el.dataset.detail || "").split("\n").filter(Boolean);
+    const cap = lines.length > DETAIL_LINES ? DETAIL_LINES - 1 : DETAIL_LINES;
+    for (const line of lines.slice(0, cap)) {
       const d = document.createElement("div");
       d.textContent = line;
       body.append(d);
+    }
+    if (lines.length > cap) {
+      const more = document.createElement("div");
+      more.className = "detail-more";
+      more.textContent = `… and ${lines.length - cap} more`;
+      body.append(more);
     }
     panel.replaceChildren(head, body);
     if (el.classList.contains("ns-target") && title) {
       const act = document.createElement("div");
       act.className = "detail-act";
-      act.textContent = `Click to: ${title.textContent}`;
+      const choices = title.textContent.split(" / ");
+      act.textContent = choices.length > 3
+        ? `Click: ${choices.length} choices here (${choices.slice(0, 2).join(" / ")} …)`
+        : `Click to: ${title.textContent}`;
       panel.append(act);
     }
     panel.hidden = !name && !el.dataset.detail;
@@ -401,6 +557,50 @@ class Viewport {
 
   listen() {
     const box = this.box;
+    box.addEventListener("scroll", () => this.followOverview(), { passive: true });
+    // The arrow keys pan the board while it (not a target) has the focus; + and - zoom.
+    box.addEventListener("keydown", (e) => {
+      if (e.target !== box || e.altKey || e.ctrlKey || e.metaKey) return;
+      const step = 80;
+      const pan = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
+      if (pan) { e.preventDefault(); box.scrollLeft += pan[0]; box.scrollTop += pan[1]; return; }
+      if (e.key === "+" || e.key === "=") { e.preventDefault(); this.zoomTo(this.scale * 1.25); }
+      if (e.key === "-") { e.preventDefault(); this.zoomTo(this.scale / 1.25); }
+    });
+    // A click on the overview looks at that part of the board.
+    this.overview?.addEventListener("click", (e) => {
+      const r = this.overview.getBoundingClientRect();
+      const [W, H] = this.size;
+      const k = Math.min(r.width / W, r.height / H);
+      const ux = (e.clientX - r.left - (r.width - W * k) / 2) / k;
+      const uy = (e.clientY - r.top - (r.height - H * k) / 2) / k;
+      const s = this.scale || 1;
+      box.scrollLeft = ux * s - box.clientWidth / 2;
+      box.scrollTop = uy * s - box.clientHeight / 2;
+    });
+    // A click in the dock acts on the board's own element of the same id.
+    this.dockView?.addEventListener("click", (e) => {
+      const el = e.target.closest && e.target.closest("[data-ref]");
+      if (!el || !this.svg) return;
+      const real = this.svg.querySelector(`[id="${CSS.escape(el.dataset.ref)}"]`);
+      if (!real || !real.classList.contains("ns-target")) return;
+      e.stopPropagation();
+      real.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, clientX: e.clientX, clientY: e.clientY }));
+    });
+    this.dockView?.addEventListener("pointerover", (e) => {
+      if (e.pointerType === "touch" || !this.svg) return;
+      const el = e.target.closest && e.target.closest("[data-ref]");
+      const real = el && this.svg.querySelector(`[id="${CSS.escape(el.dataset.ref)}"]`);
+      if (this.detail) this.detail.classList.add("right");
+      this.showDetail(real ? this.describedBy(real) : null);
+    });
+    this.dockView?.addEventListener("pointerleave", () => { if (!this.pinned) this.showDetail(null); });
+    // A tap anywhere off the board (or a scroll of the page) lets go of a pinned detail; a
+    // pinned one also goes by itself after a while, so it never stays over the choices.
+    document.addEventListener("pointerdown", (e) => {
+      if (this.pinned && !box.contains(e.target)) { this.pinned = null; this.showDetail(null); }
+    }, true);
+    window.addEventListener("scroll", () => { if (this.pinned) { this.pinned = null; this.showDetail(null); } }, { passive: true });
     box.addEventListener("pointerover", (e) => {
       if (e.pointerType === "touch" || this.pinned) return;
       // The panel sits in the corner away from the pointer, so it hides nothing pointed at.
@@ -422,6 +622,8 @@ class Viewport {
       const el = this.describedBy(e.target);
       this.pinned = el;
       this.showDetail(el);
+      clearTimeout(this.unpin);
+      if (el) this.unpin = setTimeout(() => { if (this.pinned === el) { this.pinned = null; this.showDetail(null); } }, 4000);
     }, true);
     // Drag with the mouse to pan (touch pans natively: the board scrolls).
     let drag = null;

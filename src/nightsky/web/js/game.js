@@ -3,7 +3,7 @@ import { ApiError, api, h, myGames, rememberSeat, seatColor, toast } from "./api
 import { drawBoard } from "./board.js";
 import { clockNode, drawAway, logMark, tickClocks } from "./clocks.js";
 import { drawViewTree } from "./viewtree.js";
-import { displayName } from "./mine.js";
+import { displayName, markOwnMove } from "./mine.js";
 import { clearRefusal, explainRefusal, linkRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,6 +18,7 @@ let endDismissed = false;
 let replaying = null;      // {step, steps, moves}
 let socket = null;
 let pollTimer = null;
+let reachable = true;      // false while the server does not answer (moves wait)
 
 // ------------------------------------------------------------------ tokens
 // A link holds either the creator's own token (#token=...) or a one-time invite
@@ -89,7 +90,10 @@ function dot(v, seat, extra = "") {
 // ------------------------------------------------------------------ drawing
 function render(v) {
   current = v;
-  document.title = `nightsky · ${v.title}`;
+  const mine = yourMove(v);
+  // The tab says whose move it is: "▶ Your move" leads the title, and the icon is marked.
+  document.title = `${mine ? "▶ Your move · " : ""}nightsky · ${v.title}`;
+  markOwnMove(mine);
   $("crumb").replaceChildren(h("b", {}, v.title), ` · table ${v.id} · `,
     v.seat === null ? "spectator" : `you are ${seatName(v, v.seat)}`);
   keepSeatToken(v);
@@ -108,10 +112,19 @@ function render(v) {
   maybeAutoplay();
 }
 
+/** True when this page's seat has a choice to make now. */
+function yourMove(v) {
+  return Boolean(v && !v.terminal && v.seat !== null && v.legal && v.legal.length
+    && v.current_players.includes(v.seat));
+}
+
 function drawBanner(v) {
   const b = $("banner");
   b.classList.remove("mine");
-  if (v.terminal) {
+  b.classList.toggle("offline", !reachable);
+  if (!reachable) {
+    b.textContent = "Connection lost — reconnecting… (moves are paused)";
+  } else if (v.terminal) {
     b.textContent = `Game over — ${v.winners.map((w) => seatName(v, w)).join(" & ")} won`;
   } else if (v.seat !== null && v.current_players.includes(v.seat)) {
     b.classList.add("mine");
@@ -122,22 +135,33 @@ function drawBanner(v) {
   }
 }
 
+/**
+ * One line per seat: colour, name, the counts that matter in this game (the game's own
+ * `glance`, read from the view), the score, and who is to act; the kind of player (human, bot
+ * level, invited) and the clock sit under it, small.
+ */
 function drawSeats(v) {
   const box = $("seats");
   box.replaceChildren();
+  const glance = (v.glance && v.glance.seats) || [];
   for (const s of v.seats) {
-    const acting = v.current_players.includes(s.seat);
+    const acting = v.current_players.includes(s.seat) && !v.terminal;
     const kind = s.kind === "human" ? (s.joined ? "human" : "invited — seat free")
-      : s.kind === "bot" ? `bot · ${s.spec}` : "played by the rules";
-    const score = v.scores ? v.scores[s.seat] : null;
+      : s.kind === "bot" ? "bot" : "played by the rules";
+    const line = glance[s.seat] || {};
+    const score = v.scores ? v.scores[s.seat] : line.score;
+    const counts = (line.counts || []).map((c) => `${c.value} ${c.label}`).join(" · ");
     box.append(h("div", {
       class: `seat${acting ? " acting" : ""}${s.seat === v.seat ? " me" : ""}`, "data-seat": s.seat,
+      title: [s.name, kind, counts].filter(Boolean).join(" · "),
     },
     dot(v, s.seat),
-    h("div", {}, h("div", { class: "name" }, s.name), h("div", { class: "kind" }, kind),
+    h("div", { class: "who-line" },
+      h("div", { class: "name" }, s.name, acting ? h("span", { class: "hourglass", title: "to act", "aria-label": "to act" }, " ✦") : null),
+      h("div", { class: "kind" }, h("span", { class: "counts" }, counts || kind)),
       clockNode(v, s.seat)),
-    score !== null && score !== undefined ? h("span", { class: "score" }, fmt(score))
-      : acting ? h("span", { class: "hourglass", title: "to act" }, "✦") : h("span")));
+    score !== null && score !== undefined
+      ? h("span", { class: "score", title: "score", "aria-label": `score ${fmt(score)}` }, fmt(score)) : h("span")));
   }
 }
 
@@ -155,6 +179,7 @@ function drawBoardAndActions(v) {
   const keep = narrowed && board ? board.picked() : [];
   board = drawBoard($("board"), {
     svg: v.svg, text: v.text, legal: v.legal, picked: keep,
+    dock: v.glance && v.seat !== null ? v.glance.dock : null,
     onChoose: (c) => take(c),
     onNarrow: (choices, ev) => {
       narrowed = choices;
@@ -201,7 +226,7 @@ function drawActions(v) {
   }
   for (const c of list) {
     box.append(h("button", {
-      type: "button", class: "action", "data-action": c.action, title: c.action,
+      type: "button", class: "action", "data-action": c.action, title: c.action, disabled: !reachable,
       onclick: () => take(c),
       onmouseenter: () => board && board.highlight(c),
       onmouseleave: () => board && board.highlight(null),
@@ -510,8 +535,40 @@ async function play(action, version) {
   return api(`/api/games/${gid}/actions`, { method: "POST", token, body: { action, version } });
 }
 
+/** The server answers again (true) or not (false): the page says so and moves wait. */
+function setReachable(ok) {
+  if (ok === reachable) return;
+  reachable = ok;
+  document.body.classList.toggle("offline", !ok);
+  $("offline").hidden = ok;
+  if (!ok) {
+    $("conn").classList.remove("live");
+    $("conn").textContent = "offline";
+    clearInterval(pollTimer);
+    pollTimer = setInterval(refresh, 2000);  // and the socket keeps trying on its own
+  }
+  if (current) render(current);
+}
+
+/** A request that never reached the server (no answer at all, not an HTTP error). */
+const unreachable = (e) => !(e instanceof ApiError) && !e.transport;
+
+/** A refusal in the player's words (the server's message, its rule shown beside the choices). */
+function refusalText(e) {
+  const words = {
+    not_your_turn: "It is not your turn yet: wait for the others.",
+    game_over: "The game is over: no more moves.",
+    rate_limited: "Too many moves at once: wait a moment and try again.",
+    invalid_action: "That choice could not be read: pick one from the list.",
+    undo_unsafe: "That move cannot be taken back any more.",
+    storage_error: "The server could not save the move: try again.",
+    busy: "The server is busy: try again in a moment.",
+  };
+  return words[e.code] || e.message;
+}
+
 async function take(choice) {
-  if (busy || !current || replaying) return;
+  if (busy || !current || replaying || !reachable) return;
   busy = true;
   closeMenu();
   try {
@@ -520,8 +577,9 @@ async function take(choice) {
     clearRefusal();
     if (v) accept(v);
   } catch (e) {
+    if (unreachable(e)) { setReachable(false); return; }
     if (e.code === "stale_version") toast("The table moved on: look again and choose.", "info");
-    else { toast(e.rule ? `${e.message}` : e.message); explainRefusal(current && current.game, e); }
+    else { toast(refusalText(e)); explainRefusal(current && current.game, e); }
     await refresh();
   } finally {
     busy = false;
@@ -534,7 +592,9 @@ async function undo() {
   busy = true;
   try {
     accept(await api(`/api/games/${gid}/undo`, { method: "POST", token, body: { version: current.version } }));
-  } catch (e) { toast(e.message); await refresh(); } finally { busy = false; }
+  } catch (e) {
+    if (unreachable(e)) setReachable(false); else { toast(refusalText(e)); await refresh(); }
+  } finally { busy = false; }
 }
 
 /** Say you are away (a bot plays your seat) or back. */
@@ -559,8 +619,12 @@ function maybeAutoplay() {
 // ------------------------------------------------------------------ server
 async function refresh() {
   try {
-    accept(await api(`/api/games/${gid}/view`, { token }));
+    const v = await api(`/api/games/${gid}/view`, { token });
+    setReachable(true);
+    accept(v);
   } catch (e) {
+    if (unreachable(e)) { setReachable(false); return; }
+    setReachable(true);
     if (e.status === 401 && token) {  // the token is wrong or was given up
       toast("This seat's link is no longer valid: you are watching.");
       rememberSeat(gid, { token: null });
@@ -568,7 +632,7 @@ async function refresh() {
       return refresh();
     }
     if (e.status === 404) { $("banner").textContent = "No such game."; return; }
-    toast(e.message);
+    toast(refusalText(e));
   }
 }
 
@@ -582,6 +646,7 @@ function connect(delay = 500) {
     ws.seated = Boolean(token);  // a seat's socket may send its moves
     $("conn").classList.add("live"); $("conn").textContent = "live";
     clearInterval(pollTimer);
+    setReachable(true);
     delay = 500;
     document.dispatchEvent(new CustomEvent("nightsky:socket"));
   };
@@ -598,6 +663,7 @@ function connect(delay = 500) {
     $("conn").classList.remove("live"); $("conn").textContent = "reconnecting";
     clearInterval(pollTimer);
     pollTimer = setInterval(refresh, 2000);
+    refresh();  // the server may be gone: say so at once, not on the first move
     setTimeout(() => connect(Math.min(delay * 2, 8000)), delay);
   };
 }

@@ -1,7 +1,9 @@
 // Your games across tables: this browser's seat tokens asked in one POST (never in a URL),
 // the count of tables where it is your move shown in the page title "(2) …" and on the tab's
-// icon (drawn on a canvas), an opt-in notification when it becomes your move, and the display
-// name this browser uses when it takes a seat. No accounts: a seat is its token.
+// icon (drawn on a canvas), an opt-in notification when it becomes your move (only for moves
+// made since this page opened: turning notifications on never announces old tables), and the
+// display name this browser uses when it takes a seat. No accounts: a seat is its token. A
+// game page marks its own table's move too (`markOwnMove`): the icon gets a gold ring.
 import { api, myGames } from "./api.js";
 
 const NAME_KEY = "nightsky.name";
@@ -53,8 +55,10 @@ export async function fetchMine() {
 
 // ------------------------------------------------------------------ the badge
 let count = 0;
+let own = false;          // this page's own table waits for your move
 let exclude = null;
 let icon = null;
+let opened = null;        // {gid: version} of the turns already yours when this page opened
 const listeners = [];
 
 function applyTitle() {
@@ -68,22 +72,36 @@ function drawIcon() {
   if (!link) return;
   if (icon === null) icon = link.getAttribute("href");
   link.dataset.badge = String(count);
-  if (!count) { link.setAttribute("href", icon); return; }
+  link.dataset.own = String(own);
+  if (!count && !own) { link.setAttribute("href", icon); return; }
   const c = document.createElement("canvas");
   c.width = c.height = 32;
   const g = c.getContext("2d");
   if (!g) return;
   g.fillStyle = "#0b1130";
   g.beginPath(); g.arc(14, 18, 14, 0, 2 * Math.PI); g.fill();
+  if (own) {  // your move here: a gold ring round the star
+    g.strokeStyle = "#ffd76a"; g.lineWidth = 4;
+    g.beginPath(); g.arc(14, 18, 12, 0, 2 * Math.PI); g.stroke();
+  }
   g.fillStyle = "#ffd76a";
   g.font = "22px sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
   g.fillText("✦", 14, 19);
-  g.fillStyle = "#ff4d5e";
-  g.beginPath(); g.arc(23, 9, 9, 0, 2 * Math.PI); g.fill();
-  g.fillStyle = "#ffffff";
-  g.font = "bold 13px sans-serif";
-  g.fillText(count > 9 ? "9+" : String(count), 23, 10);
+  if (count) {
+    g.fillStyle = "#ff4d5e";
+    g.beginPath(); g.arc(23, 9, 9, 0, 2 * Math.PI); g.fill();
+    g.fillStyle = "#ffffff";
+    g.font = "bold 13px sans-serif";
+    g.fillText(count > 9 ? "9+" : String(count), 23, 10);
+  }
   link.setAttribute("href", c.toDataURL("image/png"));
+}
+
+/** A game page: whether its own table waits for your move (the tab's icon shows it). */
+export function markOwnMove(on) {
+  if (own === Boolean(on)) return;
+  own = Boolean(on);
+  drawIcon();
 }
 
 function setCount(n) {
@@ -117,10 +135,17 @@ function told() {
 }
 
 function announce(tables) {
+  // The first answer after the page opened is the baseline: a turn that was already yours
+  // then is no news (turning notifications on must not fire one per old table).
+  if (opened === null) {
+    opened = {};
+    for (const t of tables) if (t.yourMove) opened[t.id] = t.version;
+    return;
+  }
   if (!notifying()) return;
   const seen = told();
   for (const t of tables) {
-    if (!t.yourMove || t.id === exclude || seen[t.id] === t.version) continue;
+    if (!t.yourMove || t.id === exclude || seen[t.id] === t.version || opened[t.id] === t.version) continue;
     seen[t.id] = t.version;
     const n = new Notification(`Your move: ${t.title}`, {
       body: `Table ${t.id} is waiting for you.`, tag: `nightsky-${t.id}`,
