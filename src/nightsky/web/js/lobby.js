@@ -31,28 +31,51 @@ function optionInput(opt) {
     opt.help ? h("span", { class: "help" }, opt.help) : null);
 }
 
+// What to expect of each level, in a player's words (the game's measured line follows it).
+const EXPECT = {
+  easy: "New to the game? It plays loosely and leaves openings.",
+  medium: "Takes the best-looking move each turn: a fair first opponent.",
+  hard: "Looks ahead before it moves: a real fight; it thinks for a moment.",
+  expert: "Our strongest: thinks longest; expect to lose until you know the game well.",
+};
+const TITLE = (name) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** True when the seat picker offers the engine's agents by name (the "advanced" disclosure). */
+const advanced = () => $("advanced") && $("advanced").open;
+
 function seatRows(n) {
   const rows = $("seats");
   const old = [...rows.querySelectorAll("select")].map((s) => s.value);
   rows.replaceChildren();
   const agents = catalog.agents;
-  // The game's difficulty levels first, each with its line on how strong it is.
+  // The game's levels first (easy to expert), each with a line on what to expect; the raw
+  // agents only under "advanced".
   const levels = (chosen && chosen.levels) || [];
   for (let i = 0; i < n; i++) {
     const sel = h("select", { name: `seat${i}`, "aria-label": `seat ${i + 1}` },
-      h("option", { value: "human" }, "Human"),
-      levels.length ? h("optgroup", { label: "Levels" },
-        levels.map((l) => h("option", { value: l.name, title: l.spec }, `Bot ${l.name}: ${l.strength}`))) : null,
-      h("optgroup", { label: "Agents" },
-        agents.map((a) => h("option", { value: a }, `Bot: ${a}`))));
+      h("option", { value: "human" }, "Human player"),
+      levels.length ? h("optgroup", { label: "Bots by level" },
+        levels.map((l) => h("option", { value: l.name, title: l.strength }, `${TITLE(l.name)} bot`))) : null,
+      advanced() || !levels.length ? h("optgroup", { label: "Engine agents (advanced)" },
+        agents.map((a) => h("option", { value: a }, `Agent: ${a}`))) : null);
     const fallback = levels.some((l) => l.name === "medium") ? "medium"
       : agents.includes("greedy") ? "greedy" : agents[0];
     sel.value = old[i] || (i === 0 ? "human" : fallback);
-    const name = h("input", { name: `name${i}`, placeholder: i === 0 ? "Your name" : `Player ${i + 1}` });
+    if (!sel.value) sel.value = i === 0 ? "human" : fallback;  // an agent hidden again
+    const name = h("input", { name: `name${i}`, placeholder: i === 0 ? "Your name" : `Player ${i + 1}`, "aria-label": `name of seat ${i + 1}` });
     if (i === 0 && displayName()) name.value = displayName();  // the name set on /me
+    const note = h("div", { class: "seat-note muted small", id: `seat-note${i}` });
+    const explain = () => {
+      const l = levels.find((x) => x.name === sel.value);
+      note.replaceChildren(...(l ? [h("b", {}, `${TITLE(l.name)}: `), EXPECT[l.name] || "",
+        h("span", { class: "measured" }, ` Measured: ${l.strength}.`)] : []));
+      note.hidden = !l;
+    };
+    sel.addEventListener("change", explain);
+    explain();
     rows.append(h("div", { class: "seat-row" },
       h("span", { class: "dot sym", style: `color:${seatColor(i)};--c:${seatColor(i)}`, "aria-hidden": "true" }, String(i + 1)),
-      sel, name));
+      sel, name, note));
   }
 }
 
@@ -200,6 +223,7 @@ async function main() {
   choose(catalog.games.find((g) => g.id === wanted) || catalog.games[0]);
   $("clock-box").replaceChildren(clockFields());
   $("new-form").addEventListener("submit", create);
+  $("advanced").addEventListener("toggle", () => seatRows($("seats").querySelectorAll("select").length));
   $("refresh").addEventListener("click", refresh);
   await refresh();
   setInterval(refresh, 10000);
