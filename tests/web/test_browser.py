@@ -27,6 +27,10 @@ def new_game(page, game_id: str, seats: list[str], options: dict[str, str] | Non
     page.click(f'.game-card[data-id="{game_id}"]')
     page.fill("#players", str(len(seats)))
     page.dispatch_event("#players", "input")
+    if any(spec not in ("human", "easy", "medium", "hard", "expert") for spec in seats):
+        page.click("#advanced > summary")  # the engine's agents by name
+        page.wait_for_selector('select[name="seat0"] optgroup[label="Engine agents (advanced)"]',
+                               state="attached")
     for i, spec in enumerate(seats):
         page.select_option(f'select[name="seat{i}"]', spec)
     for key, value in (options or {}).items():
@@ -293,17 +297,30 @@ def test_an_invite_link_claims_its_seat_once_and_the_creator_plays_hot_seat(page
     page.wait_for_function("() => document.querySelector('#crumb').innerText.includes('Player 2')")
 
 
-def test_the_seat_picker_offers_the_games_levels_with_their_lines(page):
+def test_the_seat_picker_offers_bots_by_level_and_agents_under_advanced(page):
     from nightsky.core.registry import game_class
 
     page.goto(page.base + "/")
     page.click('.game-card[data-id="star-fire"]')
-    labels = page.eval_on_selector_all(
-        'select[name="seat1"] optgroup[label="Levels"] option', "els => els.map(e => e.textContent)"
-    )
     levels = game_class("star-fire").info.levels
-    assert labels == [f"Bot {lvl.name}: {lvl.strength}" for lvl in levels]
+    options = page.eval_on_selector_all(
+        'select[name="seat1"] option', "els => els.map(e => [e.value, e.textContent])")
+    assert options == [["human", "Human player"]] + [
+        [lvl.name, f"{lvl.name.capitalize()} bot"] for lvl in levels]
     assert page.input_value('select[name="seat1"]') == "medium"
+    # The chosen level's line: what to expect, and the game's measured strength.
+    note = page.inner_text("#seat-note1")
+    medium = next(lvl for lvl in levels if lvl.name == "medium")
+    assert note.startswith("Medium: ") and medium.strength in note
+    page.select_option('select[name="seat1"]', "expert")
+    assert page.inner_text("#seat-note1").startswith("Expert: ")
+    assert page.is_hidden("#seat-note0")  # a human seat has no line
+    # The engine's agents only under "Advanced"; the levels chosen stay chosen.
+    assert page.locator('select[name="seat1"] option[value="greedy"]').count() == 0
+    page.click("#advanced > summary")
+    page.wait_for_selector('select[name="seat1"] option[value="greedy"]', state="attached")
+    assert page.input_value('select[name="seat1"]') == "expert"
+    page.screenshot(path=str(ARTIFACTS / "lobby-levels.png"))
 
 
 def test_a_move_goes_over_the_live_socket_and_over_http_without_one(page):

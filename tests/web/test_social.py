@@ -97,27 +97,39 @@ def test_your_games_page_badge_title_icon_and_notification(browser, live_server)
         icon = page.locator('link[rel="icon"]')
         assert icon.get_attribute("data-badge") == "2"
         assert icon.get_attribute("href").startswith("data:image/png;base64,")
-        # Nothing is asked or shown before the button is pressed.
+        # Nothing is asked or shown before the button is pressed; turning notifications on
+        # announces no table that was already waiting when the page opened.
         assert page.evaluate("window.__asked") == 0 and page.evaluate("window.__notes") == []
         page.click("#notify")
-        page.wait_for_function("() => window.__notes.length === 2")
+        page.wait_for_function("() => document.querySelector('#notify').innerText === 'Stop notifications'")
         assert page.evaluate("window.__asked") == 1
-        titles = {n["title"] for n in page.evaluate("window.__notes")}
-        assert titles == {"Your move: Secret Sum (test game)"}
-        assert page.inner_text("#notify") == "Stop notifications"
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__notes") == []
+        # A move made since the page opened is news: table c becomes your move.
+        v = httpx.get(f"{base}/api/games/{c['id']}/view",
+                      headers=auth(c["tokens"][0]["token"])).json()
+        r = httpx.post(f"{base}/api/games/{c['id']}/actions", headers=auth(c["tokens"][0]["token"]),
+                       json={"action": v["legal"][0]["action"], "version": v["version"]})
+        assert r.status_code == 200, r.text
+        page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+        page.wait_for_function("() => window.__notes.length === 1")
+        assert page.evaluate("window.__notes")[0]["title"] == "Your move: Secret Sum (test game)"
+        page.wait_for_function("() => document.title.startsWith('(3) ')")
         # A display name kept in the browser, used when taking seats.
         page.fill("#name", "Zoë")
         page.click("#name-form button")
         page.screenshot(path=str(ARTIFACTS / "your-games.png"))
         # The lobby and a game page show the badge too (a game page: the other tables only).
         page.goto(base + "/")
-        page.wait_for_function("() => document.title === '(2) nightsky · lobby'")
+        page.wait_for_function("() => document.title === '(3) nightsky · lobby'")
         assert page.input_value('input[name="name0"]') == "Zoë"
         page.click("#me-link")
         page.wait_for_url(base + "/me")
         page.goto(f"{base}/g/{a['id']}")
         page.wait_for_selector("#conn.live")
-        page.wait_for_function("() => /^\\(1\\) nightsky · /.test(document.title)")
+        # This table's own move leads the title and rings the icon; the count is the others'.
+        page.wait_for_function("() => /^\\(2\\) ▶ Your move · nightsky · /.test(document.title)")
+        assert icon.get_attribute("data-own") == "true"
         # A move there: the turn goes to the bot and back; the count stays honest.
         assert page.locator("#me-link").count() == 1
     finally:
