@@ -101,7 +101,8 @@ def test_your_games_page_badge_title_icon_and_notification(browser, live_server)
         # announces no table that was already waiting when the page opened.
         assert page.evaluate("window.__asked") == 0 and page.evaluate("window.__notes") == []
         page.click("#notify")
-        page.wait_for_function("() => document.querySelector('#notify').innerText === 'Stop notifications'")
+        page.wait_for_function(
+            "() => document.querySelector('#notify').innerText === 'Stop notifications'")
         assert page.evaluate("window.__asked") == 1
         page.wait_for_timeout(300)
         assert page.evaluate("window.__notes") == []

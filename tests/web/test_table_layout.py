@@ -54,7 +54,8 @@ HIT_TEST = """() => {
     seen += 1;
     if (top && (top === el || el.contains(top))) continue;
     const name = el.id || el.getAttribute('aria-label') || el.textContent.trim().slice(0, 30);
-    const over = top ? (top.id || top.className.baseVal || top.className || top.tagName) : 'nothing';
+    const over = top
+      ? (top.id || top.className.baseVal || top.className || top.tagName) : 'nothing';
     bad.push([name, String(over).slice(0, 40)]);
   }
   return {bad, seen};
@@ -66,7 +67,8 @@ SMALL_TEXT = """(min) => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
-    if (!n.textContent.trim() || !el || el.closest('[hidden], .sr-only, title, style, script, .overview')) continue;
+    if (!n.textContent.trim() || !el) continue;
+    if (el.closest('[hidden], .sr-only, title, style, script, .overview')) continue;
     if (el.closest('details:not([open])') && !el.closest('summary')) continue;
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height || r.bottom < 0 || r.top > innerHeight) continue;
@@ -87,8 +89,9 @@ BOXES = """() => {
   const inside = (b) => b.w > 0 && b.h > 0 && b.l >= -0.5 && b.t >= -0.5
     && b.r <= innerWidth + 0.5 && b.b <= innerHeight + 0.5;
   const out = {};
-  for (const [k, sel] of Object.entries({banner: '#banner', board: '#board', choices: '#actions-panel',
-      players: '#seats', log: '#log', dock: '#dock'})) {
+  const parts = {banner: '#banner', board: '#board', choices: '#actions-panel', players: '#seats',
+    log: '#log', dock: '#dock'};
+  for (const [k, sel] of Object.entries(parts)) {
     const el = document.querySelector(sel);
     out[k] = el && !el.closest('[hidden]') ? inside(box(el)) : null;
   }
@@ -102,7 +105,8 @@ BOXES = """() => {
   // The choosable targets: at least one in the board's view (or in the dock, where the hand is).
   const port = document.querySelector('#board').getBoundingClientRect();
   const targets = [...document.querySelectorAll('#board svg .ns-target')];
-  const seen = (r) => r.right > port.left && r.left < port.right && r.bottom > port.top && r.top < port.bottom;
+  const seen = (r) => r.right > port.left && r.left < port.right
+    && r.bottom > port.top && r.top < port.bottom;
   out.targets = targets.length;
   out.targetInView = targets.some((el) => seen(el.getBoundingClientRect()))
     || document.querySelectorAll('#dock-view .ns-target').length > 0;
@@ -145,7 +149,8 @@ def check(page, tag: str, width: int, height: int) -> None:
     if boxes["targets"]:
         assert boxes["targetInView"], f"{tag}: no choosable target of the board is in view"
     if width > 700:
-        assert boxes["scrollHeight"] <= height, f"{tag}: the page scrolls ({boxes['scrollHeight']} px)"
+        tall = boxes["scrollHeight"]
+        assert tall <= height, f"{tag}: the page scrolls ({tall} px)"
         for key in ("banner", "board", "choices", "players", "log"):
             assert boxes[key], f"{tag}: the {key} is not inside the window: {boxes}"
         assert boxes["dock"] in (None, True), f"{tag}: the docked hand is cut off"
@@ -187,7 +192,7 @@ def test_the_whole_turn_fits_every_screen(browser, live_server, game_id):
                                   is_mobile=phone, has_touch=phone)
         page = ctx.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
         try:
             page.goto(f"{live_server}/g/{gid}#token={token}")
             page.wait_for_selector("#conn.live")
@@ -228,7 +233,8 @@ def test_every_seat_has_its_line_with_the_games_counts(browser, live_server):
     try:
         page.goto(f"{live_server}/g/{made['id']}#token={made['tokens'][0]['token']}")
         page.wait_for_selector("#seats .seat >> nth=3")
-        lines = page.eval_on_selector_all("#seats .seat .counts", "els => els.map(e => e.innerText)")
+        lines = page.eval_on_selector_all(
+            "#seats .seat .counts", "els => els.map(e => e.innerText)")
         view = httpx.get(f"{live_server}/api/games/{made['id']}/view").json()
         want = [" · ".join(f"{c['value']} {c['label']}" for c in s["counts"])
                 for s in view["glance"]["seats"]]

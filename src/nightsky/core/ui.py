@@ -172,7 +172,7 @@ class GameUI:
         if module is not None:
             return dict(module.glance(view, viewer))
         scores = view.get("scores") if isinstance(view, dict) else None
-        seats = [
+        seats: list[dict[str, Any]] = [
             {"score": scores[i] if isinstance(scores, list) and i < len(scores) else None,
              "counts": []}
             for i in range(self.game.num_players)

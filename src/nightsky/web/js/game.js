@@ -262,13 +262,17 @@ function cancelPick() {
 let logShown = [];  // the lines on screen, to append only what is new
 
 /** One log line: its number (this viewer's, without gaps), the sentence with the seat names in
- * their colours, and the entry's notation as a tooltip. */
-function logNode(line, v) {
+ * their colours, and the entry's notation as a tooltip. A stand-in bot's mark goes on the
+ * move's own line only (`first`), not on the lines that tell what the move led to. */
+function logNode(line, v, first = true) {
   return h("div", { class: `line${line.seat < 0 ? " chance" : ""}`, title: line.notation || "" },
     h("span", { class: "num" }, line.n ?? line.index + 1),
     line.seat < 0 ? "✦ " : null,
-    ...colourNames(line.text, v), logMark(line));
+    ...colourNames(line.text, v), first ? logMark(line) : null);
 }
+
+/** Whether `lines[i]` is the first line its history entry has in `lines`. */
+const firstOfEntry = (lines, i) => i === 0 || lines[i - 1].index !== lines[i].index;
 
 /** ``text`` split so that each seat name in it is shown in that seat's colour. */
 function colourNames(text, v) {
@@ -289,10 +293,11 @@ function drawLog(lines, v) {
   const shown = lines.slice(-300);
   const same = logShown.length <= shown.length && logShown.every((l, i) =>
     l.n === shown[i].n && l.text === shown[i].text && l.seat === shown[i].seat);
+  const node = (l, i) => logNode(l, v, firstOfEntry(shown, i));
   if (same && box.childElementCount === logShown.length) {
-    box.append(...shown.slice(logShown.length).map((l) => logNode(l, v)));
+    box.append(...shown.slice(logShown.length).map((l, k) => node(l, logShown.length + k)));
   } else {
-    box.replaceChildren(...shown.map((l) => logNode(l, v)));
+    box.replaceChildren(...shown.map(node));
   }
   logShown = shown;
   if (atBottom || shown.length < 40) box.scrollTop = 1e9;  // clamped by the browser: no reflow
