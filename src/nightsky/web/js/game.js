@@ -157,7 +157,8 @@ function drawSeats(v) {
     },
     dot(v, s.seat),
     h("div", { class: "who-line" },
-      h("div", { class: "name" }, s.name, acting ? h("span", { class: "hourglass", title: "to act", "aria-label": "to act" }, " ✦") : null),
+      h("div", { class: "name-row" }, h("span", { class: "name" }, s.name),
+        acting ? h("span", { class: "hourglass", title: "to act", "aria-label": "to act" }, "✦") : null),
       h("div", { class: "kind" }, h("span", { class: "counts" }, counts || kind)),
       clockNode(v, s.seat)),
     score !== null && score !== undefined
