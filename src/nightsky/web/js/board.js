@@ -338,6 +338,7 @@ class Viewport {
     const b = this.box;
     const fits = !this.svg || (b.scrollWidth <= b.clientWidth + 2 && b.scrollHeight <= b.clientHeight + 2);
     ov.hidden = fits || window.innerWidth <= 700;
+    this.ovFits = ov.hidden;
     if (ov.hidden) return;
     const [W, H] = this.size;
     const [ox, oy] = this.origin;
@@ -362,6 +363,23 @@ class Viewport {
       width: b.clientWidth / s, height: b.clientHeight / s });
     map.append(this.ovView);
     ov.replaceChildren(map);
+    this.placeOverview();
+  }
+
+  /** Put the overview in a corner of the board where it covers no glowing target (none free:
+   * it steps aside until the view moves). */
+  placeOverview() {
+    const ov = this.overview;
+    if (!ov || !this.svg || this.ovFits) return;
+    const glowing = this.targets.filter((t) => t.classList.contains("ns-target"))
+      .map((t) => t.getBoundingClientRect()).filter((r) => r.width);
+    const hits = (a) => glowing.some((r) => r.left < a.right && r.right > a.left && r.top < a.bottom && r.bottom > a.top);
+    ov.style.visibility = "";
+    for (const corner of ["br", "bl", "tr", "tl"]) {
+      ov.dataset.corner = corner;
+      if (!hits(ov.getBoundingClientRect())) return;
+    }
+    ov.style.visibility = "hidden";
   }
 
   /** Move the overview's frame with the board's scroll. */
@@ -373,6 +391,10 @@ class Viewport {
     this.ovView.setAttribute("y", this.origin[1] + b.scrollTop / s);
     this.ovView.setAttribute("width", b.clientWidth / s);
     this.ovView.setAttribute("height", b.clientHeight / s);
+    if (!this.ovQueued) {
+      this.ovQueued = true;
+      requestAnimationFrame(() => { this.ovQueued = false; this.placeOverview(); });
+    }
   }
 
   /** The width scale at which the whole board fits the container's width. */
