@@ -242,3 +242,46 @@ def test_every_seat_has_its_line_with_the_games_counts(browser, live_server):
         page.screenshot(path=str(ARTIFACTS / f"table-{game_id}-4-players.png"))
     finally:
         ctx.close()
+
+
+# A point of the board's view on a part that names itself (not a choice): a finger's tap there
+# shows the part's detail.
+NAMED_POINT = """() => {
+  const port = document.querySelector('#board').getBoundingClientRect();
+  for (let y = port.top + 10; y < port.bottom - 10; y += 12) {
+    for (let x = port.left + 10; x < port.right - 10; x += 12) {
+      const top = document.elementFromPoint(x, y);
+      if (!top || !top.closest('#board svg') || top.closest('.ns-target')) continue;
+      for (let el = top; el && el.localName !== 'svg'; el = el.parentElement) {
+        if (el.dataset && (el.dataset.detail || el.dataset.label)) return [x, y];
+      }
+    }
+  }
+  return null;
+}"""
+
+
+def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server):
+    """Phone: a tap on a part of the board pins its detail; a tap elsewhere lets it go."""
+    gid, token = new_table(live_server, "starlight")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server}/g/{gid}#token={token}")
+        page.wait_for_selector("#board svg")
+        page.wait_for_timeout(300)
+        point = page.evaluate(NAMED_POINT)
+        if point is None:  # the view is framed on the choices: look at the sky's corner
+            page.evaluate("() => { const b = document.querySelector('#board'); "
+                          "b.scrollLeft = 0; b.scrollTop = 0; }")
+            page.wait_for_timeout(100)
+            point = page.evaluate(NAMED_POINT)
+        assert point, "no named part of the board in view"
+        page.touchscreen.tap(*point)
+        page.wait_for_selector("#board-detail:not([hidden])")
+        page.screenshot(path=str(ARTIFACTS / "table-starlight-390-detail.png"))
+        page.touchscreen.tap(200, 80)  # the turn banner, off the board
+        page.wait_for_selector("#board-detail", state="hidden")
+    finally:
+        ctx.close()
