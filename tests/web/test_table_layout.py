@@ -285,3 +285,32 @@ def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server
         page.wait_for_selector("#board-detail", state="hidden")
     finally:
         ctx.close()
+
+
+def test_a_click_on_the_docked_hand_acts_on_the_board(page):
+    """The Stars Are Right: the hand docked under the board glows like the board's, and a click
+    on one of its cards does what a click on that card on the board does (here: a card both
+    invoked and discarded, so the menu of both opens, and its choice is sent)."""
+    gid, token = new_table(page.base, "stars-are-right")
+    page.goto(f"{page.base}/g/{gid}#token={token}")
+    page.wait_for_selector("#conn.live")
+    page.wait_for_selector("#dock-view .ns-target")
+    assert page.locator("#dock-view [id]").count() == 0  # ids stay unique on the page
+    ref = page.get_attribute("#dock-view .ns-target >> nth=0", "data-ref")
+    assert page.locator("#board svg").locator(f'[id="{ref}"]').count() == 1
+    start = len(page.moves)
+    page.click("#dock-view .ns-target >> nth=0")
+    page.wait_for_selector("#menu, #board svg .ns-picked", timeout=5_000)
+    if page.is_visible("#menu"):
+        page.click("#menu button[data-action] >> nth=0")
+    page.wait_for_function("n => document.querySelectorAll('#log .line').length > 0", arg=0)
+    page.wait_for_timeout(500)
+    sent = page.moves[start:]
+    assert len(sent) <= 1
+    if sent:
+        import httpx as _httpx  # the move names the card clicked in the dock
+        log = _httpx.get(f"{page.base}/api/games/{gid}/view",
+                         headers={"Authorization": f"Bearer {token}"}).json()["log"]
+        assert any(line.get("seat") == 0 for line in log)
+    else:
+        assert page.locator(f'#board svg [id="{ref}"].ns-picked').count() == 1

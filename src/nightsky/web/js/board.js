@@ -311,10 +311,18 @@ class Viewport {
     const view = this.dockView;
     const r = this.dockRect();
     if (!view || !r || !this.svg) return;
-    const copy = this.svg.cloneNode(true);
+    // Only the board's top-level parts that reach into the section are copied: the dock stays
+    // light however large the board is. Its url(#...) references resolve to the board's own
+    // definitions, which are not copied: every id stays unique on the page.
+    const copy = this.svg.cloneNode(false);
+    const sec = this.dockSection().getBoundingClientRect();
+    for (const child of this.svg.children) {
+      const r = child.getBoundingClientRect();
+      const meets = r.left < sec.right && r.right > sec.left && r.top < sec.bottom && r.bottom > sec.top;
+      if (meets && child.localName !== "defs") copy.append(child.cloneNode(true));
+    }
     // Ids stay unique on the page: the copy's clickable parts point at the board's by data-ref.
     for (const el of copy.querySelectorAll("[id]")) {
-      if (el.closest("defs") || /gradient|filter|clippath|pattern|marker|mask|symbol/i.test(el.localName)) continue;
       el.dataset.ref = el.id;
       el.removeAttribute("id");
     }
