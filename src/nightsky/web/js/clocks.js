@@ -64,8 +64,8 @@ export function clockFields() {
   inc.querySelector("input").min = "0";
   const move = num("clock-move", "24", "time per turn (hours)");
   const onTimeout = h("select", { id: "clock-timeout" },
-    h("option", { value: "bot:greedy" }, "a greedy bot plays the seat"),
-    h("option", { value: "bot:random" }, "a random bot plays the seat"),
+    h("option", { value: "bot:greedy" }, "a bot plays the seat (the best-looking move)"),
+    h("option", { value: "bot:random" }, "a bot plays the seat (any legal move)"),
     h("option", { value: "forfeit" }, "the seat forfeits (where the rules allow)"));
   const show = () => {
     bank.hidden = inc.hidden = mode.value !== "realtime";
