@@ -56,3 +56,36 @@ def test_an_unreachable_server_pauses_the_moves_and_the_page_reconnects(page):
     page.wait_for_selector("#endcard", timeout=20_000)
     page.wait_for_function("() => !document.title.includes('Your move')")
     assert page.get_attribute('link[rel="icon"]', "data-own") == "false"
+
+
+def test_a_background_tab_is_notified_when_its_table_becomes_your_move(browser, live_server):
+    """Only a move that is new since the page opened: the page's first view never notifies."""
+    from tests.web.test_social import FAKE_NOTIFICATION
+
+    ctx = browser.new_context(permissions=["notifications"])
+    ctx.add_init_script(FAKE_NOTIFICATION + """
+      window.__asked = 1;  // permission given earlier
+      localStorage.setItem('nightsky.notify', 'on');
+      Object.defineProperty(document, 'hidden', { get: () => true });
+    """)
+    page = ctx.new_page()
+    try:
+        made = httpx.post(live_server + "/api/games", json={
+            "game": "toy-secret-sum", "players": 2, "seats": ["human", "human"]}).json()
+        first = made["tokens"][0]["token"]
+        claimed = httpx.post(f"{live_server}/api/games/{made['id']}/claim",
+                             json={"invite": made["invites"][0]["code"]}).json()
+        page.goto(f"{live_server}/g/{made['id']}#token={claimed['token']}")
+        page.wait_for_selector("#conn.live")
+        page.wait_for_function(
+            "() => document.querySelector('#banner').innerText.includes('Waiting')")
+        assert page.evaluate("window.__notes") == []
+        v = httpx.get(f"{live_server}/api/games/{made['id']}/view",
+                      headers={"Authorization": f"Bearer {first}"}).json()
+        httpx.post(f"{live_server}/api/games/{made['id']}/actions",
+                   headers={"Authorization": f"Bearer {first}"},
+                   json={"action": v["legal"][0]["action"], "version": v["version"]})
+        page.wait_for_function("() => window.__notes.length === 1")
+        assert page.evaluate("window.__notes")[0]["title"].startswith("Your move: ")
+    finally:
+        ctx.close()

@@ -3,7 +3,7 @@ import { ApiError, api, h, myGames, rememberSeat, seatColor, toast } from "./api
 import { drawBoard } from "./board.js";
 import { clockNode, drawAway, logMark, tickClocks } from "./clocks.js";
 import { drawViewTree } from "./viewtree.js";
-import { displayName, markOwnMove } from "./mine.js";
+import { announceOwn, displayName, markOwnMove } from "./mine.js";
 import { clearRefusal, explainRefusal, linkRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,6 +19,7 @@ let replaying = null;      // {step, steps, moves}
 let socket = null;
 let pollTimer = null;
 let reachable = true;      // false while the server does not answer (moves wait)
+let wasMine = null;        // whether the last view drawn was your move (null: none drawn yet)
 
 // ------------------------------------------------------------------ tokens
 // A link holds either the creator's own token (#token=...) or a one-time invite
@@ -94,6 +95,9 @@ function render(v) {
   // The tab says whose move it is: "▶ Your move" leads the title, and the icon is marked.
   document.title = `${mine ? "▶ Your move · " : ""}nightsky · ${v.title}`;
   markOwnMove(mine);
+  // A move that became yours since the page opened, with the tab in the background: notify.
+  if (mine && wasMine === false) announceOwn(gid, v.title, v.version);
+  wasMine = mine;
   $("crumb").replaceChildren(h("b", {}, v.title), ` · table ${v.id} · `,
     v.seat === null ? "spectator" : `you are ${seatName(v, v.seat)}`);
   keepSeatToken(v);

@@ -155,6 +155,20 @@ function announce(tables) {
   localStorage.setItem(TOLD_KEY, JSON.stringify(seen));
 }
 
+/** A game page's own table became your move while its tab is in the background: say so (once
+ * per table and version, as for the other tables). */
+export function announceOwn(gid, title, version) {
+  if (!notifying() || !document.hidden) return;
+  const seen = told();
+  if (seen[gid] === version) return;
+  seen[gid] = version;
+  localStorage.setItem(TOLD_KEY, JSON.stringify(seen));
+  const n = new Notification(`Your move: ${title}`, {
+    body: `Table ${gid} is waiting for you.`, tag: `nightsky-${gid}`,
+  });
+  n.onclick = () => window.focus();
+}
+
 /** Ask the server again now; the badge, the listeners and the notifications follow. */
 export async function refreshMine() {
   let tables = [];
