@@ -271,9 +271,8 @@ class Cluster:
             until = self.held.get(game_id)
             mine = until is not None and until > now
             other = self.elsewhere.get(game_id)
-            if mine:
-                pass
-            elif other is not None and other[0] > now and (other[1] or not (watched or accepted)):
+            busy = other is not None and other[0] > now and (other[1] or not (watched or accepted))
+            if not mine and busy:
                 return False  # held by another process a moment ago: do not ask every move
         if mine:
             if room is not None and game_id in self.stale:
