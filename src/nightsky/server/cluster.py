@@ -334,7 +334,7 @@ class Cluster:
         cached versions; drive tables whose bots are due; take over tables whose lease
         expired (their holder died)."""
         rooms = list(self.manager.rooms.values())
-        live = [r.id for r in rooms if not r.state.is_terminal()]
+        live = [r.id for r in rooms if not r.over]
         seen = [r.id for r in rooms if r.subscribers]
         with self.store.engine.begin() as c:
             kept = c.execute(

@@ -402,6 +402,10 @@ class Manager:
             room.seats = [Seat.from_row(r) for r in g.seats]
             room.undo_stack = list(g.undo)
             room.notices, room.listed = list(g.notices), bool(g.listed)
+            if g.clock is not None and g.clock != room.clock_stored:
+                # the other process's clocks, stand-ins and resignations
+                humans = [i for i, s in enumerate(room.seats) if s.human]
+                room.clock, room.clock_stored = TableClock.from_row(g.clock, humans), g.clock
             room.changed()
         return True
 
@@ -415,7 +419,7 @@ class Manager:
         with room.lock:
             if sub in room.subscribers:
                 room.subscribers.remove(sub)
-        if not room.subscribers and room.state.is_terminal():
+        if not room.subscribers and room.over:
             self.trim()
 
     def lobby(self, limit: int = 50, ids: list[str] | None = None) -> list[dict[str, Any]]:
@@ -466,7 +470,7 @@ def _lobby_entry(g: StoredGame) -> dict[str, Any]:
 
 
 def _finished(room: Room) -> bool:
-    return room.state.is_terminal()
+    return room.over
 
 
 def _plausible_id(gid: str) -> bool:

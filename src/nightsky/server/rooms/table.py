@@ -96,7 +96,12 @@ class Room:
     # ------------------------------------------------------------------ seats
     @property
     def status(self) -> str:
-        return "over" if self.state.is_terminal() else "playing"
+        return "over" if self.over else "playing"
+
+    @property
+    def over(self) -> bool:
+        """The game is over: the rules' end, or ended by resignations (``resign``)."""
+        return self.clock.ended or self.state.is_terminal()
 
     def mark_seats(self) -> None:
         """Record, for each human seat whose legal actions changed, the current version."""
@@ -119,6 +124,8 @@ class Room:
 
     def bot_seats(self) -> list[int]:
         """The bot seats that are to act now."""
+        if self.clock.ended:
+            return []
         n = len(self.seats)
         now = self.state.current_players()
         return [
@@ -188,7 +195,7 @@ class Room:
         players its creator invited (their links claim them, ``claim``)."""
         with self.lock:
             free = self.open_seats()
-            if self.state.is_terminal():
+            if self.over:
                 raise ServerError(409, "game_over", "the game is over")
             if not self.listed:
                 raise ServerError(
@@ -228,7 +235,7 @@ class Room:
             seat, state = hits[0]
             if state != "live":
                 raise ServerError(410, "invite_spent", "this invite was already used or renewed")
-            if self.state.is_terminal():
+            if self.over:
                 raise ServerError(409, "game_over", "the game is over")
             return seat, self._take_seat(seat, name)
 
@@ -242,7 +249,7 @@ class Room:
             row = self.seats[seat]
             if row.joined and not row.left:
                 raise ServerError(409, "seat_taken", f"seat {seat} is played; it keeps its token")
-            if self.state.is_terminal():
+            if self.over:
                 raise ServerError(409, "game_over", "the game is over")
             code = row.new_invite()
             row.token_hash = None
@@ -252,23 +259,80 @@ class Room:
             return code
 
     def leave(self, seat: int) -> None:
-        """A player gives up its seat: its token stops working, the seat is open again."""
+        """A player gives up its seat: its token stops working; the seat is open again while
+        the game goes on (not the creator's). Anyone may leave a finished table."""
         with self.lock:
             row = self.seats[seat]
-            if seat == self.creator():
+            over = self.over
+            if seat == self.creator() and not over:
                 raise ServerError(409, "creator_stays", "the creator's seat cannot be left")
-            row.token_hash, row.joined, row.left = None, False, True
+            row.token_hash, row.joined, row.left = None, over, True
             row.spend_invite()
-            self.notice(f"{row.name} left seat {seat + 1}.")
+            self.notice(f"{row.name} left " + ("the table." if over else f"seat {seat + 1}."))
             self.persist(seats_changed=True, bump=True)
             self.changed()
+
+    def resign(self, seat: int) -> None:
+        """``seat``'s player resigns, by the game's ruling (``GameInfo.resign_rule``): the seat
+        loses; while two or more players who did not resign are left a stand-in bot plays it
+        to the end, else the table ends now. The table's log says so in words."""
+        with self.lock:
+            info = self.state.game.info
+            if not info.resign_rule:
+                raise ServerError(
+                    422, "no_resign_rule", f"{info.title} has no ruling on resigning here"
+                )
+            self.check_playing(seat)
+            if self.over:
+                raise ServerError(409, "game_over", "the game is over")
+            out = set(self.clock.resigned()) | {seat}
+            left = [i for i in range(len(self.seats)) if i not in out]
+            self.clock.resign(seat, self.now(), ended=len(left) < 2)
+            self.undo_stack.clear()
+            self.notice(self._resign_words(seat, left, info.resign_rule))
+            self.persist(seats_changed=True, bump=True)
+            self.changed()
+
+    def _resign_words(self, seat: int, left: list[int], rule: str) -> str:
+        name = self.seats[seat].name
+        if len(left) >= 2:
+            return (
+                f"{name} resigned and loses ({rule}); a {self.clock.config.bot_spec} bot plays "
+                "the seat to the end."
+            )
+        won = f"{self.seats[left[0]].name} wins" if left else "nobody wins"
+        return f"{name} resigned and loses ({rule}): the game is over, {won}."
+
+    def check_playing(self, seat: int) -> None:
+        """Refuse a seat whose player resigned (409 ``resigned``): a bot plays it now."""
+        if seat in self.clock.resigned():
+            raise ServerError(
+                409,
+                "resigned",
+                f"{self.seats[seat].name} resigned: a bot plays this seat to the end",
+                rule=self.state.game.info.resign_rule or None,
+            )
+
+    def winners(self) -> list[int]:
+        """Who won, by the resign ruling: the rules' winners that did not resign, else the
+        best scores among the players who did not (a table that ended: the players left)."""
+        out = self.clock.resigned()
+        if self.clock.ended:
+            return [i for i in range(len(self.seats)) if i not in out]
+        won = [w for w in self.state.winners() if w not in out]
+        rest = [i for i in range(len(self.seats)) if i not in out]
+        if won or not out or not rest:
+            return won
+        scores = self.state.scores()
+        best = max(scores[i] for i in rest)
+        return [i for i in rest if scores[i] == best]
 
     # ------------------------------------------------------------------ clocks
     def sync_clocks(self) -> tuple[dict[str, Any], Any] | None:
         """Start and stop the clocks after a change (``TableClock.sync``); what to store: the
         clocks and their next deadline, or None when they are as last stored. Under the lock."""
         state = self.state
-        self.clock.sync(self.now(), set(state.current_players()), state.is_terminal())
+        self.clock.sync(self.now(), set(state.current_players()), self.over)
         row = self.clock.row()
         if row == self.clock_stored:
             return None
@@ -281,7 +345,8 @@ class Room:
         with self.lock:
             if not self.seats[seat].human:
                 raise ServerError(422, "bad_seat", f"seat {seat} is a bot", field="seat")
-            if self.state.is_terminal():
+            self.check_playing(seat)
+            if self.over:
                 raise ServerError(409, "game_over", "the game is over")
             if self.clock.set_away(seat, away, self.now()):
                 name = self.seats[seat].name
@@ -297,7 +362,7 @@ class Room:
         """Fire the deadlines that passed: each such seat is handed to a stand-in bot, or
         dropped where the table says ``forfeit`` and the rules allow it. Whether any fired."""
         with self.lock:
-            if self.gone or self.state.is_terminal():
+            if self.gone or self.over:
                 return False
             now = self.now()
             due = self.clock.due(now)
@@ -331,8 +396,9 @@ class Room:
     def act(self, seat: int, notation: str, version: int) -> None:
         """A human seat's action, chosen on ``version``: validated, applied, committed, pushed."""
         with self.lock:
+            self.check_playing(seat)
             self.check_seat_version(seat, version)
-            if self.state.is_terminal():
+            if self.over:
                 raise ServerError(409, "game_over", "the game is over")
             try:
                 action = self.state.game.parse_action(notation)
@@ -509,8 +575,27 @@ class Room:
                     "clocks": self.clock.public(len(self.seats)),
                 }
             )
+            self.resign_view(body, seat)
             self.cache[seat] = body
             return body
+
+    def resign_view(self, body: dict[str, Any], seat: int | None) -> None:
+        """What the resign ruling changes in a view: who resigned, the ruling's id, the
+        winners; a table ended by resignation reads as over (no choices, no scores: the rules'
+        end was not reached); a resigned seat is offered no choices (its bot plays)."""
+        resigned = self.clock.resigned()
+        body["resigned"] = resigned
+        body["ended"] = "resigned" if self.clock.ended else None
+        body["resign_rule"] = self.state.game.info.resign_rule or None
+        if self.clock.ended:
+            body.update(
+                terminal=True, current_players=[], legal=[], scores=None, breakdown=None,
+                score_parts=None, winners=self.winners(),
+            )
+        elif resigned and body["terminal"]:
+            body["winners"] = self.winners()
+        if seat in resigned:
+            body["legal"] = []
 
     def encoded(self, seat: int | None) -> bytes:
         """``payload(seat)`` as JSON, encoded once per version for every reader of it."""
@@ -548,7 +633,7 @@ class Room:
 
     def record(self) -> dict[str, Any]:
         with self.lock:
-            if not self.state.is_terminal():
+            if not self.over:
                 raise ServerError(
                     409, "game_not_over", "the record is available when the game is over"
                 )
@@ -558,7 +643,7 @@ class Room:
         """What ``seat`` (None: a spectator) saw after ``step`` entries of the record: its
         own view, board and log (finished games only)."""
         with self.lock:
-            if not self.state.is_terminal():
+            if not self.over:
                 raise ServerError(409, "game_not_over", "replays open when the game is over")
             rec = make_record(self.state)
             seats = self.public_seats()

@@ -4,6 +4,7 @@ settings and limits, the chat and the rematches (each made once by ``create_app`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, Security
@@ -65,52 +66,28 @@ async def bearer(
     return credentials.credentials.strip() if credentials else None
 
 
-def manager_of(conn: HTTPConnection) -> Manager:
-    """The table manager of the application."""
-    manager: Manager = conn.app.state.manager
-    return manager
+def on_app(name: str) -> Callable[[HTTPConnection], Any]:
+    """A dependency: the object ``create_app`` made once and keeps as ``app.state.<name>``."""
 
+    def shared(conn: HTTPConnection) -> Any:
+        return getattr(conn.app.state, name)
 
-def settings_of(conn: HTTPConnection) -> Settings:
-    """The server's limits and policies."""
-    settings: Settings = conn.app.state.settings
-    return settings
-
-
-def rates_of(conn: HTTPConnection) -> Rates:
-    """The per-client rate limits (shared with the rate-limit middleware)."""
-    rates: Rates = conn.app.state.rates
-    return rates
-
-
-def sockets_of(conn: HTTPConnection) -> SocketCaps:
-    """The caps on open WebSockets, per table and per client."""
-    sockets: SocketCaps = conn.app.state.sockets
-    return sockets
-
-
-def chat_of(conn: HTTPConnection) -> Chat:
-    """The tables' chat."""
-    chat: Chat = conn.app.state.chat
-    return chat
-
-
-def rematches_of(conn: HTTPConnection) -> Rematches:
-    """The tables' rematch offers."""
-    rematches: Rematches = conn.app.state.rematches
-    return rematches
+    shared.__name__ = f"{name}_of"
+    return shared
 
 
 Token = Annotated[str | None, Security(bearer)]
 """The seat token of the request, if any (None: a spectator)."""
-Tables = Annotated[Manager, Depends(manager_of)]
+Tables = Annotated[Manager, Depends(on_app("manager"))]
 """The table manager."""
-Limits = Annotated[Settings, Depends(settings_of)]
+Limits = Annotated[Settings, Depends(on_app("settings"))]
 """The server's settings: every limit and policy."""
-RatesDep = Annotated[Rates, Depends(rates_of)]
-SocketsDep = Annotated[SocketCaps, Depends(sockets_of)]
-ChatDep = Annotated[Chat, Depends(chat_of)]
-RematchesDep = Annotated[Rematches, Depends(rematches_of)]
+RatesDep = Annotated[Rates, Depends(on_app("rates"))]
+"""The per-client rate limits (shared with the rate-limit middleware)."""
+SocketsDep = Annotated[SocketCaps, Depends(on_app("sockets"))]
+"""The caps on open WebSockets, per table and per client."""
+ChatDep = Annotated[Chat, Depends(on_app("chat"))]
+RematchesDep = Annotated[Rematches, Depends(on_app("rematches"))]
 
 
 def view_response(body: bytes) -> Response:

@@ -93,7 +93,8 @@ def join_seat(gid: str, req: m.JoinRequest, manager: Tables) -> dict[str, Any]:
 @router.post("/api/games/{gid}/leave", response_model=m.SeatView, tags=["games"],
              responses=ERRORS)
 def leave_seat(gid: str, token: Token, manager: Tables, rematches: RematchesDep) -> Response:
-    """Give up your seat: your token stops working and the creator may invite another."""
+    """Give up your seat: your token stops working and the creator may invite another (a
+    finished table: anyone may leave it, the creator too)."""
     room = manager.get(gid)
     seat = manager.seat_for(room, token, required=True)
     assert seat is not None
@@ -101,6 +102,23 @@ def leave_seat(gid: str, token: Token, manager: Tables, rematches: RematchesDep)
         room.leave(seat)
     rematches.cancel(room, seat)  # leaving cancels an open rematch offer
     return view_response(room.encoded(None))
+
+
+@router.post(
+    "/api/games/{gid}/resign", response_model=m.SeatView, tags=["play"], responses=ERRORS
+)
+def resign(gid: str, token: Token, manager: Tables) -> Response:
+    """Resign: your seat loses, by the game's ruling (`resign_rule`, a rule id of its
+    catalogue). With two or more players left a stand-in bot plays your seat to the end;
+    otherwise the game ends now. Your new view."""
+    room = manager.get(gid)
+    seat = manager.seat_for(room, token, required=True)
+    assert seat is not None
+    with manager.hold(room) as room:
+        room.resign(seat)
+        body = room.encoded(seat)  # the view right after resigning, before any bot moves
+    manager.drive(room, accepted=True)  # the stand-in bot, if the game goes on
+    return view_response(body)
 
 
 @router.get("/api/games/{gid}/record", response_model=Record, tags=["games"], responses=ERRORS)

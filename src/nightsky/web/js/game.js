@@ -354,6 +354,7 @@ async function renew(seat) {
 /** The final scores: one column per source of points, in the game's words, then the total;
  * counts that are not points (how many creatures) come after it, apart. */
 function scoreTable(v) {
+  if (!v.scores) return h("p", { class: "muted" }, "Ended by resignation before the end: no final scores.");
   let parts = v.score_parts;
   if (!parts) {
     parts = [];
