@@ -73,3 +73,31 @@ def test_seat_kinds_are_typed():
     seat = Seat.from_row({"kind": "bot", "name": "greedy bot 1", "spec": "greedy"})
     assert seat.kind is SeatKind.BOT and not seat.human
     assert seat.row()["kind"] == "bot"  # stored as before
+
+
+def test_a_bot_spec_is_read_once_into_a_typed_value(client, monkeypatch):
+    """The spec is read at the edge (table creation) into an ``AgentSpec``: the thinking cap
+    is an option of that value, not text appended, and the bot runner plays the plan made
+    then without reading the spec again."""
+    from nightsky.agents.base import AgentSpec
+    from nightsky.server.bounds import plan_bot
+    from nightsky.server.rooms import bots
+    from nightsky.server.settings import Settings
+    from tests.server.conftest import create, settle
+
+    plan = plan_bot("mcts:iterations=100", Settings(think_seconds=3))
+    assert isinstance(plan.bot, AgentSpec) and plan.bot.name == "mcts"
+    assert plan.bot.kwargs == {"iterations": 100, "seconds": 3}
+    assert plan.spec == "mcts:iterations=100,seconds=3"
+
+    def read_again(*args, **kwargs):
+        raise AssertionError("a bot spec was read again")
+
+    monkeypatch.setattr(bots, "plan_bot", read_again)
+    made = create(client, "shooting-star", ["random", "greedy"])
+    settle(client, made["id"])
+    room = client.app.state.manager.get(made["id"])
+    assert len(room.state.history) > 10  # both bots played
+    assert {i: p.bot for i, p in room.agents.items()} == {
+        0: AgentSpec("random"), 1: AgentSpec("greedy")
+    }

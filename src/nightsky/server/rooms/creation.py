@@ -108,9 +108,9 @@ def new_seats(
 
 def new_clock(
     raw: dict[str, Any] | None, rows: list[Seat], game: Any, settings: Settings
-) -> TableClock:
-    """The clocks of a new table (``clock`` of the request), its stand-in's spec checked
-    like a bot seat's; 422 ``bad_clock`` names the field."""
+) -> tuple[TableClock, BotPlan]:
+    """The clocks of a new table (``clock`` of the request) and the plan of its stand-in bot
+    (its spec read and checked like a bot seat's); 422 ``bad_clock`` names the field."""
     try:
         config = ClockConfig.parse(raw)
     except ClockError as exc:
@@ -128,7 +128,7 @@ def new_clock(
             "clock.on_timeout: a stand-in bot plays from the seat's own view (no cheat)",
             field="clock.on_timeout",
         )
-    return TableClock.new(config, [i for i, s in enumerate(rows) if s.human])
+    return TableClock.new(config, [i for i, s in enumerate(rows) if s.human]), plan
 
 
 def check_seed(seed: int | None, rows: list[Seat], settings: Settings) -> None:

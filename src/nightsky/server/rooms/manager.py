@@ -273,7 +273,7 @@ class Manager:
                 field="seats",
             )
         seats = new_seats(req.seats, req.names, self.settings, game)
-        clock = new_clock(req.clock, seats.rows, game, self.settings)
+        clock, standin = new_clock(req.clock, seats.rows, game, self.settings)
         check_seed(req.seed, seats.rows, self.settings)
         check_caps(self.store, client, self.settings)
         stored = StoredGame(
@@ -291,7 +291,10 @@ class Manager:
         )
         room = self._room(stored, game.new_initial_state())
         room.clock = clock
-        room.agents.update(seats.plans)  # the specs read at the edge play the first moves
+        # The specs read at the edge play the moves: the bot seats' own, the stand-in's for
+        # the human seats (away, timed out, resigned).
+        room.agents.update({i: standin for i, s in enumerate(seats.rows) if s.human})
+        room.agents.update(seats.plans)
         with room.lock:
             room.resolve_chance()
             room.mark_seats()
