@@ -30,6 +30,7 @@ from nightsky.core.narration import Narrator
 from nightsky.core.record import make_record, parse_record, replay
 from nightsky.server.bounds import BotPlan
 from nightsky.server.clocks import ClockConfig, TableClock
+from nightsky.server.patches import view_patch
 from nightsky.server.rooms.errors import Conflict, Evicted, ServerError, StorageFailure, game_error
 from nightsky.server.rooms.seat import Seat, SeatKind, hash_token, unique_name
 from nightsky.server.rooms.timings import Timings
@@ -47,6 +48,7 @@ class Subscriber:
 
     seat: int | None
     push: Callable[[dict[str, Any]], None]  # gets Room.message(seat)
+    patches: bool = False  # it takes light updates (``server/patches.py``) after the first view
 
 
 @dataclass
@@ -79,6 +81,9 @@ class Room:
     agents: dict[int, BotPlan | None] = field(default_factory=dict)
     narrator: Narrator | None = None  # the log in words, per viewer (built on first use)
     cache: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    # Per viewer: the payload before the last change, and the patch from it (made on demand).
+    previous: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    patched: dict[int | None, str | None] = field(default_factory=dict)
     # Per viewer: the cached payload, its JSON, and its WebSocket message (made on demand).
     wire: dict[int | None, tuple[dict[str, Any], bytes, str | None]] = field(
         default_factory=dict
@@ -538,12 +543,13 @@ class Room:
             # an undo rewrites history: the lines from there on are told again
             self.narrator.truncate(len(self.state.history))
         self.clock.truncate(len(self.state.history))
+        self.previous, self.patched = dict(self.cache), {}
         self.cache.clear()
         self.wire.clear()
         self.mark_seats()
         for sub in list(self.subscribers):
             try:
-                sub.push(self.message(sub.seat))
+                sub.push(self.message(sub.seat, patch=sub.patches))
             except Exception:  # a closed socket must not stop the game
                 log.debug("push failed", exc_info=True)
 
@@ -608,17 +614,26 @@ class Room:
                 self.wire[seat] = hit
             return hit[1]
 
-    def message(self, seat: int | None) -> dict[str, Any]:
+    def message(self, seat: int | None, *, patch: bool = False) -> dict[str, Any]:
         """What a WebSocket of ``seat`` is pushed: ``{"version", "text"}``, the text being
         ``{"type": "view", "data": <payload>}``, encoded once for every socket of that viewer
-        (by the thread that made the change, never the event loop)."""
+        (by the thread that made the change, never the event loop). ``patch``: also the light
+        update from the view before the last change, when there was one (``"patch"``, the
+        text of ``{"type": "patch", "data": ...}``, and its ``"base"`` version)."""
         with self.lock:
             data = self.encoded(seat)
             body, _, text = self.wire[seat]
             if text is None:
                 text = (b'{"type":"view","data":' + data + b"}").decode()
                 self.wire[seat] = (body, data, text)
-            return {"version": body["version"], "text": text}
+            out = {"version": body["version"], "text": text}
+            old = self.previous.get(seat)
+            if patch and old is not None:
+                if seat not in self.patched:
+                    light = {"type": "patch", "data": view_patch(old, body)}
+                    self.patched[seat] = package.encode(light).decode()
+                out.update(patch=self.patched[seat], base=old["version"])
+            return out
 
     def log_for(self, seat: int | None, names: list[str] | None = None) -> list[dict[str, Any]]:
         """The log in words as ``seat`` may read it (told once per entry for every viewer)."""

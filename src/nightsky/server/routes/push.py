@@ -73,13 +73,15 @@ async def ws(
 
 async def _hello(
     websocket: WebSocket, manager: Manager, room: Room, settings: Settings
-) -> tuple[int | None, str | None] | None:
-    """The seat named by the first message's token (None: a spectator) and the token;
-    None when refused (the socket is closed)."""
+) -> tuple[int | None, str | None, bool] | None:
+    """The seat named by the first message's token (None: a spectator), the token, and
+    whether the socket takes light updates (``"patches": true``); None when refused (the
+    socket is closed)."""
     try:
         text = await asyncio.wait_for(websocket.receive_text(), settings.ws_auth_seconds)
         hello = json.loads(text)
         token = hello.get("token") if isinstance(hello, dict) else 0
+        patches = isinstance(hello, dict) and hello.get("patches") is True
         if token is not None and not isinstance(token, str):
             raise ValueError("token")
     except (TimeoutError, ValueError, RecursionError, WebSocketDisconnect, KeyError):
@@ -91,7 +93,7 @@ async def _hello(
     except ServerError as exc:
         await websocket.close(code=4401 if exc.status == 401 else 4403, reason=exc.code)
         return None
-    return seat, token
+    return seat, token, patches
 
 
 class _Socket:
@@ -107,9 +109,11 @@ class _Socket:
         client: str,
         seat: int | None,
         token: str | None,
+        patches: bool,
     ) -> None:
         self.websocket, self.manager, self.rates = websocket, manager, rates
         self.room, self.client, self.seat, self.token = room, client, seat, token
+        self.patches = patches  # light updates after the first view
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
@@ -118,7 +122,7 @@ class _Socket:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
 
     async def serve(self) -> None:
-        sub = Subscriber(seat=self.seat, push=self.push)
+        sub = Subscriber(seat=self.seat, push=self.push, patches=self.patches)
         await run_in_threadpool(self.manager.subscribe, self.room, sub)
         self.queue.put_nowait(await run_in_threadpool(self.room.message, self.seat))
         reading = asyncio.create_task(self.read())
@@ -152,8 +156,10 @@ class _Socket:
             views = [x for x in batch if x is None or "kind" not in x]
             message = newest_view(views, sent)
             if message is not None:
-                # Encoded once for every socket of this viewer, off the event loop.
-                await self.websocket.send_text(message["text"])
+                # Encoded once for every socket of this viewer, off the event loop; the light
+                # update only on the view this socket was sent last.
+                light = message.get("patch") if message.get("base") == sent else None
+                await self.websocket.send_text(light or message["text"])
                 sent = message["version"]
             for item in batch:
                 if item is not None and "kind" in item:
