@@ -13,6 +13,7 @@ Nothing here knows a game: views are compared as JSON values.
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Any
 
@@ -20,8 +21,8 @@ TOKEN = re.compile(r"<[^<]*|[^<]+")
 """A board token: a tag with the text after it up to the next tag, or text before the first
 (the client splits with the same pattern: ``web/js/patch.js``)."""
 RESYNC = 40
-"""How far (in tokens, both boards together) a changed stretch is followed before the rest of
-the board is sent whole."""
+"""How far (in tokens, both boards together) the nearest agreement is looked for before an
+index of the old board's token pairs is asked."""
 
 
 def tokens(svg: str) -> list[str]:
@@ -35,12 +36,19 @@ def svg_hunks(old: str, new: str) -> list[list[Any]]:
     place where two tokens in a row agree again ends the stretch (linear time in practice)."""
     a, b = tokens(old), tokens(new)
     out: list[list[Any]] = []
+    pairs: dict[tuple[str, str], list[int]] | None = None  # built on the first far change
     i = j = 0
     while i < len(a) and j < len(b):
         if a[i] == b[j]:
             i, j = i + 1, j + 1
             continue
         step = _resync(a, b, i, j)
+        if step is None:
+            if pairs is None:
+                pairs = {}
+                for x in range(len(a) - 1):
+                    pairs.setdefault((a[x], a[x + 1]), []).append(x)
+            step = _anchor(pairs, b, i, j)
         if step is None:
             break
         di, dj = step
@@ -61,6 +69,20 @@ def _resync(a: list[str], b: list[str], i: int, j: int) -> tuple[int, int] | Non
                 continue
             if x + 1 >= len(a) or y + 1 >= len(b) or a[x + 1] == b[y + 1]:
                 return di, k - di
+    return None
+
+
+def _anchor(
+    pairs: dict[tuple[str, str], list[int]], b: list[str], i: int, j: int
+) -> tuple[int, int] | None:
+    """Past a far change: the first place of the new board from ``j`` on whose two tokens in a
+    row stand in the old board at ``i`` or after (the nearest such); None when none does."""
+    for y in range(j, len(b) - 1):
+        where = pairs.get((b[y], b[y + 1]))
+        if where:
+            k = bisect.bisect_left(where, i)
+            if k < len(where):
+                return where[k] - i, y - j
     return None
 
 
