@@ -154,18 +154,34 @@ class _Socket:
             # this socket's moves (``{"kind", "text"}``) as they are: an ``ack`` never
             # comes before the view that shows its move (pushed before it was queued).
             views = [x for x in batch if x is None or "kind" not in x]
-            message = newest_view(views, sent)
-            if message is not None:
-                # Encoded once for every socket of this viewer, off the event loop; the light
-                # update only on the view this socket was sent last.
-                light = message.get("patch") if message.get("base") == sent else None
-                await self.websocket.send_text(light or message["text"])
-                sent = message["version"]
+            # Encoded once for every socket of this viewer, off the event loop.
+            for text, version in self.view_texts(views, sent):
+                await self.websocket.send_text(text)
+                sent = version
             for item in batch:
                 if item is not None and "kind" in item:
                     await self.websocket.send_text(item["text"])
             if None in batch:
                 return
+
+    def view_texts(
+        self, views: list[dict[str, Any] | None], sent: int
+    ) -> list[tuple[str, int]]:
+        """What to send of the views queued: the newest whole view (``newest_view``); or, to
+        a socket that takes light updates, the patches leading from the version it was sent
+        last to the newest, when they follow on from one another."""
+        newest = newest_view(views, sent)
+        if newest is None:
+            return []
+        if self.patches:
+            chain, at = [], sent
+            for m in sorted((x for x in views if x is not None), key=lambda x: x["version"]):
+                if m.get("patch") and m.get("base") == at:
+                    chain.append((m["patch"], m["version"]))
+                    at = m["version"]
+            if chain and at == newest["version"]:
+                return chain
+        return [(newest["text"], newest["version"])]
 
     def act(self, text: str) -> str:
         """One message the socket sent after its hello: an ``act`` is played exactly as
