@@ -145,6 +145,35 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), kwargs
 
 
+@dataclass(frozen=True)
+class AgentSpec:
+    """A spec read once into its parts: the agent's name and its options in the order given.
+
+    ``str(spec)`` writes it back as ``name:key=value,...``; ``make_agent`` takes this value
+    as it takes the text, without reading it again (the server passes this value around)."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def parse(cls, spec: str) -> AgentSpec:
+        """Read ``name:key=value,...`` (``OptionError`` names what cannot be read)."""
+        name, kwargs = parse_spec(spec)
+        return cls(name, tuple(kwargs.items()))
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        """The options as keyword arguments of the agent's factory."""
+        return dict(self.options)
+
+    def with_options(self, **extra: Any) -> AgentSpec:
+        """This spec with ``extra`` options added (a given key keeps its place)."""
+        return AgentSpec(self.name, tuple({**self.kwargs, **extra}.items()))
+
+    def __str__(self) -> str:
+        return _spec_text(self.name, self.kwargs)
+
+
 def agent_names() -> list[str]:
     """The names spec strings may use (difficulty levels aside), sorted."""
     _load_builtin()
@@ -224,26 +253,30 @@ class LevelAgent:
         return self.resolved(state.game).choose(state, player, rng)
 
 
-def make_agent(spec: str, game: Any = None) -> Agent:
-    """Build an agent from a spec string such as ``random``, ``greedy`` or ``ismcts:seconds=1``.
+def make_agent(spec: str | AgentSpec, game: Any = None) -> Agent:
+    """Build an agent from a spec such as ``random``, ``greedy`` or ``ismcts:seconds=1``:
+    its text, or an ``AgentSpec`` already read (not read again).
 
     A difficulty level (``easy``, ``medium``, ``hard``, ``expert``) becomes the spec ``game``
     names for it (a game, its ``GameInfo`` or its id); without ``game`` it is resolved on the
-    first move. The agent's ``name`` is ``spec`` as given."""
+    first move. The agent's ``name`` is ``spec`` as given (an ``AgentSpec`` as its text)."""
     _load_builtin()
-    name, kwargs = parse_spec(spec)
-    if name in LEVEL_NAMES:
-        level: Agent = LevelAgent(spec) if game is None else make_agent(level_spec(spec, game))
-        level.name = spec
+    parsed = spec if isinstance(spec, AgentSpec) else AgentSpec.parse(spec)
+    label = str(spec)
+    if parsed.name in LEVEL_NAMES:
+        level: Agent = LevelAgent(label) if game is None else make_agent(level_spec(label, game))
+        level.name = label
         return level
-    factory = _FACTORIES.get(name)
+    factory = _FACTORIES.get(parsed.name)
     if factory is None:
-        raise OptionError(f"unknown agent {name!r}; known agents: {', '.join(sorted(_FACTORIES))}")
+        raise OptionError(
+            f"unknown agent {parsed.name!r}; known agents: {', '.join(sorted(_FACTORIES))}"
+        )
     try:
-        agent = factory(**kwargs)
+        agent = factory(**parsed.kwargs)
     except TypeError as exc:
-        raise OptionError(f"agent spec {spec!r}: {exc}") from None
-    agent.name = spec
+        raise OptionError(f"agent spec {label!r}: {exc}") from None
+    agent.name = label
     return agent
 
 

@@ -130,6 +130,11 @@ class GameInfo:
     levels: tuple[Level, ...] = ()
     """The difficulty levels (``easy``, ``medium``, ``hard``, ``expert``, weakest first): each
     an agent spec tuned for this game, usable as an agent spec by its level name."""
+    resign_rule: str = ""
+    """The id of the game's ruling on a player who resigns (its ``rules.md``; rulebooks are
+    silent on it): the seat loses; with two or more players left the game goes on with a
+    stand-in bot in the seat, otherwise it ends at once (the server applies it, generically).
+    Empty: the game has no such ruling and its players cannot resign."""
 
     def level(self, name: str) -> Level | None:
         for lvl in self.levels:

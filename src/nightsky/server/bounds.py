@@ -15,52 +15,55 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from nightsky.agents.base import Agent, level_spec, make_agent, parse_spec
+from nightsky.agents.base import Agent, AgentSpec, level_spec, make_agent
 from nightsky.core.errors import GameError, OptionError
 from nightsky.server.settings import Settings
 
 
 @dataclass(frozen=True)
 class BotPlan:
-    """How a bot seat is played: the spec that runs, and where."""
+    """How a bot seat is played: the spec that runs (read once, a typed value), and where."""
 
-    spec: str  # the seat's spec, with the thinking cap added to a search agent's
+    bot: AgentSpec  # the seat's spec, with the thinking cap added to a search agent's
     agent: Agent
     pooled: bool  # in a worker process (search seats) rather than the server's threads
     cheat: bool
 
+    @property
+    def spec(self) -> str:
+        """The spec that runs, as text (for logs)."""
+        return str(self.bot)
+
 
 def plan_bot(spec: str, settings: Settings, game: Any = None) -> BotPlan:
-    """Check ``spec`` against the server's bounds; OptionError names the parameter. With
-    ``game`` (a game, its info or id) a difficulty level becomes that game's spec for it."""
+    """Read ``spec`` once and check it against the server's bounds; OptionError names the
+    parameter. With ``game`` (a game, its info or id) a difficulty level becomes that game's
+    spec for it."""
     if len(spec) > settings.spec_max_chars:
         raise OptionError(f"agent spec longer than {settings.spec_max_chars} characters")
-    if game is not None:
-        spec = level_spec(spec, game)
-    name, kwargs = parse_spec(spec)
-    for key, value in kwargs.items():
+    bot = AgentSpec.parse(level_spec(spec, game) if game is not None else spec)
+    for key, value in bot.options:
         if isinstance(value, float) and not math.isfinite(value):
             raise OptionError(f"{key} must be a finite number, got {value}")
     cap = settings.think_seconds
-    seconds = kwargs.get("seconds")
+    seconds = bot.kwargs.get("seconds")
     if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds > cap:
         raise OptionError(
             f"seconds={seconds:g} is above this server's thinking cap of {cap:g} s a move"
         )
-    agent = _build(spec)
-    run = spec
+    agent = _build(bot)
     if getattr(agent, "seconds", False) is None:  # a search agent without a time budget
-        run = f"{spec}{',' if ':' in spec else ':'}seconds={cap:g}"
-        agent = _build(run)
-    pooled = settings.bot_processes > 0 and name not in settings.inline_agents
-    return BotPlan(run, agent, pooled, bool(kwargs.get("cheat")))
+        bot = bot.with_options(seconds=cap)
+        agent = _build(bot)
+    pooled = settings.bot_processes > 0 and bot.name not in settings.inline_agents
+    return BotPlan(bot, agent, pooled, bool(bot.kwargs.get("cheat")))
 
 
-def _build(spec: str) -> Agent:
+def _build(bot: AgentSpec) -> Agent:
     try:
-        return make_agent(spec)
+        return make_agent(bot)
     except GameError:
         raise
     except (ValueError, TypeError, OverflowError, ArithmeticError) as exc:
         # An agent that does not check a value itself: refuse it, never answer 500.
-        raise OptionError(f"agent spec {spec!r}: {type(exc).__name__}: {exc}") from None
+        raise OptionError(f"agent spec {str(bot)!r}: {type(exc).__name__}: {exc}") from None

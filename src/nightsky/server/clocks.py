@@ -127,8 +127,9 @@ class SeatClock:
 
     left: float | None = None  # seconds left when the clock last started or stopped
     since: float | None = None  # when it started running (None: stopped)
-    standin: str | None = None  # None: its player; "away" or "timeout": a bot plays it
+    standin: str | None = None  # None: its player; "away", "timeout", "resigned": a bot plays it
     forfeited: bool = False
+    resigned: bool = False  # its player resigned: it lost, and nobody takes it back
     inc: float = 0.0  # the increment its last turn earned (taken back if that turn is undone)
     resume: bool = False  # an undo reopened its turn: the turn goes on, it does not restart
 
@@ -145,6 +146,8 @@ class TableClock:
     config: ClockConfig
     seats: dict[int, SeatClock] = field(default_factory=dict)
     by: dict[int, str] = field(default_factory=dict)  # history index -> "bot" / "forfeit"
+    # The table ended by resignations before the rules' end (fewer than two players left).
+    ended: bool = False
 
     @classmethod
     def new(cls, config: ClockConfig, human_seats: list[int]) -> TableClock:
@@ -161,10 +164,11 @@ class TableClock:
             **self.config.public(),
             "seats": {
                 str(i): {"left": s.left, "since": s.since, "standin": s.standin,
-                         "forfeited": s.forfeited, "inc": s.inc}
+                         "forfeited": s.forfeited, "inc": s.inc, "resigned": s.resigned}
                 for i, s in self.seats.items()
             },
             "by": {str(k): v for k, v in self.by.items()},
+            "ended": self.ended,
         }
 
     @classmethod
@@ -191,6 +195,7 @@ class TableClock:
                 standin=s.get("standin"),
                 forfeited=bool(s.get("forfeited")),
                 inc=float(s.get("inc") or 0.0),
+                resigned=bool(s.get("resigned")),
             )
             if seat.since is not None and restarted is not None and seat.since < restarted:
                 seat.since = restarted
@@ -198,6 +203,7 @@ class TableClock:
         for i in human_seats:
             clock.seats.setdefault(i, SeatClock(left=None))
         clock.by = {int(k): str(v) for k, v in (row.get("by") or {}).items()}
+        clock.ended = bool(row.get("ended"))
         return clock
 
     # ------------------------------------------------------------------ running
@@ -254,6 +260,18 @@ class TableClock:
         s.left = 0.0
         s.standin = "timeout"
 
+    def resign(self, seat: int, now: float, *, ended: bool) -> None:
+        """``seat``'s player resigned: its clock stops for good and a bot plays the seat to
+        the end (``ended``: no, the table ends now)."""
+        s = self.seats[seat]
+        self._charge(s, now)
+        s.standin, s.resigned = "resigned", True
+        self.ended = self.ended or ended
+
+    def resigned(self) -> list[int]:
+        """The seats whose players resigned."""
+        return sorted(i for i, s in self.seats.items() if s.resigned)
+
     def stand_in(self, seat: int) -> bool:
         """Whether a bot plays this human seat now."""
         s = self.seats.get(seat)
@@ -274,7 +292,7 @@ class TableClock:
         """The player plays its seat again (the clock starts at the next ``sync``); whether a
         bot was playing it. A realtime seat back from a timeout gets a little time."""
         s = self.seats.get(seat)
-        if s is None or s.standin is None:
+        if s is None or s.standin is None or s.resigned:
             return False
         if s.standin == "timeout" and self.config.mode == "realtime":
             grace = min(REALTIME_GRACE, self.config.bank_seconds or REALTIME_GRACE)
@@ -293,7 +311,7 @@ class TableClock:
             if s is None:
                 seats.append({"seat": i, "timed": False, "seconds_left": None, "running": False,
                               "since": None, "deadline": None, "standin": None,
-                              "forfeited": False})
+                              "forfeited": False, "resigned": False})
                 continue
             seats.append(
                 {
@@ -305,6 +323,7 @@ class TableClock:
                     "deadline": iso(s.deadline()),
                     "standin": s.standin,
                     "forfeited": s.forfeited,
+                    "resigned": s.resigned,
                 }
             )
         return {**self.config.public(), "seats": seats}

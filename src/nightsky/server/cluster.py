@@ -271,9 +271,8 @@ class Cluster:
             until = self.held.get(game_id)
             mine = until is not None and until > now
             other = self.elsewhere.get(game_id)
-            if mine:
-                pass
-            elif other is not None and other[0] > now and (other[1] or not (watched or accepted)):
+            busy = other is not None and other[0] > now and (other[1] or not (watched or accepted))
+            if not mine and busy:
                 return False  # held by another process a moment ago: do not ask every move
         if mine:
             if room is not None and game_id in self.stale:
@@ -335,7 +334,7 @@ class Cluster:
         cached versions; drive tables whose bots are due; take over tables whose lease
         expired (their holder died)."""
         rooms = list(self.manager.rooms.values())
-        live = [r.id for r in rooms if not r.state.is_terminal()]
+        live = [r.id for r in rooms if not r.over]
         seen = [r.id for r in rooms if r.subscribers]
         with self.store.engine.begin() as c:
             kept = c.execute(

@@ -116,6 +116,8 @@ def _entry(
             if room.seat_of_token(token) != seat:  # it changed hands meanwhile
                 return None
             turn = turn_of(room.state, seat)
+            if seat in room.clock.resigned():  # its bot plays the seat now
+                turn["your_move"] = False
             names = [x["name"] for x in room.public_seats()]
             version = room.version
     return {

@@ -194,8 +194,11 @@ class SeatClock(BaseModel):
     running: bool
     since: str | None = Field(description="ISO time the clock started running.")
     deadline: str | None = Field(description="ISO time it runs out, while running.")
-    standin: str | None = Field(description="`away` or `timeout`: a bot plays the seat now.")
+    standin: str | None = Field(
+        description="`away`, `timeout` or `resigned`: a bot plays the seat now."
+    )
     forfeited: bool
+    resigned: bool = Field(False, description="Its player resigned: the seat lost.")
 
 
 class Clocks(BaseModel):
@@ -236,6 +239,17 @@ class SeatView(BaseModel):
     can_undo: bool
     notices: list[Notice] = Field(description="What happened to the table besides moves.")
     clocks: Clocks | None = Field(None, description="The table's clocks and stand-in bots.")
+    resigned: list[int] = Field(
+        default_factory=list, description="Seats whose players resigned (they lost)."
+    )
+    ended: str | None = Field(
+        None,
+        description="`resigned`: the table ended by resignation before the rules' end "
+        "(`terminal` is then true, `scores` null).",
+    )
+    resign_rule: str | None = Field(
+        None, description="The game's rule id of its ruling on resigning, if it has one."
+    )
 
 
 class ReplayView(BaseModel):

@@ -106,7 +106,7 @@ class Rematches:
 
     def offer(self, room: Room, seat: int, token: str, client: str = "") -> dict[str, Any]:
         """Offer a rematch, or accept the open offer; the last acceptance makes the table."""
-        if not room.state.is_terminal():
+        if not room.over:
             raise ServerError(409, "game_not_over", "a rematch is offered once the game is over")
         with self._lock:
             with Session(self.manager.store.engine) as s, s.begin():

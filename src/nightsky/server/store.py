@@ -235,8 +235,7 @@ class Store:
         expect: int | None = None,
     ) -> None:
         """One atomic change: drop moves from ``truncate_to`` on (undo), append ``moves`` at
-        index ``start``, and set the version and status (and the seats and the undo chain
-        when given).
+        ``start``, set the version and status (and the seats and undo chain when given).
 
         ``expect``: the version the change was made on. The game row is updated first, only
         where it still has that version (the row lock makes a second writer wait, then find

@@ -18,6 +18,8 @@ from collections import OrderedDict
 from multiprocessing.connection import Connection
 from typing import Any
 
+from nightsky.agents.base import AgentSpec
+
 log = logging.getLogger("nightsky.server")
 
 _PRELOAD = ["nightsky.agents.base", "nightsky.agents.search", "nightsky.core.registry"]
@@ -28,20 +30,22 @@ def _worker(conn: Connection, memory_mb: int) -> None:  # pragma: no cover - chi
     import resource
     import signal
 
-    from nightsky.agents.base import make_agent
+    from nightsky.agents.base import AgentSpec, make_agent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a worker ends
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    agents: OrderedDict[str, Any] = OrderedDict()
+    agents: OrderedDict[AgentSpec, Any] = OrderedDict()
     while True:
         try:
             spec, state, seat, rng = conn.recv()
         except (EOFError, OSError):
             return
         try:
+            if not isinstance(spec, AgentSpec):
+                spec = AgentSpec.parse(spec)  # a spec string from a script or a test
             agent = agents.pop(spec, None) or make_agent(spec)
             agents[spec] = agent
             while len(agents) > 16:
@@ -115,9 +119,12 @@ class ThinkPool:
         worker.kill()
         self._free.put(None)  # wakes a waiter, who then starts a fresh worker
 
-    def choose(self, spec: str, state: Any, seat: int, rng: Any, deadline: float) -> Any:
-        """The agent's action, or None when it failed, overran ``deadline`` or no worker came
-        free in time (the caller then plays a random legal move)."""
+    def choose(
+        self, spec: AgentSpec | str, state: Any, seat: int, rng: Any, deadline: float
+    ) -> Any:
+        """The agent's action (``spec``: the typed spec the server passes, or its text), or
+        None when it failed, overran ``deadline`` or no worker came free in time (the caller
+        then plays a random legal move)."""
         end = time.monotonic() + deadline
         worker = None
         while worker is None:

@@ -46,6 +46,7 @@ class MihiAnguliGame(Game):
         # A learned value of a sheet (value.py, scripts/train_value.py, docs/games/mihi-anguli.md).
         value_model="value.json",
         # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        resign_rule="MA-11.1",  # rules.md: our ruling on resigning
         levels=(
             Level(
                 "easy",

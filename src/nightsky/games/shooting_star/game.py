@@ -175,6 +175,7 @@ class ShootingStarGame(Game):
             Option("components", str, "", "path of your own components TOML (default: ours)"),
         ),
         # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        resign_rule="SS-15.1",  # rules.md: our ruling on resigning
         levels=(
             Level(
                 "easy",

@@ -59,6 +59,7 @@ class StarFireGame(Game):
                    minimum=1, maximum=1000),
         ),
         # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        resign_rule="SF-20.1",  # rules.md: our ruling on resigning
         levels=(
             Level(
                 "easy",

@@ -78,6 +78,7 @@ class StarlightGame(Game):
         # and the 0.2 s search (78% against it) there is no room for a fourth level that beats
         # the one below it in 65% of games, so `hard` is `greedy` and `medium` a greedy that
         # errs (docs/agents.md, "Starlight's ladder").
+        resign_rule="SL-17.1",  # rules.md: our ruling on resigning
         levels=(
             Level(
                 "easy",

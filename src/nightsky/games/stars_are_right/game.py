@@ -72,6 +72,7 @@ class StarsAreRightGame(Game):
         ),
         default_players=3,
         # Difficulty levels, weakest first (docs/agents.md, scripts/ladder.py).
+        resign_rule="TSAR-12.1",  # rules.md: our ruling on resigning
         levels=(
             Level(
                 "easy",

@@ -62,7 +62,12 @@ export function clockFields() {
   const bank = num("clock-bank", "10", "bank (minutes)");
   const inc = num("clock-inc", "5", "increment (seconds)");
   inc.querySelector("input").min = "0";
-  const move = num("clock-move", "24", "time per turn (hours)");
+  // Turn-based: from 10 minutes (a quick game) to a week (correspondence), in seconds.
+  const per = [[600, "10 minutes"], [1800, "30 minutes"], [3600, "1 hour"], [4 * 3600, "4 hours"],
+    [12 * 3600, "12 hours"], [86400, "1 day"], [3 * 86400, "3 days"], [7 * 86400, "7 days"]];
+  const move = h("label", { class: "field", "data-clock-field": "clock-move" }, "time per turn",
+    h("select", { id: "clock-move" },
+      per.map(([sec, words]) => h("option", { value: String(sec), selected: sec === 86400 }, words))));
   const onTimeout = h("select", { id: "clock-timeout" },
     h("option", { value: "bot:greedy" }, "a bot plays the seat (the best-looking move)"),
     h("option", { value: "bot:random" }, "a bot plays the seat (any legal move)"),
@@ -87,7 +92,7 @@ export function readClock() {
   if (mode === "realtime") {
     return { mode, bank_seconds: val("clock-bank") * 60, increment_seconds: val("clock-inc"), on_timeout: onTimeout };
   }
-  if (mode === "turnbased") return { mode, move_seconds: val("clock-move") * 3600, on_timeout: onTimeout };
+  if (mode === "turnbased") return { mode, move_seconds: val("clock-move"), on_timeout: onTimeout };
   return onTimeout === "bot:greedy" ? undefined : { mode, on_timeout: onTimeout };
 }
 

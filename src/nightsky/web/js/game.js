@@ -5,6 +5,7 @@ import { clockNode, drawAway, logMark, tickClocks } from "./clocks.js";
 import { drawViewTree } from "./viewtree.js";
 import { announceOwn, displayName, markOwnMove } from "./mine.js";
 import { clearRefusal, explainRefusal, linkRules } from "./rules.js";
+import { pushedView, remember } from "./patch.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = location.pathname.split("/").filter(Boolean).pop();
@@ -389,6 +390,7 @@ async function renew(seat) {
 /** The final scores: one column per source of points, in the game's words, then the total;
  * counts that are not points (how many creatures) come after it, apart. */
 function scoreTable(v) {
+  if (!v.scores) return h("p", { class: "muted" }, "Ended by resignation before the end: no final scores.");
   let parts = v.score_parts;
   if (!parts) {
     parts = [];
@@ -485,6 +487,7 @@ function stopReplay() {
 // ------------------------------------------------------------------ acting
 let frame = null;
 function accept(v) {
+  remember(v);  // the base of the next light update (patch.js)
   // The POST reply and the push bring the same version: draw it once. Equal versions differ
   // only when a seat was taken (joins do not move the game). Views arriving faster than the
   // screen refreshes are drawn once per frame, the newest only.
@@ -652,7 +655,7 @@ function connect(delay = 500) {
   const ws = new WebSocket(`${proto}://${location.host}/api/games/${gid}/ws`);
   socket = ws;
   ws.onopen = () => {
-    ws.send(JSON.stringify(token ? { token } : {}));
+    ws.send(JSON.stringify(token ? { token, patches: true } : { patches: true }));
     ws.seated = Boolean(token);  // a seat's socket may send its moves
     $("conn").classList.add("live"); $("conn").textContent = "live";
     clearInterval(pollTimer);
@@ -663,7 +666,10 @@ function connect(delay = 500) {
   ws.onmessage = (ev) => {
     if (socket !== ws) return;
     const msg = JSON.parse(ev.data);
-    if (msg.type === "view") accept(msg.data);
+    if (msg.type === "view" || msg.type === "patch") {
+      const v = pushedView(msg);  // a patch on a view this page lacks: ask for the whole one
+      if (v) accept(v); else refresh();
+    }
     else if (msg.type === "ack" || msg.type === "error") answered(msg);
     else document.dispatchEvent(new CustomEvent("nightsky:push", { detail: msg }));  // chat, rematch
   };

@@ -1,0 +1,28 @@
+"""The HTTP API and pages by resource, each an ``APIRouter`` (``create_app`` includes them all):
+
+- ``tables``: create a table, the lobby, a seat's view, join, leave, resign, record, replay;
+- ``invites``: claim an invite, renew one;
+- ``moves``: act, undo, away (and ``take_action``, shared with the socket);
+- ``push``: the table's WebSocket;
+- ``social``: your games, chat, rematch;
+- ``pages``: the catalog, the lobby and table pages, the pages about each game;
+- ``ops``: health, readiness, metrics.
+
+What they share (the seat's token, the table manager, the limits) are the dependencies of
+``deps``.
+"""
+
+from fastapi import APIRouter
+
+from nightsky.server.routes import invites, moves, ops, pages, push, social, tables
+
+ROUTERS: tuple[APIRouter, ...] = (
+    pages.router,
+    ops.router,
+    tables.router,
+    moves.router,
+    invites.router,
+    push.router,
+    social.router,
+)
+"""Every router of the application, in the order ``create_app`` includes them."""

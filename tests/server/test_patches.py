@@ -1,0 +1,104 @@
+"""Light updates (issue 50 item 8): a socket that asks for them gets the whole view once, then
+only what changed; the client's rule (``web/js/patch.js``, the same as ``apply_patch``) builds
+the whole view again, byte for byte, in every game."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import orjson
+import pytest
+
+from nightsky.core.narration import narrate
+from nightsky.core.registry import load_game
+from nightsky.server.patches import apply_patch, svg_hunks, tokens, view_patch
+from nightsky.server.views import seat_payload
+from tests.server.conftest import auth, create, seat_tokens, ws_connect
+
+GAMES = ["shooting-star", "stars-are-right", "star-fire", "mihi-anguli", "starlight"]
+PATCH_JS = Path(__file__).resolve().parents[2] / "src/nightsky/web/js/patch.js"
+
+
+def views_along_a_game(game: str, moves: int = 30, seed: int = 1) -> list[dict]:
+    """Seat 0's views (board, log and all) after each move of a random game."""
+    g = load_game(game, players=2)
+    state, rng, out = g.new_initial_state(), random.Random(seed), []
+    while len(out) < moves and not state.is_terminal():
+        now = state.current_players()
+        if now == (-1,):
+            state.apply(state.sample_chance(rng), -1)
+            continue
+        body = seat_payload(state, 0)
+        body.update(version=len(out), log=narrate(state, 0))
+        out.append(body)
+        state.apply(rng.choice(state.legal_actions(now[0])), now[0])
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_patch_rebuilds_the_next_view_exactly_and_is_small(game: str) -> None:
+    views = views_along_a_game(game)
+    full = sent = 0
+    for old, new in zip(views, views[1:], strict=False):
+        patch = view_patch(old, new)
+        assert apply_patch(old, patch) == new
+        assert apply_patch(new, patch) is None  # a patch names the view it applies to
+        full, sent = full + len(orjson.dumps(new)), sent + len(orjson.dumps(patch))
+    assert sent < full / 2, (game, sent, full)
+
+
+def test_board_hunks_replace_token_stretches() -> None:
+    old, new = "<svg><g a='1'>x</g><g>y</g></svg>", "<svg><g a='2'>x</g><g>y</g><p/></svg>"
+    assert "".join(tokens(old)) == old
+    hunks = svg_hunks(old, new)
+    assert hunks == [[1, 2, "<g a='2'>x"], [5, 5, "<p/>"]]
+    patch = view_patch({"version": 1, "svg": old}, {"version": 2, "svg": new})
+    assert apply_patch({"version": 1, "svg": old}, patch) == {"version": 2, "svg": new}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("game", ["starlight", "stars-are-right"])
+def test_the_web_client_applies_patches_as_the_server_means_them(game: str, tmp_path) -> None:
+    views = views_along_a_game(game, moves=12, seed=3)
+    patches = [view_patch(a, b) for a, b in zip(views, views[1:], strict=False)]
+    (tmp_path / "patch.mjs").write_text(PATCH_JS.read_text())
+    (tmp_path / "data.json").write_text(json.dumps({"first": views[0], "patches": patches}))
+    script = tmp_path / "run.mjs"
+    script.write_text(
+        "import { pushedView } from './patch.mjs';\n"
+        "import { readFileSync } from 'node:fs';\n"
+        "const d = JSON.parse(readFileSync(new URL('./data.json', import.meta.url)));\n"
+        "const out = [pushedView({ type: 'view', data: d.first })];\n"
+        "for (const p of d.patches) out.push(pushedView({ type: 'patch', data: p }));\n"
+        "process.stdout.write(JSON.stringify(out));\n"
+    )
+    got = json.loads(subprocess.run(["node", str(script)], capture_output=True, text=True,
+                                     check=True, timeout=60).stdout)
+    assert got == json.loads(json.dumps(views))
+
+
+def test_a_socket_that_asks_gets_the_whole_view_once_then_patches(client) -> None:
+    made = create(client, "stars-are-right", ["human", "human"])
+    gid = made["id"]
+    tokens_ = seat_tokens(client, made)
+    with ws_connect(client, gid) as plain, client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.send_json({"token": tokens_[0], "patches": True})
+        first, plain_first = ws.receive_json(), plain.receive_json()
+        assert first["type"] == "view" and plain_first["type"] == "view"
+        view = first["data"]
+        for _ in range(3):
+            seat = view["current_players"][0]
+            legal = client.get(f"/api/games/{gid}/view", headers=auth(tokens_[seat])).json()
+            r = client.post(f"/api/games/{gid}/actions", headers=auth(tokens_[seat]),
+                            json={"action": legal["legal"][0]["action"],
+                                  "version": legal["version"]})
+            assert r.status_code == 200, r.text
+            msg = ws.receive_json()
+            assert msg["type"] == "patch" and msg["data"]["base"] == view["version"]
+            view = apply_patch(view, msg["data"])
+            assert view == client.get(f"/api/games/{gid}/view", headers=auth(tokens_[0])).json()
+            assert plain.receive_json()["type"] == "view"  # a socket that did not ask: as before
