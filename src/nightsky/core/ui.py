@@ -12,6 +12,7 @@ and its colour from ``seat_colors`` (one palette, the game's), so they never dis
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,8 +49,11 @@ class GameUI:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        """A plain-text drawing of what ``viewer`` sees."""
+    def render(
+        self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        """A plain-text drawing of what ``viewer`` sees; ``names``: how to call each seat
+        (default ``seat_names``: ``Seat 1``...), never by its index."""
         return json.dumps(state.view(viewer), indent=2, sort_keys=True)
 
     def board_svg(
@@ -210,3 +214,13 @@ def resolve_look(
         for i in range(len(own_colors))
     ]
     return out_names, out_colors
+
+
+def render_text(
+    ui: GameUI, state: State, viewer: int | None, names: Sequence[str] | None = None
+) -> str:
+    """``ui.render`` with the seats' ``names`` where the game's ``render`` takes them (a game
+    written before ``render`` had ``names`` draws its own seat words)."""
+    if "names" in inspect.signature(ui.render).parameters:
+        return ui.render(state, viewer, names)
+    return ui.render(state, viewer)

@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 class StarlightUI(GameUI):
     """Text, SVG and choice labels of a Starlight position."""
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        return render_state(state, viewer)
+    def render(
+        self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        return render_state(state, viewer, names)
 
     def board_svg(
         self,
