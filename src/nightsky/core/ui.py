@@ -224,3 +224,13 @@ def render_text(
     if "names" in inspect.signature(ui.render).parameters:
         return ui.render(state, viewer, names)
     return ui.render(state, viewer)
+
+
+def turn_words(names: Sequence[str], acting: Sequence[int]) -> str:
+    """Whose turn it is, by name: ``It is Bo's turn.``, ``It is Bo's and Cy's turn.`` (a
+    refusal in players' words where the rules would say ``seat 1``)."""
+    if not acting or all(q == CHANCE for q in acting):
+        return "It is nobody's turn: the game is drawing or dealing."
+    who = [f"{seat_label(names, q)}'s" for q in acting if q != CHANCE]
+    listed = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+    return f"It is {listed} turn."

@@ -40,6 +40,7 @@ from nightsky.server.guards import (
     client_of,
     origin_allowed,
 )
+from nightsky.server.learn import router as learn_router
 from nightsky.server.logs import AccessLog
 from nightsky.server.pages import router as pages_router
 from nightsky.server.rooms import Manager, NewGame, Room, ServerError, Subscriber
@@ -670,6 +671,7 @@ def create_app(
     install_social(app, manager, settings, bearer=bearer, errors=ERRORS, web_dir=WEB_DIR)
     # The pages about each game (rules, tutorials) and their JSON: nightsky.server.pages.
     app.include_router(pages_router)
+    app.include_router(learn_router)  # guided tutorials and How to play: server/learn.py
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
 

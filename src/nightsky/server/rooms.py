@@ -36,6 +36,7 @@ from nightsky.core.game import CHANCE, Action, State
 from nightsky.core.narration import Narrator
 from nightsky.core.record import make_record, parse_record, replay
 from nightsky.core.registry import game_class, load_game
+from nightsky.core.ui import turn_words
 from nightsky.server.bounds import BotPlan, plan_bot
 from nightsky.server.clocks import ClockConfig, ClockDriver, ClockError, TableClock
 from nightsky.server.settings import Settings
@@ -510,6 +511,9 @@ class Room:
                 action = self.state.game.parse_action(notation)
             except GameError as exc:
                 raise game_error(exc) from None
+            if seat not in (acting := self.state.current_players()):  # said with the names
+                names = [row.name for row in self.seats]
+                raise ServerError(422, "not_your_turn", turn_words(names, acting))
             # A legal move takes the seat back from a stand-in bot (timed out or away).
             saved = copy.copy(self.clock.seats.get(seat))
             self.clock.take_back(seat)

@@ -15,6 +15,10 @@ from .constants import (
     BOON,
     BUY,
     CORE,
+    D_CORE,
+    D_FLARE,
+    D_LONG,
+    D_SHORT,
     DONE,
     END,
     FINAL,
@@ -181,3 +185,17 @@ def action_targets(s: StarlightState, a: Act, p: int) -> list[str]:
     else:  # end, done, skip: buttons
         targets = [f"button:{a.text.replace(' ', '-')}"]
     return targets
+
+
+def draw_words(outcome: object) -> str:
+    """A chance draw (``actions.Draw``) in words: ``A long red ray comes out of the bag.``,
+    ``Core C30 is turned up.``; a secret card (Laurel, God, Starbot) only as a card drawn."""
+    kind = getattr(outcome, "kind", -1)
+    what = str(outcome).removeprefix("draw ")
+    if kind in (D_LONG, D_SHORT):
+        return f"A {what} ray comes out of the bag."
+    if kind == D_CORE:
+        return f"Core {what} is turned up."
+    if kind == D_FLARE:
+        return f"Flare {what} is turned up."
+    return "A card is drawn."

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 from nightsky.core.ui import GameUI, ScorePart
 
-from .labels import action_targets, describe_action
+from .labels import action_targets, describe_action, draw_words
 from .narrate import describe_entry
 from .render import render_state
 from .svg import VIEW_LABELS, board_svg
@@ -54,6 +54,10 @@ class StarlightUI(GameUI):
                 before, after, index, viewer, names
             ),
         )
+
+    def describe_chance(self, state: State, outcome: Action) -> str:
+        """A public draw in words: a ray out of its bag, a Core or Flare turned up."""
+        return draw_words(outcome)
 
     def score_parts(self, state: State) -> list[ScorePart]:
         """Night points, then the points the end adds (SL scoring); Starbots score their
