@@ -128,3 +128,30 @@ def test_the_lobby_and_the_table_link_to_how_to_play(live_server: str, browser: 
     page.wait_for_selector('#rule-links a[href="/games/stars-are-right/how-to-play"]',
                            state="attached", timeout=15_000)
     page.close()
+
+
+def test_a_lesson_on_a_phone_puts_the_move_first_and_never_scrolls_sideways(
+    live_server: str, browser: Any
+) -> None:
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(f"{live_server}/games/stars-are-right/learn/harvey-byakhee")
+    page.wait_for_selector("#learn-board svg", timeout=15_000)
+    steps = load_game("stars-are-right").tutorial("harvey-byakhee").steps
+    for _ in steps:
+        button = page.locator(".learn-expected-choice")
+        box = button.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 740, (
+            "the move is out of view", box)
+        # The element under the button's centre is the button (nothing covers it).
+        hit = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.closest('.learn-expected-choice')"
+            " !== null", [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert hit
+        before = _banner(page)
+        button.click()
+        _advance(page, before)
+        assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+        page.evaluate("window.scrollTo(0, 0)")
+    assert "complete" in _banner(page)
+    page.screenshot(path=str(ARTIFACTS / "learn-phone-done.png"))
+    page.close()

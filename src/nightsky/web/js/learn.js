@@ -28,7 +28,10 @@ function drawSteps() {
     class: i < step ? "done" : i === step ? "current" : "todo",
     "aria-current": i === step ? "step" : null,
   }, who(s), " ", i <= step ? s.label : "…")));
-  $("learn-steps").querySelector("li.current")?.scrollIntoView({ block: "nearest" });
+  // Keep the current move in sight inside the list (the page itself does not move).
+  const list = $("learn-steps");
+  const cur = list.querySelector("li.current");
+  if (cur) list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
 }
 
 function hint(text) {
@@ -113,8 +116,8 @@ async function go(k) {
   banner.classList.toggle("mine", !done && s.seat >= 0);
   if (done) {
     banner.textContent = "✦ Example complete";
-    $("learn-now").textContent = "You made every move of the example. What it shows is " +
-      "told above; try another one, or start a table.";
+    $("learn-now").textContent = "You made every move of the example; what each did is " +
+      "told below. Try another example, or start a table.";
     const more = lesson.others.map((o) => h("a", {
       class: "btn", href: `/games/${encodeURIComponent(game)}/learn/${encodeURIComponent(o.name)}`,
     }, o.title));
