@@ -85,7 +85,9 @@ def hover_texts(svg: str) -> list[str]:
     return [html.unescape(t) for t in out]
 
 
-SETUPS: list[tuple[str, dict[str, int | str | bool]]] = [
+Params = dict[str, int | str | bool]
+
+SETUPS: list[tuple[str, Params]] = [
     ("shooting-star", {"players": 2}), ("shooting-star", {"players": 3}),
     ("shooting-star", {"players": 2, "variant": "personalized"}),
     ("stars-are-right", {"players": 2}), ("stars-are-right", {"players": 4}),
@@ -96,7 +98,7 @@ SETUPS: list[tuple[str, dict[str, int | str | bool]]] = [
 ]
 
 
-def _play(game_id: str, params: dict[str, int | str | bool], seed: int) -> tuple[State, dict[str, set[str]]]:
+def _play(game_id: str, params: Params, seed: int) -> tuple[State, dict[str, set[str]]]:
     """A random game; every label offered on the way, by where it was seen."""
     game = load_game(game_id, **params)
     names = NAMES[: game.num_seats]
@@ -129,7 +131,7 @@ def _play(game_id: str, params: dict[str, int | str | bool], seed: int) -> tuple
     return state, seen
 
 
-def scan(game_id: str, params: dict[str, int | str | bool], seed: int = 11) -> list[str]:
+def scan(game_id: str, params: Params, seed: int = 11) -> list[str]:
     """Every offending text of one random game, as ``where: kind: token in text``."""
     _, seen = _play(game_id, params, seed)
     bad: list[str] = []
@@ -153,13 +155,13 @@ def _strip_markup(line: str) -> str:
     return re.sub(r"\[/?[a-z #0-9]*\]", "", line)
 
 
-def _id(game_id: str, params: dict[str, int | str | bool]) -> str:
+def _id(game_id: str, params: Params) -> str:
     return game_id + "".join(f"-{k}{v}" for k, v in params.items())
 
 
 @pytest.mark.parametrize(("game_id", "params"), SETUPS, ids=[_id(g, p) for g, p in SETUPS])
 def test_every_text_a_player_reads_is_in_players_words(
-    game_id: str, params: dict[str, int | str | bool]
+    game_id: str, params: Params
 ) -> None:
     bad = scan(game_id, params)
     assert not bad, f"{len(bad)} engine identifiers, e.g.:\n" + "\n".join(bad[:25])

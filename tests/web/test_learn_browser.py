@@ -140,7 +140,7 @@ def test_a_lesson_on_a_phone_puts_the_move_first_and_never_scrolls_sideways(
     for _ in steps:
         button = page.locator(".learn-expected-choice")
         box = button.bounding_box()
-        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 740, (
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740, (
             "the move is out of view", box)
         # The element under the button's centre is the button (nothing covers it).
         hit = page.evaluate(
