@@ -28,7 +28,7 @@ from nightsky.agents.base import make_agent
 from nightsky.cli.app import GameArg, app, build_game, console, fail, split_agents
 from nightsky.core.errors import GameError, OptionError
 from nightsky.core.game import CHANCE, Game, State
-from nightsky.core.learn import lesson_steps
+from nightsky.core.learn import lesson_names, lesson_steps
 from nightsky.core.markup import console_text
 from nightsky.core.narration import Narrator
 from nightsky.core.record import replay as replay_record
@@ -213,10 +213,11 @@ def play(
     names = play_names(g, specs)
     if lesson is not None:
         # The example's own words and moves, so the loaded position makes sense on its own.
+        told = lesson_names(lesson)  # the seats as the example's text calls them
         steps = "; ".join(
-            f"{seat_label(names, x.seat)}: {x.label or x.notation} ({x.notation})"
+            f"{seat_label(told, x.seat)}: {x.label or x.notation} ({x.notation})"
             if x.seat >= 0 else x.label or x.notation
-            for x in lesson_steps(lesson, names)
+            for x in lesson_steps(lesson, told)
         ) or "-"
         console.print(Panel(f"{lesson.text}\n\n[bold]The example plays:[/] {steps}",
                             title=lesson.title, style="green"))

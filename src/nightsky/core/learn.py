@@ -90,6 +90,13 @@ def walk(tutorial: Tutorial, names: Sequence[str]) -> list[Stop]:
     return stops
 
 
+def lesson_names(tutorial: Tutorial) -> list[str]:
+    """The seats as the example calls them (its ``names``), the game's ``seat_names`` for the
+    rest."""
+    own = tutorial.build().game.ui.seat_names()
+    return [tutorial.names[i] if i < len(tutorial.names) else n for i, n in enumerate(own)]
+
+
 def lesson_steps(tutorial: Tutorial, names: Sequence[str]) -> list[LessonStep]:
     """Every step of the tutorial in words where the position can play it (the rest by its
     notation: ``label`` None)."""

@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 
 from nightsky.core.errors import GameError
 from nightsky.core.game import CHANCE, Game, State
-from nightsky.core.learn import Stop, walk
+from nightsky.core.learn import Stop, lesson_names, walk
 from nightsky.core.markup import plain_text
 from nightsky.core.registry import game_class
 from nightsky.core.ui import render_text
@@ -88,7 +88,7 @@ def _walk(game_id: str, name: str) -> tuple[Any, list[str], list[str], list[Stop
     except GameError as exc:
         raise ServerError(404, "unknown_tutorial", str(exc)) from None
     ui = tut.build().game.ui
-    names, colors = ui.seat_names(), ui.seat_colors()
+    names, colors = lesson_names(tut), ui.seat_colors()
     return tut, names, colors, walk(tut, names)
 
 
@@ -281,7 +281,7 @@ def _howto_html(game_id: str) -> str:
         elif key.startswith("a turn") and tutorials:
             tut = tutorials[0]
             tui = tut.build().game.ui
-            figure = _img(_board(tut.build(), None, tui.seat_names(), tui.seat_colors()),
+            figure = _img(_board(tut.build(), None, lesson_names(tut), tui.seat_colors()),
                           tut.title)
             caption = (f'{escape(tut.title)}: <a href="/games/{gid}/learn/{escape(tut.name)}">'
                        "play it here, step by step</a>.")

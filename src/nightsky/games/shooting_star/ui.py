@@ -74,7 +74,8 @@ class ShootingStarUI(GameUI):
             what = (
                 "a Dark Planet"
                 if st.lvl[action.cell] == DARK_LEVEL
-                else f"{g.p_name[p] or 'the planet'} (Level {st.lvl[action.cell]})"
+                else f"{g.p_name[p]} (Level {st.lvl[action.cell]})" if g.p_name[p]
+                else f"a Level {st.lvl[action.cell]} planet"
             )
             # Short, as a hover box lists one per space: the card, face down (SS-3.4), where.
             return f"{card_words(st, action.card)} face down on {what} at {where}"
