@@ -231,7 +231,7 @@ def play(
     shown = -1
     # The log in words, as the seat at the keyboard (or a spectator) may read it.
     narrator = Narrator(g, names, [viewer])
-    told = len(narrator.lines(state, viewer))
+    printed = len(narrator.lines(state, viewer))
     while not state.is_terminal():
         players_now = state.current_players()
         seat = players_now[0]
@@ -246,9 +246,9 @@ def play(
                 state.apply(_prompt_action(state, seat, names), seat)
             else:
                 state.apply(agent.choose(state, seat, rngs[seat]), seat)
-        for line in narrator.lines(state, viewer)[told:]:
+        for line in narrator.lines(state, viewer)[printed:]:
             console.print(f"[dim]{line['n']:>4}[/] {line['text']}")
-            told += 1
+            printed += 1
     console.print(console_text(render_text(g.ui, state, None, names)))
     console.print(final_table(state, names))
     if record:
