@@ -12,7 +12,6 @@ and its colour from ``seat_colors`` (one palette, the game's), so they never dis
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -221,6 +220,8 @@ def render_text(
 ) -> str:
     """``ui.render`` with the seats' ``names`` where the game's ``render`` takes them (a game
     written before ``render`` had ``names`` draws its own seat words)."""
+    import inspect  # here, not at the top: only this helper needs it
+
     if "names" in inspect.signature(ui.render).parameters:
         return ui.render(state, viewer, names)
     return ui.render(state, viewer)
