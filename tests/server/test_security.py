@@ -75,6 +75,8 @@ def test_a_seat_token_reads_and_acts_only_for_its_own_seat(client):
         json={"action": "keep", "version": v1["version"]},
     )
     assert r.status_code == 422 and r.json()["error"]["code"] == "not_your_turn"
+    # The refusal names whose turn it is, as the table does (no seat numbers).
+    assert r.json()["error"]["message"] == f"It is {v1['seats'][0]['name']}'s turn."
     for headers in (
         {"Authorization": "Bearer nope"},
         {"X-Seat-Token": t0[:-1] + ("y" if t0.endswith("x") else "x")},

@@ -28,10 +28,13 @@ from nightsky.agents.base import make_agent
 from nightsky.cli.app import GameArg, app, build_game, console, fail, split_agents
 from nightsky.core.errors import GameError, OptionError
 from nightsky.core.game import CHANCE, Game, State
+from nightsky.core.learn import lesson_names, lesson_steps
 from nightsky.core.markup import console_text
+from nightsky.core.narration import Narrator
 from nightsky.core.record import replay as replay_record
 from nightsky.core.record import save_record
 from nightsky.core.registry import game_class, game_ids
+from nightsky.core.ui import render_text, seat_label
 from nightsky.sim.runner import GameResult, MatchSpec
 from nightsky.sim.stats import summarize
 
@@ -137,13 +140,14 @@ def _seat_agents(game: Game, seats: str | None) -> list[str]:
         fail(str(exc))
 
 
-def _action_menu(state: State, seat: int, actions: list[Any]) -> Any:
-    """Many actions: numbered notations in columns; few: one line each with its description."""
+def _action_menu(state: State, seat: int, actions: list[Any], names: list[str]) -> Any:
+    """Many actions: numbered notations in columns; few: one line each in words, the
+    notation (what may be typed) dimmed beside it."""
     if len(actions) <= 20:
         table = Table(show_header=False, box=None, pad_edge=False)
         for i, a in enumerate(actions, start=1):
-            text = state.game.ui.describe_action(state, a, seat)
-            table.add_row(f"[bold]{i:>3}[/]", str(a), text if text != str(a) else "")
+            text = state.game.ui.describe_action(state, a, seat, names)
+            table.add_row(f"[bold]{i:>3}[/]", text, f"[dim]{a}[/]" if text != str(a) else "")
         return table
     return Columns(
         [f"[bold]{i:>3}[/] {a}" for i, a in enumerate(actions, start=1)],
@@ -151,24 +155,24 @@ def _action_menu(state: State, seat: int, actions: list[Any]) -> Any:
     )
 
 
-def _prompt_action(state: State, seat: int) -> Any:
+def _prompt_action(state: State, seat: int, names: list[str]) -> Any:
     actions = state.legal_actions(seat)
-    menu = _action_menu(state, seat, actions)
+    menu = _action_menu(state, seat, actions, names)
     console.print(menu)
     while True:
         text = typer.prompt(
-            f"seat {seat}: number or notation (d N describes N, ? redraws, q quits)"
+            f"{seat_label(names, seat)}: number or notation (d N describes N, ? redraws, q quits)"
         ).strip()
         if text in {"q", "quit", "exit"}:
             raise typer.Exit(0)
         if text == "?":
-            console.print(console_text(state.game.ui.render(state, seat)))
+            console.print(console_text(render_text(state.game.ui, state, seat, names)))
             console.print(menu)
             continue
         if text.startswith("d ") and text[2:].strip().isdigit():
             k = int(text[2:].strip())
             if 1 <= k <= len(actions):
-                console.print(state.game.ui.describe_action(state, actions[k - 1], seat))
+                console.print(state.game.ui.describe_action(state, actions[k - 1], seat, names))
             continue
         if text.isdigit() and 1 <= int(text) <= len(actions):
             return actions[int(text) - 1]
@@ -206,51 +210,77 @@ def play(
         state = lesson.build() if lesson else g.new_initial_state()
     except GameError as exc:
         fail(str(exc))
+    names = play_names(g, specs)
     if lesson is not None:
         # The example's own words and moves, so the loaded position makes sense on its own.
-        steps = "; ".join(f"seat {p}: {n}" for p, n in lesson.steps) or "-"
+        told = lesson_names(lesson)  # the seats as the example's text calls them
+        steps = "; ".join(
+            f"{seat_label(told, x.seat)}: {x.label or x.notation} ({x.notation})"
+            if x.seat >= 0 else x.label or x.notation
+            for x in lesson_steps(lesson, told)
+        ) or "-"
         console.print(Panel(f"{lesson.text}\n\n[bold]The example plays:[/] {steps}",
                             title=lesson.title, style="green"))
-        console.print(console_text(state.game.ui.render(state, None)))
+        console.print(console_text(render_text(g.ui, state, None, names)))
     chance_rng = random.Random(f"{seed}:chance")
     rngs = [random.Random(f"{seed}:seat{p}") for p in range(g.num_seats)]
     humans = [p for p, s in enumerate(specs) if s == "human"]
     viewer = humans[0] if len(humans) == 1 else None
-    console.print(Panel(f"{g.info.title}: seats {', '.join(specs)} (seed {seed})", style="cyan"))
+    seated = ", ".join(f"{seat_label(names, p)} ({s})" for p, s in enumerate(specs))
+    console.print(Panel(f"{g.info.title}: {seated} (seed {seed})", style="cyan"))
     shown = -1
+    # The log in words, as the seat at the keyboard (or a spectator) may read it.
+    narrator = Narrator(g, names, [viewer])
+    printed = len(narrator.lines(state, viewer))
     while not state.is_terminal():
         players_now = state.current_players()
         seat = players_now[0]
         if seat == CHANCE:
             state.apply(state.sample_chance(chance_rng), CHANCE)
-            continue
-        agent = agents[seat] if seat < len(agents) else None
-        if agent is None:
-            if len(state.history) != shown:
-                console.print(console_text(state.game.ui.render(state, seat)))
-                shown = len(state.history)
-            state.apply(_prompt_action(state, seat), seat)
         else:
-            action = agent.choose(state, seat, rngs[seat])
-            state.apply(action, seat)
-            console.print(f"[dim]seat {seat} ({specs[seat]}):[/] "
-                          f"{state.log_text(-1, viewer)}")
-    console.print(console_text(state.game.ui.render(state, None)))
-    table = Table(title="Final score")
-    table.add_column("seat")
-    keys = sorted({k for b in state.score_breakdown() for k in b if k != "total"})
-    for k in keys:
-        table.add_column(k, justify="right")
-    table.add_column("total", justify="right", style="bold")
-    winners = state.winners()
-    for p, b in enumerate(state.score_breakdown()):
-        name = specs[p] if p < len(specs) else g.seat_name(p)
-        label = f"{p} {name}" + (" *" if p in winners else "")
-        table.add_row(label, *[f"{b.get(k, 0):g}" for k in keys], f"{b['total']:g}")
-    console.print(table)
+            agent = agents[seat] if seat < len(agents) else None
+            if agent is None:
+                if len(state.history) != shown:
+                    console.print(console_text(render_text(g.ui, state, seat, names)))
+                    shown = len(state.history)
+                state.apply(_prompt_action(state, seat, names), seat)
+            else:
+                state.apply(agent.choose(state, seat, rngs[seat]), seat)
+        for line in narrator.lines(state, viewer)[printed:]:
+            console.print(f"[dim]{line['n']:>4}[/] {line['text']}")
+            printed += 1
+    console.print(console_text(render_text(g.ui, state, None, names)))
+    console.print(final_table(state, names))
     if record:
         save_record(state, record)
         console.print(f"record saved to {record}")
+
+
+def play_names(g: Game, specs: list[str]) -> list[str]:
+    """How ``nightsky play`` calls each seat: ``You`` (the one human), ``Player 2`` (one of
+    several humans), ``Bot 2`` (an agent); the seats the game plays itself by the game."""
+    humans = [p for p, s in enumerate(specs) if s == "human"]
+    names = [
+        ("You" if len(humans) == 1 else f"Player {p + 1}") if s == "human" else f"Bot {p + 1}"
+        for p, s in enumerate(specs)
+    ]
+    return names + [g.seat_name(p) for p in range(len(specs), g.num_seats)]
+
+
+def final_table(state: State, names: list[str]) -> Table:
+    """The end-of-game table in words: a row per seat by name, a column per score part
+    (``GameUI.score_parts``), the winners starred."""
+    table = Table(title="Final score")
+    table.add_column("Player")
+    parts = state.game.ui.score_parts(state)
+    for part in parts:
+        table.add_column(part.label, justify="right", style=None if part.points else "dim")
+    table.add_column("Total", justify="right", style="bold")
+    winners = state.winners()
+    for p, b in enumerate(state.score_breakdown()):
+        label = seat_label(names, p) + (" *" if p in winners else "")
+        table.add_row(label, *[f"{b.get(x.key, 0):g}" for x in parts], f"{b['total']:g}")
+    return table
 
 
 # ---------------------------------------------------------------------------- simulate

@@ -177,3 +177,6 @@ class Tutorial:
     text: str
     build: Callable[[], State]
     steps: tuple[tuple[int, str], ...] = ()
+    names: tuple[str, ...] = ()
+    """How the example calls its seats (``Red``, ``Yellow``; ``Dave``), so a lesson says
+    what its text says; empty: the game's ``seat_names``."""

@@ -49,8 +49,11 @@ class GameUI:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        """A plain-text drawing of what ``viewer`` sees."""
+    def render(
+        self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        """A plain-text drawing of what ``viewer`` sees; ``names``: how to call each seat
+        (default ``seat_names``: ``Seat 1``...), never by its index."""
         return json.dumps(state.view(viewer), indent=2, sort_keys=True)
 
     def board_svg(
@@ -248,3 +251,25 @@ def resolve_look(
         for i in range(len(own_colors))
     ]
     return out_names, out_colors
+
+
+def render_text(
+    ui: GameUI, state: State, viewer: int | None, names: Sequence[str] | None = None
+) -> str:
+    """``ui.render`` with the seats' ``names`` where the game's ``render`` takes them (a game
+    written before ``render`` had ``names`` draws its own seat words)."""
+    import inspect  # here, not at the top: only this helper needs it
+
+    if "names" in inspect.signature(ui.render).parameters:
+        return ui.render(state, viewer, names)
+    return ui.render(state, viewer)
+
+
+def turn_words(names: Sequence[str], acting: Sequence[int]) -> str:
+    """Whose turn it is, by name: ``It is Bo's turn.``, ``It is Bo's and Cy's turn.`` (a
+    refusal in players' words where the rules would say ``seat 1``)."""
+    if not acting or all(q == CHANCE for q in acting):
+        return "It is nobody's turn: the game is drawing or dealing."
+    who = [f"{seat_label(names, q)}'s" for q in acting if q != CHANCE]
+    listed = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+    return f"It is {listed} turn."

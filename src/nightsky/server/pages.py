@@ -167,7 +167,8 @@ def get_tutorials(game: str) -> list[TutorialInfo]:
 
 # ---------------------------------------------------------------------------- HTML
 def _page(
-    title: str, crumbs: list[tuple[str | None, str]], body: str, status: int = 200
+    title: str, crumbs: list[tuple[str | None, str]], body: str, status: int = 200,
+    assets: tuple[str, ...] = (),
 ) -> HTMLResponse:
     trail = " <span aria-hidden=\"true\">›</span> ".join(
         f'<a href="{escape(href)}">{escape(text)}</a>' if href else
@@ -181,7 +182,7 @@ def _page(
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>{escape(title)} · nightsky</title>
   <link rel="icon" href="{ICON}">
-  <link rel="stylesheet" href="/static/css/app.css">
+  <link rel="stylesheet" href="/static/css/app.css">{_assets(assets)}
 </head>
 <body class="doc">
   <a class="skip" href="#content">Skip to the content</a>
@@ -198,6 +199,15 @@ def _page(
 </html>
 """
     return HTMLResponse(html, status_code=status)
+
+
+def _assets(paths: tuple[str, ...]) -> str:
+    """A page's own stylesheets and script modules (``.css``/``.js`` paths)."""
+    return "".join(
+        f'\n  <link rel="stylesheet" href="{escape(u)}">' if u.endswith(".css") else
+        f'\n  <script type="module" src="{escape(u)}"></script>'
+        for u in paths
+    )
 
 
 def _missing(exc: ServerError) -> HTMLResponse:
@@ -276,7 +286,9 @@ def game_about(game: str) -> HTMLResponse:
         for o in info.options
     )
     tuts = "".join(
-        f'<li><a href="/games/{gid}/tutorials/{escape(t.name)}">{escape(t.title)}</a></li>'
+        f'<li><a href="/games/{gid}/learn/{escape(t.name)}">{escape(t.title)}</a> '
+        f'<a class="muted small" href="/games/{gid}/tutorials/{escape(t.name)}">(before and '
+        "after)</a></li>"
         for t in _tutorials(game)
     )
     parts = [
@@ -285,13 +297,15 @@ def game_about(game: str) -> HTMLResponse:
         f'<dl class="doc-facts">{dl}</dl>',
         '<p class="row">',
         f'<a class="btn primary" href="/?game={gid}">Start a table</a>',
+        f'<a class="btn" href="/games/{gid}/how-to-play">How to play</a>',
         f'<a class="btn" href="/games/{gid}/rules">Read the rules</a>' if book else "",
         "</p></section>",
     ]
     if tuts:
         parts.append(
             '<section class="panel doc-panel"><h2 id="tutorials">Tutorials</h2>'
-            "<p class=\"muted\">The rulebook's worked examples, each from its own position.</p>"
+            "<p class=\"muted\">The rulebook's worked examples, each a live table: make "
+            "each move yourself.</p>"
             f'<ul class="doc-list">{tuts}</ul></section>'
         )
     if levels:
@@ -396,7 +410,9 @@ def tutorial_page(game: str, name: str) -> HTMLResponse:
     <p class="doc-lead">{escape(tut.text)}</p>
     <h2 id="steps">The moves it plays</h2>
     <ol class="doc-steps">{steps or '<li>None: look at the position.</li>'}</ol>
-    <p class="muted small">This server has no tutorial tables yet: play it in the terminal with
+    <p class="row"><a class="btn primary" href="/games/{gid}/learn/{escape(tut.name)}">Play it
+    here, step by step</a> <a class="btn" href="/games/{gid}/how-to-play">How to play</a></p>
+    <p class="muted small">In the terminal:
     <code>nightsky play {gid} --tutorial {escape(tut.name)}</code>.
     <a href="/games/{gid}/rules">The rules</a> explain every move.</p>
   </section>

@@ -16,6 +16,7 @@ import orjson
 from nightsky.core.game import CHANCE, State
 from nightsky.core.markup import plain_text
 from nightsky.core.narration import narrate
+from nightsky.core.ui import render_text
 
 
 def legal_choices(
@@ -62,7 +63,7 @@ def seat_payload(
         "view": view,
         "glance": ui.glance(view, viewer),
         "view_labels": ui.view_labels(),
-        "text": plain_text(ui.render(state, viewer)),
+        "text": plain_text(render_text(ui, state, viewer, names)),
         "svg": ui.board_svg(state, viewer, names, colors),
         "legal": legal_choices(state, viewer, names),
         "scores": [float(x) for x in state.scores()] if terminal else None,

@@ -23,11 +23,13 @@ def test_a_resolution_names_the_captured_planet_and_the_card_that_took_it() -> N
     s = build_position(["2 2 2 2", "3 2 2 2", "2 2 2 D"], players=2, deck=["p05", "p06"])
     taken = s.g.planet_label(s.pl[cell(s, 1, 2)])
     lines = told(s, (0, "P6@2,2"), (1, "P7@4,3"))
-    assert lines[0].startswith("Bob placed a card face down on the Dark Planet ")
+    assert lines[0].startswith("Bob placed a card face down on a Dark Planet at 4,3")
     assert lines[1].startswith("Turn 1 resolves")
     twin = s.g.cards[5].title
     assert f"Alice captured the Level 3 planet {taken} at 1,2 with Priority 6 ({twin})." in lines
-    assert "p05 from the replacement deck takes its place at 1,2, Level 2 up." in lines
+    # p05 prints no name: players know it by its kind and where it lands, never by its code.
+    assert "A 1/2 planet from the replacement deck takes its place at 1,2, Level 2 up." in lines
+    assert not any("p05" in line for line in lines)
     assert lines[-1] == "The Dark Invader passes to Bob: turn 2 begins."
 
 
@@ -57,8 +59,9 @@ def test_a_face_down_card_reads_face_down_to_everyone_but_its_owner() -> None:
     ui = s.game.ui
     title = s.g.cards[5].title
     mine = ui.describe_log_entry(before, s, 0, 0, NAMES)
-    assert mine == [f"Alice placed Priority 6 ({title}) face down on the Level 2 planet "
-                    f"{s.g.planet_label(s.pl[cell(s, 2, 2)])} at 2,2."]
+    name = s.g.p_name[s.pl[cell(s, 2, 2)]]
+    planet = f"the Level 2 planet {name}" if name else "a Level 2 planet"
+    assert mine == [f"Alice placed Priority 6 ({title}) face down on {planet} at 2,2."]
     for viewer in (1, None):
         theirs = ui.describe_log_entry(before, s, 0, viewer, NAMES)
         assert len(theirs) == 1 and "a card face down" in theirs[0]

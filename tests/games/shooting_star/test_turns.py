@@ -55,7 +55,7 @@ def test_SS_3_3_only_on_an_uncovered_planet_from_the_hand() -> None:
         s.apply(s.game.parse_action("P5@1,1"), 1)
     play(s, (1, "P7@4,3"))
     assert s.current_players() == (1,)
-    with pytest.raises(IllegalActionError, match="no longer in seat 1's hand.*SS-3.3"):
+    with pytest.raises(IllegalActionError, match="no longer in your hand.*SS-3.3"):
         s.apply(s.game.parse_action("P7@3,3"), 1)
     legal = s.legal_actions(1)
     assert all(a.card != 6 for a in legal)

@@ -90,7 +90,7 @@ def test_svg_hides_hands_from_others_and_spectators() -> None:
     assert "hand:0:fission" in mine and "fission" not in other.replace("Nuclear Fission", "")
     assert "Nuclear Fission" not in spectator
     # backs show how many cards of each category a seat holds
-    assert "1 Star card(s), face down" in mine and "1 Star Fire card(s), face down" in mine
+    assert "1 Star card, face down" in mine and "1 Star Fire card, face down" in mine
 
 
 def test_svg_end_position_shows_breakdown() -> None:

@@ -52,4 +52,4 @@ def test_tutorial_is_listed_and_rendered():
     tut = g.tutorial("example-of-play")
     s = tut.build()
     text = s.game.ui.render(s, 0)
-    assert "hydrus" in text and "Rondel" in text and "P1" in text
+    assert "Hydrus" in text and "Rondel" in text and "Seat 2" in text and "P1" not in text

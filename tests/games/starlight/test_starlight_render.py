@@ -11,11 +11,12 @@ def test_render_sky_board_and_mats_of_the_example_position():
     text = s.game.ui.render(s, 1)  # Yellow's view
     lines = text.splitlines()
     assert all(len(line) <= 100 for line in lines)
-    assert "to act: P0" in lines[0]
-    assert "cores [P0 P2]" in text and "short [P1]" in text  # markers on the rondel
-    assert "launch1 aquila/hydrus" in text  # the two constellations each Launch space shows
+    assert "to act: Seat 1" in lines[0]
+    # markers on the rondel, by the seats' names (no names given: Seat 1...)
+    assert "Gain Cores [Seat 1, Seat 3]" in text and "Short Rays [Seat 2]" in text
+    assert "Launch (Aquila/Hydrus)" in text  # the two constellations each Launch space shows
     hydrus = next(i for i, line in enumerate(lines) if line.lstrip().startswith("hydrus"))
-    assert "1* s  5 -- P2" in lines[hydrus]  # Blue's star on the target slot
+    assert "1* s  5 -- 3" in lines[hydrus]  # Blue's (seat 3's) star on the target slot
     assert "2  s  7 RR ." in lines[hydrus]  # the empty small slot of the Example
     assert lines[hydrus + 2].strip().startswith("lines 1-2 1-3")
     # Yellow's mat: the Core's plan, rays by size, and Yellow's own Laurels in words.

@@ -95,7 +95,7 @@ def test_svg_hides_laurels_and_gods_of_others() -> None:
             gid = t.god_ids[gi]
             assert (f'"hand:god:{gid}"' in mine) == (q == 0)
             assert gid not in spectator.replace("hand:god", "")
-    assert "2 secret Laurel(s)" in mine and "2 God card(s) to choose from" in mine
+    assert "2 secret Laurels" in mine and "2 God cards to choose from" in mine
     assert "hand:" not in spectator  # no seat's mat is clickable for a spectator
 
 

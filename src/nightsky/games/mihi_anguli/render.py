@@ -7,11 +7,14 @@ Star map legend: ``o`` empty major, ``O`` filled major, ``.`` empty minor, ``+``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from nightsky.core.ui import seat_label
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move
 from nightsky.games.mihi_anguli.constants import PHASE_NAMES, S_STUDY, SUB_NAMES, XP, rank_name
+from nightsky.games.mihi_anguli.words import item_words
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.state import MihiAnguliState, Seat
@@ -86,8 +89,10 @@ def _items_lines(st: MihiAnguliState, s: Seat) -> list[str]:
     return out
 
 
-def render(st: MihiAnguliState, viewer: int | None = None) -> str:
-    """Every sheet as text, the viewer's first."""
+def render(
+    st: MihiAnguliState, viewer: int | None = None, names: Sequence[str] | None = None
+) -> str:
+    """Every sheet as text, the viewer's first; ``names``: each seat's name."""
     parts = []
     scores = st.scores()
     order = list(range(len(st.seats)))
@@ -99,7 +104,7 @@ def render(st: MihiAnguliState, viewer: int | None = None) -> str:
         day = "Saturday (MENTOR)" if s.day < 0 else B.DAY_SHORT[s.day]
         score = scores[i]
         rank = f" ({rank_name(score)})" if len(st.seats) == 1 else ""
-        parts.append(f"== Seat {i}: score {score:g}{rank} ==")
+        parts.append(f"== {seat_label(names or [], i)}: score {score:g}{rank} ==")
         head = (f"   week {min(s.week, 6)}, {day}, dice {' '.join(map(str, s.dice)) or '-'}, "
                 f"{PHASE_NAMES[s.phase]}")
         if s.sub:
@@ -124,8 +129,7 @@ def describe(st: MihiAnguliState, action: Any, player: int) -> str:
     k = action.kind
     if k == "fill":
         it = st.c.items[action.a]
-        return f"fill {it.kind}{it.value if it.kind != 'S' else ''} item of " \
-               f"{st.c.group_names[it.group]} ({it.label})"
+        return f"fill {item_words(st.c.group_names[it.group], it)}"
     if k == "at":
         return f"choose point {B.point_name(action.a)}"
     if k == "plot1":
@@ -149,12 +153,12 @@ def describe(st: MihiAnguliState, action: Any, player: int) -> str:
         "plot3": f"use PLOTTING III with die {a}: {a} points around the major point",
         "plot4": f"use PLOTTING IV with dice {a} and {b}: the major point and the eight around it",
         "plot5": f"use PLOTTING V with dice {a} and {b}: any one empty point",
-        "rec": f"use RECORDING with die {a}: the next item of article W{b}",
+        "rec": f"use RECORDING with die {a}: the next box of the Week {b} article",
         "opt": f"use OPTIMIZING with die {a}: one star or squares item",
         "study": f"use STUDYING with die {a}: spend {a} experience",
         "go": "advance on the schedule",
         "mentor": "MENTOR: move the schedule die back one day first",
-        "promote": f"PROMOTER: fill the leftmost item of article W{a}",
+        "promote": f"PROMOTER: fill the leftmost box of the Week {a} article",
         "claim": "circle the article's reward: its points"
         if a == 0
         else "circle the article's reward: fill a point of the map",

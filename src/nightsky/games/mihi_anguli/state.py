@@ -445,7 +445,8 @@ class MihiAnguliState(State):
             if k == "fill":
                 return (f"{action}: only an open experience item worth at most {s.xp} may be "
                         "filled now", "MA-4.4")
-            return f"{action} is not allowed while spending experience (say done)", "MA-2.1"
+            return (f"{action} is not allowed while spending experience (stop spending first)",
+                    "MA-2.1")
         return self._explain_ability(s, action)
 
     def _explain_ability(self, s: Seat, action: Move) -> tuple[str, str | None]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.constants import rank_name
+from nightsky.games.mihi_anguli.words import item_words
 from nightsky.games.svgkit import DIM, EDGE, GOLD, INK, PANEL, el, group, star_path, svg, text
 
 if TYPE_CHECKING:
@@ -44,6 +45,10 @@ LONG = {v: k for k, v in B.SHORT.items()}
 LONG.update({"POS1": "POSITIONING I", "PLOT1": "PLOTTING I"})
 POINT_INDEX = {B.point_name(q): q for q in range(B.NPTS)}
 # Words for the view's keys in the web client's "what you know" panel (GameUI.view_labels).
+PHASE_WORDS = {"roll-effects": "the roll's effects", "week-reward": "the week's reward",
+               "experience": "spending experience", "abilities": "using abilities"}
+"""A turn's phase as the sheet's header says it (the view keeps the short names)."""
+
 VIEW_LABELS = {
     "sheets": "Sheets",
     "points": "Star map points drawn",
@@ -132,7 +137,7 @@ def _map(c: Compiled, sheet: dict[str, Any], pre: str | None) -> str:
 
 # ---------------------------------------------------------------- items
 @lru_cache(maxsize=8192)
-def _item(it: Item, x: float, y: float, state: str, pre: str | None) -> str:
+def _item(it: Item, x: float, y: float, state: str, pre: str | None, group: str) -> str:
     """One item box: E (experience, blue), S (star, gold), Q (squares, green).
     ``state``: "open", "filled", "now" (filled this turn) or "closed"."""
     colour = {"E": E_FILL, "S": S_FILL, "Q": Q_FILL}[it.kind]
@@ -152,8 +157,8 @@ def _item(it: Item, x: float, y: float, state: str, pre: str | None) -> str:
     else:
         body += text(x + 12, y + 16.5, f"E{it.value}", 12, ink, anchor="middle",
                      weight="bold")
-    kind = {"E": f"{it.value} experience", "S": "a star", "Q": f"{it.value} squares"}[it.kind]
-    label = f"{it.label}: costs {kind}" + (" (filled)" if filled else "")
+    label = item_words(group, it)[4:] + (" - filled" if filled else "")
+    label = label[:1].upper() + label[1:]
     return _g(body, pre, f"item-{it.label}", label)
 
 
@@ -166,7 +171,7 @@ def _items_row(c: Compiled, g: int, x: float, y: float, sheet: dict[str, Any], p
         label = c.items[i].label
         st = "now" if label in now else "filled" if label in done else (
             "closed" if closed else "open")
-        out.append(_item(c.items[i], x, y, st, pre))
+        out.append(_item(c.items[i], x, y, st, pre, c.group_names[g]))
         x += 27
     return "".join(out)
 
@@ -200,7 +205,7 @@ def _wheel(c: Compiled, sheet: dict[str, Any], pre: str | None, cx: float, cy: f
             label = c.items[i].label
             st = "now" if label in now else "filled" if label in done else "open"
             out.append(_item(c.items[i], round(cx + r * ca - 12, 1), round(cy + r * sa - 12, 1),
-                             st, pre))
+                             st, pre, c.group_names[B.G_DAY0 + d]))
     return "".join(out)
 
 
@@ -265,11 +270,12 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
     info_x = max(215, round(name_x + 0.62 * 24 * len(who) + 20))
     week = sheet["week"]
     day = "Saturday (MENTOR)" if sheet["day"] == "Saturday*" else sheet["day"]
-    info = f"week {min(week, 6)} \u00b7 {day} \u00b7 {sheet['phase']}"
+    phase = PHASE_WORDS.get(sheet["phase"], sheet["phase"])
+    info = f"week {min(week, 6)} \u00b7 {day} \u00b7 {phase}"
     if sheet["choice"]:
         info += f": choose the {sheet['choice']}"
     if sheet["phase"] == "experience" or sheet["choice"] == "STUDYING experience":
-        info += f" \u00b7 experience {sheet['experience']}"
+        info += f" \u00b7 {sheet['experience']} experience to spend"
     if sheet["stars_to_spend"]:
         info += f" \u00b7 stars to spend {sheet['stars_to_spend']}"
     if sheet["squares_to_spend"]:

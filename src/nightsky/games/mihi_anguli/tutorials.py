@@ -120,13 +120,14 @@ def tutorials(game: MihiAnguliGame) -> list[Tutorial]:
             "The lowest die (3) moves the schedule from Friday past Sunday to Monday, so week 2 "
             "ends. Its article is fully paid, so a reward is circled: 6 points. The schedule "
             "die then shows week 3.",
-            lambda: emily(game), ((0, "claim points"),)),
+            lambda: emily(game), ((0, "claim points"),), ("Emily",)),
         Tutorial(
             "maddy-experience", "Maddy spends 5 experience",
             "Lowest die 2, plus two items already filled on Monday, plus RESEARCHER's triangle: "
             "5 experience. She pays 3 for an item of POSITIONING II, 1 for the week-2 article "
             "and 1 for a Friday item.",
-            lambda: maddy(game), ((0, "fill POS2.1"), (0, "fill W2.1"), (0, "fill FRI.1"))),
+            lambda: maddy(game), ((0, "fill POS2.1"), (0, "fill W2.1"), (0, "fill FRI.1")),
+            ("Maddy",)),
         Tutorial(
             "dave-star-squares", "Dave fills a star and two squares",
             "Positioned on major 2,1, PLOTTING I with the 6 (two columns of pips) fills a star "
@@ -134,19 +135,19 @@ def tutorials(game: MihiAnguliGame) -> list[Tutorial]:
             "spent on OPTIMIZING's 1-squares item and the week-4 article's.",
             lambda: dave(game),
             ((0, "POS1 2 1"), (0, "PLOT1 6 r0"), (0, "fill OPT.1"), (0, "fill OPT.2"),
-             (0, "fill W4.2"))),
+             (0, "fill W4.2")), ("Dave",)),
         Tutorial(
             "katie-option-1", "Katie's PLOTTING I, option 1",
             "Dice 2 and 3 position at major 2,3; the 5 plots its pattern: the major point and "
             "the four corner points around it.",
-            lambda: katie(game), ((0, "POS1 2 3"), (0, "PLOT1 5 r0"))),
+            lambda: katie(game), ((0, "POS1 2 3"), (0, "PLOT1 5 r0")), ("Katie",)),
         Tutorial(
             "katie-option-2", "Katie's PLOTTING I, option 2",
             "Dice 2 and 5 position at major 2,5; the 3 plots a diagonal of three through it.",
-            lambda: katie(game), ((0, "POS1 2 5"), (0, "PLOT1 3 r0"))),
+            lambda: katie(game), ((0, "POS1 2 5"), (0, "PLOT1 3 r0")), ("Katie",)),
         Tutorial(
             "katie-option-3", "Katie's PLOTTING I, option 3",
             "Dice 3 and 5 position at major 3,5; the 2 plots two opposite corner points, in "
             "either of its two turns. PLOTTING II would fill both turns: all four corners.",
-            lambda: katie(game), ((0, "POS1 3 5"), (0, "PLOT1 2 r2"))),
+            lambda: katie(game), ((0, "POS1 3 5"), (0, "PLOT1 2 r2")), ("Katie",)),
     ]

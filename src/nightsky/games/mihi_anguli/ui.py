@@ -21,8 +21,10 @@ if TYPE_CHECKING:
 class MihiAnguliUI(GameUI):
     """Text sheets, the SVG board, and one wording for every action (``render.describe``)."""
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        return render(cast("MihiAnguliState", state), viewer)
+    def render(
+        self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        return render(cast("MihiAnguliState", state), viewer, names)
 
     def board_svg(
         self,
@@ -62,8 +64,8 @@ class MihiAnguliUI(GameUI):
             ScorePart("region", "Largest group of filled squares"),
             ScorePart("stars", "Filled star points (1 each)"),
             ScorePart("articles", "Article rewards circled"),
-            ScorePart("publisher", "PUBLISHER"),
-            ScorePart("headhunter", "HEADHUNTER"),
+            ScorePart("publisher", "PUBLISHER (supporter)"),
+            ScorePart("headhunter", "HEADHUNTER (supporter)"),
             ScorePart("unique", "Done by no other player (1 each)"),
         ]
 

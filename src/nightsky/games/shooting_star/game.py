@@ -450,7 +450,11 @@ class ShootingStarGame(Game):
         return self.cell_names[cell]
 
     def planet_label(self, p: int) -> str:
-        return self.p_name[p] or self.p_code[p]
+        """A planet as players call it: its printed name, else its kind (the 1/2 planets and
+        the Dark Planets print no name; where it lies tells them apart)."""
+        if self.p_name[p]:
+            return self.p_name[p]
+        return "a Dark Planet" if self.p_kind[p] == DARK else "a 1/2 planet"
 
     # ------------------------------------------------------------------ chance notation
     def grid_token(self, p: int, lv: int) -> str:

@@ -46,12 +46,18 @@ def card_words(state: ShootingStarState, card: int) -> str:
 
 
 def planet_words(state: ShootingStarState, planet: int, level: int) -> str:
-    """``the Level 3 planet Boreas``, ``the Dark Planet d2``."""
+    """``the Level 3 planet Boreas``, ``the Level 2 planet`` (no printed name), ``a Dark
+    Planet``."""
     g = state.g
-    label = g.planet_label(planet)
+    name = g.p_name[planet]
     if level == DARK_LEVEL or g.p_kind[planet] == DARK:
-        return f"the Dark Planet {label}"
-    return f"the Level {level} planet {label}"
+        return f"the Dark Planet {name}" if name else "a Dark Planet"
+    return f"the Level {level} planet {name}" if name else f"a Level {level} planet"
+
+
+def _cap(text: str) -> str:
+    """A sentence that starts with a planet's words (``a 1/2 planet ...``) starts upper case."""
+    return text[:1].upper() + text[1:]
 
 
 def describe_entry(
@@ -107,7 +113,8 @@ def _chance(
         darks = sum(1 for p in planets if g.p_kind[p] == DARK)
         return [
             f"The Star Sector is dealt: {len(planets)} planets on a {g.width} x {g.height} grid, "
-            f"{darks} of them Dark Planets."
+            + ("none of them a Dark Planet." if darks == 0 else
+               "one of them a Dark Planet." if darks == 1 else f"{darks} of them Dark Planets.")
         ]
     if type(action) is PlanetDeal:
         each = len(action.hands[0]) if action.hands else 0
@@ -163,7 +170,8 @@ def _resolution(
             )
         elif type(e) is Flip:
             out.append(
-                f"{g.planet_label(pl[e.cell])} at {g.cell_name(e.cell)} is hit: it turns from "
+                f"{_cap(g.planet_label(pl[e.cell]))} at {g.cell_name(e.cell)} is hit: it turns "
+                f"from "
                 f"Level {e.before} to Level {e.after}."
             )
             lvl[e.cell] = e.after
@@ -177,13 +185,14 @@ def _resolution(
             pl[e.cell], lvl[e.cell] = -1, 0
         elif type(e) is Replace:
             out.append(
-                f"{g.planet_label(e.planet)} from the replacement deck takes its place at "
+                f"{_cap(g.planet_label(e.planet))} from the replacement deck takes its place at "
                 f"{g.cell_name(e.cell)}, Level 2 up."
             )
             pl[e.cell], lvl[e.cell] = e.planet, 2
         elif type(e) is Isolated:
             out.append(
-                f"{g.planet_label(e.planet)} at {g.cell_name(e.cell)} is left isolated: it goes "
+                f"{_cap(g.planet_label(e.planet))} at {g.cell_name(e.cell)} is left isolated: "
+                "it goes "
                 f"to {who(e.seat)}'s Space Debris."
             )
             pl[e.cell], lvl[e.cell] = -1, 0

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from nightsky.core.ui import seat_label
 from nightsky.games.shooting_star.constants import (
     BITS,
     CARD_KEYS,
@@ -14,6 +15,8 @@ from nightsky.games.shooting_star.constants import (
     PH_OVER,
     PHASE_NAMES,
     decode_cover,
+    decode_pile_card,
+    is_pile_card,
 )
 from nightsky.games.shooting_star.events import (
     Capture,
@@ -25,7 +28,6 @@ from nightsky.games.shooting_star.events import (
     Resolve,
     ShieldCapture,
 )
-from nightsky.games.shooting_star.views import pile_item
 
 if TYPE_CHECKING:
     from nightsky.games.shooting_star.state import ShootingStarState
@@ -55,12 +57,19 @@ def _cell(state: ShootingStarState, c: int, viewer: int | None) -> str:
     return body + f"[{STYLE.get(colour, 'white')}]{shown:>3}[/]"
 
 
-def render(state: ShootingStarState, viewer: int | None = None) -> str:
+def render(
+    state: ShootingStarState, viewer: int | None = None, names: Sequence[str] | None = None
+) -> str:
+    """The position for the terminal; ``names``: each seat's name (default ``Seat 1``...)."""
     g = state.g
     n = g.num_players
+
+    def who(q: int) -> str:
+        return seat_label(names or [], q)
+
     lines = []
     head = f"Shooting Star - turn {min(state.turn + 1, 7)}/7, phase {PHASE_NAMES[state.phase]}"
-    lines.append(f"[bold]{head}[/bold]  Dark Invader: seat {state.invader}")
+    lines.append(f"[bold]{head}[/bold]  Dark Invader: {who(state.invader)}")
     cols = range(g.width)
     rows = range(g.height)
     if g.personalized:  # the sector as built so far (any shape, ruling SS-14.6)
@@ -79,15 +88,15 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
     for s in range(n):
         col = g.comp.colour[s]
         style = STYLE.get(col.name, "white")
-        who = " (you)" if s == viewer else ""
+        you = " (you)" if s == viewer else ""
         tag = " [Dark Invader]" if s == state.invader and state.phase != PH_OVER else ""
-        lines.append(f"[{style}]seat {s} {col.admiral} ({col.name}){who}{tag}[/]")
+        lines.append(f"[{style}]{who(s)}: {col.admiral} ({col.name}){you}{tag}[/]")
         if s == viewer or state.phase == PH_OVER:
             hand = " ".join(CARD_KEYS[k] for k in BITS[state.hands[s]])
             lines.append(f"   hand: {hand or '-'}")
             if len(state.missions) > s:
                 ms = "; ".join(
-                    f"{g.missions[m].code} ({g.missions[m].value}) {g.missions[m].text}"
+                    f"({g.missions[m].value} pt) {g.missions[m].text}"
                     for m in state.missions[s]
                 )
                 lines.append(f"   missions: {ms}")
@@ -95,20 +104,21 @@ def render(state: ShootingStarState, viewer: int | None = None) -> str:
             unseen = " ".join(CARD_KEYS[k] for k in state.unrevealed(s))
             lines.append(f"   not yet revealed: {unseen}")
         if state.phands[s]:
-            lines.append("   planets in hand: " + " ".join(g.p_code[p] for p in state.phands[s]))
-        conq = " ".join(pile_item(state, x) for x in state.conq[s]) or "-"
+            in_hand = ", ".join(g.planet_label(p) for p in state.phands[s])
+            lines.append("   planets in hand: " + in_hand)
+        conq = ", ".join(_pile_words(state, x, who) for x in state.conq[s]) or "-"
         lines.append(f"   conquest ({len(state.conq[s])}): {conq}")
         lines.append(f"   space debris: {len(state.debris[s])} cards")
     lines.append(f"replacement deck: {len(state.deck)} cards")
     if viewer is not None and state.phase != PH_OVER:
         lines.append("blasts: " + "; ".join(card_reach(state, k) for k in range(NCARDS)))
     if state.events:
-        told = "; ".join(describe_event(state, e) for e in state.events)
+        told = "; ".join(describe_event(state, e, who) for e in state.events)
         lines.append(f"last resolution: {told}")
     if state.phase == PH_OVER:
         sc = state.scores()
-        lines.append("final scores: " + ", ".join(f"seat {s}: {sc[s]:g}" for s in range(n)))
-        lines.append("winners: " + ", ".join(f"seat {s}" for s in state.winners()))
+        lines.append("final scores: " + ", ".join(f"{who(s)}: {sc[s]:g}" for s in range(n)))
+        lines.append("winners: " + ", ".join(who(s) for s in state.winners()))
     return "\n".join(lines)
 
 
@@ -120,7 +130,7 @@ def describe_event(
     g = state.g
 
     def who(q: int) -> str:
-        return name(q) if name is not None else f"seat {q}"
+        return name(q) if name is not None else f"Seat {q + 1}"
 
     if type(e) is Resolve:
         return f"{who(e.seat)} fires {CARD_KEYS[e.card]} at {g.cell_name(e.cell)}"
@@ -155,3 +165,12 @@ def card_reach(state: ShootingStarState, card: int) -> str:
     if not c.blast:
         return f"{CARD_KEYS[card]} {c.title} (no weapon)"
     return f"{CARD_KEYS[card]} {c.title} " + " ".join(_direction(dc, dr) for dc, dr in c.blast)
+
+
+def _pile_words(state: ShootingStarState, code: int, who: Callable[[int], str]) -> str:
+    """A conquest pile entry as players call it: a planet, or a seat's Destruction card."""
+    g = state.g
+    if not is_pile_card(code):
+        return g.planet_label(code)
+    seat, card = decode_pile_card(code)
+    return f"{who(seat)}'s {CARD_KEYS[card]}"

@@ -240,7 +240,7 @@ class ShootingStarState(State):
             if not 0 <= action.cell < g.ncells or g.place_rows[action.card][action.cell] != action:
                 return f"{action} names no space of this Star Sector", "SS-2.3"
             if not hand_has(self.hands[player], action.card):
-                return (f"{CARD_KEYS[action.card]} is no longer in seat {player}'s hand", "SS-3.3")
+                return (f"{CARD_KEYS[action.card]} is no longer in your hand", "SS-3.3")
             if self.lvl[action.cell] == 0:
                 return f"there is no planet at {g.cell_name(action.cell)} to place on", "SS-3.3"
             return (

@@ -87,7 +87,9 @@ def _planet(cx: float, cy: float, s: float, level: int | None, dark: bool, moon:
                   stroke=fill, stroke_width=2))
     out.append(text(cx - s * 0.32, cy - s * 0.32 + s * 0.045, level or "", s * 0.13, INK,
                     anchor="middle", weight="bold"))
-    out.append(text(cx, cy + s * 0.42, name or code, s * 0.1, DIM, anchor="middle"))
+    # Only the named planets print a name; a 1/2 planet's code is ours, not the card's.
+    if name:
+        out.append(text(cx, cy + s * 0.42, name, s * 0.1, DIM, anchor="middle"))
     return "".join(out)
 
 
@@ -453,10 +455,10 @@ def _hand(state: ShootingStarState, v: dict[str, Any], me: dict[str, Any]) -> st
                        stroke="#9d4edd" if lv == 5 else "none", stroke_width=2)
             if g.p_moon[p]:
                 body += el("circle", cx=px + 22, cy=py, r=3.5, fill="#dfe6ff")
-            body += text(px + 40, py + 11, (g.p_name[p] or code)[:4], 12, INK, anchor="middle")
+            body += text(px + 40, py + 11, (g.p_name[p] or "1/2")[:4], 12, INK, anchor="middle")
             kind_name = ("Dark Planet" if kind == 2 else
                          f"{g.p_name[p]} (3/4)" if kind == 1 else "1/2 planet")
-            out.append(group(body, planet_target(code), f"{code}: {kind_name}"
+            out.append(group(body, planet_target(code), kind_name
                              + (" with a Moon" if g.p_moon[p] else "")))
             px += 58
     # Secret Missions

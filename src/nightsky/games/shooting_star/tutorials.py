@@ -42,6 +42,7 @@ def tutorials() -> list[Tutorial]:
             "Yellow's Priority 7 on the Dark Planet does nothing: Dark Planets cannot be damaged.",
             example_1,
             ((0, "P2@2,3"), (1, "P7@4,1")),
+            ("Red", "Yellow"),
         ),
         Tutorial(
             "example-2",
@@ -51,6 +52,7 @@ def tutorials() -> list[Tutorial]:
             "under it keeps its Level. The Level 1 at 1,2 on the other side is captured as usual.",
             example_2,
             ((0, "P6@2,2"), (1, "P2@3,2")),
+            ("Red", "Yellow"),
         ),
         Tutorial(
             "example-3",
@@ -60,6 +62,7 @@ def tutorials() -> list[Tutorial]:
             "pile, and the Level 1 planet is not touched at all.",
             example_3,
             ((0, "P6@2,2"), (1, "P7@5,2"), (2, "S@3,2")),
+            ("Red", "Yellow", "Green"),
         ),
         Tutorial(
             "example-4",
@@ -70,5 +73,6 @@ def tutorials() -> list[Tutorial]:
             "cards sit on Dark Planets and do nothing.",
             example_4,
             ((0, "P7@2,1"), (1, "P7@6,1"), (2, "P7@1,4"), (3, "P6@2,2")),
+            ("Red", "Yellow", "Green", "Blue"),
         ),
     ]

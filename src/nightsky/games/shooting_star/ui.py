@@ -10,7 +10,7 @@ from nightsky.core.game import Action, State
 from nightsky.core.ui import GameUI, ScorePart
 from nightsky.games.shooting_star.actions import Build, Discard, Place
 from nightsky.games.shooting_star.constants import CARD_KEYS, DARK_LEVEL
-from nightsky.games.shooting_star.narrate import describe_entry
+from nightsky.games.shooting_star.narrate import card_words, describe_entry
 from nightsky.games.shooting_star.render import render
 from nightsky.games.shooting_star.svg import COLOUR, board_svg, card_target, planet_target
 
@@ -24,8 +24,10 @@ class ShootingStarUI(GameUI):
 
     game: ShootingStarGame
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        return render(cast("ShootingStarState", state), viewer)
+    def render(
+        self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        return render(cast("ShootingStarState", state), viewer, names)
 
     def board_svg(
         self,
@@ -72,18 +74,34 @@ class ShootingStarUI(GameUI):
             what = (
                 "a Dark Planet"
                 if st.lvl[action.cell] == DARK_LEVEL
-                else f"{g.planet_label(p)} (Level {st.lvl[action.cell]})"
+                else f"{g.p_name[p]} (Level {st.lvl[action.cell]})" if g.p_name[p]
+                else f"a Level {st.lvl[action.cell]} planet"
             )
-            card = g.cards[action.card]
-            key = CARD_KEYS[action.card]
-            return f"{card.title} ({key}) face down on {what} at {where}"
+            # Short, as a hover box lists one per space: the card, face down (SS-3.4), where.
+            return f"{card_words(st, action.card)} face down on {what} at {where}"
         if type(action) is Build:
             side = "Dark Planet" if action.level == DARK_LEVEL else f"Level {action.level} up"
             where = g.cell_name(action.cell)
-            return f"{g.planet_label(action.planet)} ({side}) at {where}"
+            return f"{self._hand_planet(st, action.planet, player)} ({side}) at {where}"
         if type(action) is Discard:
-            return f"{g.planet_label(action.planet)} fits nowhere: back to the box"
+            return f"{self._hand_planet(st, action.planet, player)} fits nowhere: back to the box"
         return str(action)
+
+    def _hand_planet(self, st: ShootingStarState, planet: int, player: int) -> str:
+        """A planet of ``player``'s hand by its name, or, unnamed, by its kind, its Moon and
+        its place among the like ones in hand (``your 2nd 1/2 planet with a Moon``)."""
+        g = self.game
+        if g.p_name[planet]:
+            return g.p_name[planet]
+        words = g.planet_label(planet) + (" with a Moon" if g.p_moon[planet] else "")
+        hand = st.phands[player] if 0 <= player < len(st.phands) else ()
+        like = [p for p in hand if not g.p_name[p] and g.planet_label(p) == g.planet_label(planet)
+                and g.p_moon[p] == g.p_moon[planet]]
+        if len(like) > 1 and planet in like:
+            nth = like.index(planet) + 1
+            suffix = {1: "st", 2: "nd", 3: "rd"}.get(nth, "th")
+            return f"your {nth}{suffix} {words[2:]}"
+        return words
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:
         """The cell (``cell-<col>-<row>``), then the card or planet from the hand

@@ -11,6 +11,7 @@ from nightsky.core.game import CHANCE
 from nightsky.core.ui import seat_label
 from nightsky.games.star_fire.actions import Card
 from nightsky.games.star_fire.constants import DECKS, ELEMENT, EVENT, EVENT_KINDS, MODE_SETUP
+from nightsky.games.star_fire.words import card_words
 
 if TYPE_CHECKING:
     from nightsky.games.star_fire.state import StarFireState
@@ -66,8 +67,8 @@ def _draw(
     asked = bool(before.history) and before.history[-1][0] == q  # right after its draw move
     drew = "It is" if asked else f"{who} drew"
     if C.cat[card] == ELEMENT:
-        return [f"{drew} the element {C.name[card]} ({C.title[card]})."]
+        return [f"{drew} the element card {card_words(C, card)}."]
     if C.cat[card] == EVENT:
         effect = EVENT_EFFECTS.get(EVENT_KINDS[C.event_kind[card]], "")
         return [f"{drew} a Cosmic Event: {C.title[card]}! {effect}".rstrip()]
-    return [f"{drew} {C.title[card]} ({C.name[card]}), from the {DECKS[deck]} deck."]
+    return [f"{drew} {card_words(C, card)}, from the {DECKS[deck]} deck."]

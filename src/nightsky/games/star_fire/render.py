@@ -35,6 +35,7 @@ from nightsky.games.star_fire.constants import (
 )
 from nightsky.games.star_fire.narrate import describe_entry
 from nightsky.games.star_fire.svg import board_svg
+from nightsky.games.star_fire.words import card_words
 
 if TYPE_CHECKING:
     from nightsky.core.game import Action, State
@@ -51,9 +52,12 @@ class StarFireUI(GameUI):
     """Star Fire's presentation: text, the SVG board (``svg.py``), and each choice's label
     (``describe_action``, also used by the terminal's menu) and click targets."""
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def render(
+        self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
         """Decks, then per seat: hand (own cards or backs), nursery, systems, pile, score."""
         s = cast("StarFireState", state)
+        names = names or self.seat_names()
         C = s.C
         nm = C.name
         v = s.view(viewer)
@@ -66,7 +70,7 @@ class StarFireUI(GameUI):
         for q in range(s.n):
             mark = ">" if q == s.cur and s.phase == PH_PLAY and not s.queue else " "
             status = " ELIMINATED" if s.eliminated[q] else ""
-            lines.append(f"{mark}Seat {q}{status}  score {scores[q]:g}")
+            lines.append(f"{mark}{seat_label(names, q)}{status}  score {scores[q]:g}")
             if q == viewer:
                 hand = " ".join(
                     f"{nm[c]}[{C.title[c]}]" + ("!" if c == s.free_star[q] else "")
@@ -95,7 +99,7 @@ class StarFireUI(GameUI):
         if s.phase == PH_PLAY and not s.queue:
             extra = {SUB_WORMHOLE: " (Worm Hole: steal or stop)",
                      SUB_TRANSMUTE: " (Transmutation: wild or stop)"}
-            lines.append(f"Seat {s.cur} to act: {s.actions_left} action(s) left"
+            lines.append(f"{seat_label(names, s.cur)} to act: {s.actions_left} action(s) left"
                          + extra.get(s.sub, ""))
         return "\n".join(lines)
 
@@ -164,19 +168,19 @@ class StarFireUI(GameUI):
         if k == WORMHOLE:
             return "play Worm Hole: steal up to 3 element units"
         if k == STEAL:
-            return f"steal {nm[a.a]} ({C.units[a.a]} unit(s))"
+            return f"steal {card_words(C, a.a)}"
         if k in (STOP, END):
             return "stop here" if k == STOP else "end the turn"
         if k == FISSION:
-            return f"play Nuclear Fission on {seat_label(names, a.a) if names else f'seat {a.a}'}"
+            return f"play Nuclear Fission on {seat_label(names or [], a.a)}"
         if k == GAMMA:
             return f"play Gamma Ray Burst on {tt[a.a]} ({nm[a.a]})"
         if k == TRANSMUTE:
             return "play Transmutation: make up to 2 elements wild"
         if k == WILD:
-            return f"make {nm[a.a]} wild"
+            return f"make {card_words(C, a.a)} wild"
         if k == DISCARD:
-            return f"discard {nm[a.a]} to the bottom of its deck (2 actions)"
+            return f"discard {card_words(C, a.a)} to the bottom of its deck (2 actions)"
         if k == DISCARD_SF:
             return f"discard a {SF_KINDS[a.a]} card (2 actions)"
         return str(a)

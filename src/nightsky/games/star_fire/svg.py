@@ -28,6 +28,7 @@ from nightsky.games.star_fire.constants import (
     STAR,
     STARFIRE,
 )
+from nightsky.games.star_fire.words import card_words, plural, short_words
 from nightsky.games.svgkit import section, starfield
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ def _deck(x: float, y: float, name: str, count: int, bottom: list[str], color: s
         more = "\u2026" if len(bottom) > 2 else ""
         inner.append(_t(x + 43, y + 108, "under: " + " ".join(bottom[:2]) + more, 9, "#cfd6f5",
                         "middle"))
-    label = f"Draw from the {name} deck ({count} card(s))"
+    label = f"Draw from the {name} deck ({plural(count, 'card')})"
     if bottom:
         label += "; known at the bottom: " + ", ".join(bottom)
     return (f"<g id={_a('deck:' + name)} data-label={_a(label)} style=\"cursor:pointer\">"
@@ -140,7 +141,7 @@ def _chip(s: StarFireState, x: float, y: float, c: int) -> str:
     e = C.element[c]
     wild = bool(s.wild >> c & 1)
     col = EL_COLOR[e]
-    label = f"{C.name[c]}: {EL_NAME[e]}, {C.units[c]} unit(s)" + (" - wild" if wild else "")
+    label = card_words(C, c) + (" - wild" if wild else "")
     inner = [
         f'<circle class="hit" cx="{x}" cy="{y}" r="16" fill="{col}" fill-opacity="0.22" '
         f'stroke="{col}" stroke-width="2"/>',
@@ -159,17 +160,18 @@ def _chip(s: StarFireState, x: float, y: float, c: int) -> str:
 def _body_label(s: StarFireState, c: int) -> str:
     C = s.C
     k = C.cat[c]
-    base = (f"{C.title[c]} ({C.name[c]}), {CAT_NAME[k]} worth {C.points(c)}, "
+    base = (f"{card_words(C, c)}, {CAT_NAME[k]} worth {C.points(c)}, "
             f"cost {_cost_text(C.cost[c])}")
     if k == STAR:
         rp, rm, pts = C.star_bonus[c]
         if pts:
-            base += f"; bonus {pts} with {rp} planet(s) and {rm} moon(s) in its system"
+            base += (f"; bonus {pts} with {plural(rp, 'planet')} and {plural(rm, 'moon')} "
+                     "in its system")
     elif k == PLANET:
         rm, pts = C.moon_bonus[c]
-        base += f"; holds up to {C.moon_limit[c]} moon(s)"
+        base += f"; holds up to {plural(C.moon_limit[c], 'moon')}"
         if pts:
-            base += f"; bonus {pts} with {rm} moon(s)"
+            base += f"; bonus {pts} with {plural(rm, 'moon')}"
     elif k == MOON:
         base += "; needs a planet" if C.needs_host[c] else "; may orbit a star directly"
     return base
@@ -249,7 +251,8 @@ def _back(x: float, y: float, cat: int, count: int) -> str:
     out.append(_t(x + 17, y + 20, CAT_NAME[cat][0] + ("F" if cat == STARFIRE else ""), 12, col,
                   "middle", "bold"))
     out.append(_t(x + 17, y + 38, f"\u00d7{count}", 11, "#ffffff", "middle", "bold"))
-    return f"<g><title>{count} {CAT_NAME[cat]} card(s), face down</title>{''.join(out)}</g>"
+    face_down = plural(count, f"{CAT_NAME[cat]} card")
+    return f"<g><title>{face_down}, face down</title>{''.join(out)}</g>"
 
 
 # ---------------------------------------------------------------- solar systems
@@ -282,8 +285,8 @@ def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]
         if rm and len(s.moons_on[p]) >= rm:
             bonus += bp
     names = "+".join(C.title[st] for st in stars)
-    label = (f"{owner or f'Seat {seat}'}'s system of {names}: {len(planets)} planet(s), "
-             f"{n_moons} moon(s), "
+    label = (f"{owner or f'Seat {seat + 1}'}'s system of {names}: "
+             f"{plural(len(planets), 'planet')}, {plural(n_moons, 'moon')}, "
              f"{pts} body points + {bonus} bonus")
     sid = f"system:{seat}:{C.name[stars[0]]}"
     out.append(
@@ -329,7 +332,7 @@ def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]
         moons = s.moons_on[p]
         lim = C.moon_limit[p]
         rm, bp = C.moon_bonus[p]
-        lab = _body_label(s, p) + f" - {len(moons)}/{lim} moon(s)"
+        lab = _body_label(s, p) + f" - {len(moons)} of {plural(lim, 'moon')}"
         out.append(
             f"<g id={_a('card:' + C.name[p])} data-label={_a(lab)} style=\"cursor:pointer\">"
             f"<title>{escape(lab)}</title>"
@@ -409,14 +412,14 @@ def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None 
         best = ", ".join(who(q) for q in sorted(winners))
         status = f"Game over - winner: {best}"
     elif v["phase"] in ("deal", "setup"):
-        status = "Setting up: each seat places or keeps its dealt Star"
+        status = "Setting up: each player places or keeps their dealt Star"
         if s.phase == PH_SETUP and not s.queue:
-            status = f"Set-up: {who(s.setup_seat)} places or keeps its dealt Star"
+            status = f"Set-up: {who(s.setup_seat)} places or keeps their dealt Star"
     else:
         status = f"Round {v['round']} \u00b7 {who(v['turn'])} to act \u00b7 "
-        status += f"{v['actions_left']} action(s) left"
+        status += f"{plural(v['actions_left'], 'action')} left"
         if v["substep"] == "wormhole":
-            status += f" \u00b7 Worm Hole: steal up to {v['substep_units']} unit(s)"
+            status += f" \u00b7 Worm Hole: steal up to {plural(v['substep_units'], 'unit')}"
         elif v["substep"] == "transmute":
             status += f" \u00b7 Transmutation: {v['substep_units']} wild left"
         if v["last_turn"]:
@@ -424,7 +427,8 @@ def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None 
     body.append(_t(24, 92, status, 15, "#ffffff", weight="bold"))
     extra = []
     if v["fusion_turns_left"]:
-        extra.append(f"Nuclear Fusion: {v['fusion_turns_left']} more turn(s) with 3 actions")
+        turns = plural(v["fusion_turns_left"], "more turn")
+        extra.append(f"Nuclear Fusion: {turns} with 3 actions")
     credit = [f"{n}{(*ELEMENT_SHORT, 'wild')[e]}" for e, n in enumerate(v["credit"]) if n]
     if credit:
         extra.append("credit this turn: " + " ".join(credit))
@@ -436,7 +440,8 @@ def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None 
     deck_colors = {"elements": "#7fb4ff", "bodies": "#ffd27f", "starfire": "#ff7ad9"}
     body.append(section("Decks", 890, 10, 380, 130))
     for i, d in enumerate(DECKS):
-        body.append(_deck(900 + 120 * i, 18, d, v["decks"][d]["count"], v["decks"][d]["bottom"],
+        bottom = [short_words(C, C.by_name[x]) for x in v["decks"][d]["bottom"]]
+        body.append(_deck(900 + 120 * i, 18, d, v["decks"][d]["count"], bottom,
                           deck_colors[d]))
     y = 150
 
@@ -510,7 +515,7 @@ def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None 
         if p["eliminated"]:
             marks.append("eliminated")
         if p["fission"]:
-            marks.append(f"fission: -{p['fission']} action(s)")
+            marks.append(f"fission: -{plural(p['fission'], 'action')}")
         if acting:
             marks.append("to act")
         label = f"{who(q)}: score {scores[q]:g}" + (f" ({', '.join(marks)})" if marks else "")
@@ -541,7 +546,7 @@ def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None 
         ly += 26 + chip_rows * 42
         # the hand: backs (or a pointer to the viewer's own hand)
         if q == viewer:
-            body.append(_t(26, ly + 22, f"hand: {len(p['hand'])} card(s), shown above", 11,
+            body.append(_t(26, ly + 22, f"hand: {plural(len(p['hand']), 'card')}, shown above", 11,
                            "#aab3da"))
         else:
             known = [C.by_name[x] for x in p["known_hand"]]
@@ -569,7 +574,7 @@ def board_svg(s: StarFireState, viewer: int | None, names: Sequence[str] | None 
             if sum(p["hand_backs"].values()) == 0:
                 body.append(_t(26, ly + 36, "empty", 10, "#6f7aa8"))
             if p["holds_dealt_star"]:
-                body.append(_t(bx + 4, ly + 44, "holds its dealt Star", 9, "#ffd27f"))
+                body.append(_t(bx + 4, ly + 44, "holds their dealt Star", 9, "#ffd27f"))
         if not s.systems[q] and not slot:
             body.append(_t(sx + 16, y + 40, "no solar system yet", 12, "#6f7aa8"))
         if terminal:

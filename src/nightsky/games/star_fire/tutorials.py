@@ -102,10 +102,10 @@ def tutorials(game: Any) -> list[Tutorial]:
             name="split-double",
             title="One double card pays for two builds",
             text=(
-                "H5 holds 2 Hydrogen. Building the rogue moon Wanderer (1 Hydrogen, 1 Heavy "
-                "Metal) spends H5 and leaves 1 Hydrogen of credit for this turn; the second "
-                "build, Europa on Zephyr (1 Hydrogen, 1 Carbon), uses that credit and C1. "
-                "See SF-5.3."
+                "Hydrogen card 5 holds 2 Hydrogen. Building the rogue moon Wanderer (1 "
+                "Hydrogen, 1 Heavy Metal) spends it and leaves 1 Hydrogen of credit for this "
+                "turn; the second build, Europa on Zephyr (1 Hydrogen, 1 Carbon), uses that "
+                "credit and Carbon card 1. See SF-5.3."
             ),
             build=lambda: _split(game),
             steps=((0, "build M6 at S1"), (0, "build M3 on P6")),
@@ -114,8 +114,9 @@ def tutorials(game: Any) -> list[Tutorial]:
             name="surplus-lost",
             title="Unused surplus is discarded",
             text=(
-                "The same H5 pays 1 Hydrogen for Wanderer; if the second action is a draw, the "
-                "spare Hydrogen is lost when the turn ends (SF-5.4): H5 is already spent."
+                "The same Hydrogen card 5 pays 1 Hydrogen for Wanderer; if the second action "
+                "is a draw, the spare Hydrogen is lost when the turn ends (SF-5.4): the card "
+                "is already spent."
             ),
             build=lambda: _split(game),
             steps=((0, "build M6 at S1"), (0, "draw bodies")),

@@ -15,6 +15,10 @@ from .constants import (
     BOON,
     BUY,
     CORE,
+    D_CORE,
+    D_FLARE,
+    D_LONG,
+    D_SHORT,
     DONE,
     END,
     FINAL,
@@ -50,14 +54,42 @@ NP_TEXT = {
     "magnitude": "{} x the star's magnitude",
     "per_flare": "{} per used Flare",
 }
-BOON_TEXT = {"ap": "+{} action points", "ray": "{} free ray(s)", "core": "{} free Core"}
+BOON_TEXT = {"ap": "+{} action points", "ray": "{} free rays", "core": "{} free Cores"}
+_BOON_ONE = {"ap": "+1 action point", "ray": "1 free ray", "core": "1 free Core"}
+PRIVILEGE_WORDS = {"buy_np": "Buy night points", "plus_ap": "+1 action point",
+                   "refill_rays": "Refill rays", "laurels3": "Laurels +3 each",
+                   "core_ray": "a free ray with each Core", "alpha": "Launch alpha stars"}
+"""Each privilege as the mat prints it (the keys are the components' own ids)."""
+
+
+def boon_words(boon: str, value: int) -> str:
+    """A Flare's boon in words: ``1 free ray``, ``+2 action points``."""
+    return _BOON_ONE[boon] if value == 1 else BOON_TEXT[boon].format(value)
+
+
+def space_words(t: Tables, space: str | None) -> str:
+    """A rondel space as the board prints it: ``Gain Cores``, ``Long Rays``, ``Launch
+    (Aquila/Hydrus)`` (a launch space by the constellations it shows); None: not on the
+    rondel yet."""
+    if space is None:
+        return "no space yet"
+    if space.startswith("launch") and space in t.launch_shows:
+        shows = "/".join(t.constellations[c].capitalize() for c in t.launch_shows[space])
+        return f"Launch ({shows})"
+    return {"cores": "Gain Cores", "long": "Long Rays", "short": "Short Rays",
+            "flares": "Gain Flares"}.get(space, space)
+
+
+def slot_words(notation: str) -> str:
+    """A slot's notation (``to cygnus 3``) as the board names it: ``Cygnus 3``."""
+    return notation.removeprefix("to ").capitalize()
 
 
 def flare_summary(t: Tables, f: int) -> str:
     """A Flare card's two uses in words."""
     card = t.data.flares[f]
     np_part = NP_TEXT[card.np].format(card.np_value)
-    return f"launch: {np_part} / boon: {BOON_TEXT[card.boon].format(card.boon_value)}"
+    return f"launch: {np_part} / boon: {boon_words(card.boon, card.boon_value)}"
 
 
 def core_plan(t: Tables, c: int) -> str:
@@ -74,7 +106,7 @@ def describe_action(s: StarlightState, a: Act, p: int) -> str:
     k = a.kind
     if k == STEP:
         nxt = t.rondel[(s.pos[p] + 1) % 7]
-        return f"step to {nxt} (1 AP)"
+        return f"step to {space_words(t, nxt)} (1 AP)"
     if k == CORE:
         c = a.a
         return f"take Core {t.core_ids[c]} ({core_plan(t, c)})"
@@ -82,8 +114,10 @@ def describe_action(s: StarlightState, a: Act, p: int) -> str:
         return f"launch Core {t.core_ids[a.a]} ({core_plan(t, a.a)})"
     if k == SLOT:
         sl = t.slots[a.a]
-        pr = f", {PRIVILEGES[sl.privilege]}" if sl.privilege >= 0 else ""
-        return f"{a.text} ({SIZES[sl.size]}, {sl.np} night points{pr})"
+        pr = (f", privilege: {PRIVILEGE_WORDS[PRIVILEGES[sl.privilege]]}"
+              if sl.privilege >= 0 else "")
+        where = slot_words(a.text)
+        return f"place the star on {where} ({SIZES[sl.size]}, {sl.np} night points{pr})"
     if k == FLARE:
         f = s.flare_pool[a.a]
         return f"buy Flare {t.flare_ids[f]} ({flare_summary(t, f)}) for {s.flare_cost(p, a.a)} AP"
@@ -95,7 +129,7 @@ def describe_action(s: StarlightState, a: Act, p: int) -> str:
         god = t.data.gods[a.a]
         return f"keep {god.name}, {god.title}: {god.text}"
     if k == PLACE:
-        return f"put your marker on {t.rondel[a.a]} (first turn)"
+        return f"put your marker on {space_words(t, t.rondel[a.a])} (first turn)"
     if k in (TAKE, FREE):
         how = "take a free" if k == FREE else "take a"
         return f"{how} {SIZE_NAMES[a.a]} {t.colors[a.b]} ray" + ("" if k == FREE else " (1 AP)")
@@ -104,7 +138,7 @@ def describe_action(s: StarlightState, a: Act, p: int) -> str:
     words = {
         END: "end the turn",
         FLUSH: f"flush the {s.space(p)} pool (1 AP)",
-        LAUNCH: "launch a star here",
+        LAUNCH: "launch a star",
         FINAL: "final launch (1 AP, your last turn)",
         SLOTLESS: "score the star without a slot",
         BUY: "buy night points (2 AP each)",
@@ -151,3 +185,17 @@ def action_targets(s: StarlightState, a: Act, p: int) -> list[str]:
     else:  # end, done, skip: buttons
         targets = [f"button:{a.text.replace(' ', '-')}"]
     return targets
+
+
+def draw_words(outcome: object) -> str:
+    """A chance draw (``actions.Draw``) in words: ``A long red ray comes out of the bag.``,
+    ``Core C30 is turned up.``; a secret card (Laurel, God, Starbot) only as a card drawn."""
+    kind = getattr(outcome, "kind", -1)
+    what = str(outcome).removeprefix("draw ")
+    if kind in (D_LONG, D_SHORT):
+        return f"A {what} ray comes out of the bag."
+    if kind == D_CORE:
+        return f"Core {what} is turned up."
+    if kind == D_FLARE:
+        return f"Flare {what} is turned up."
+    return "A card is drawn."

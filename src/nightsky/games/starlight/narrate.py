@@ -12,6 +12,7 @@ from nightsky.core.ui import seat_label
 
 from .actions import Draw
 from .constants import D_CORE, D_FLARE, D_GOD, D_LAUREL, D_LONG, D_SB, D_SHORT
+from .labels import space_words
 
 if TYPE_CHECKING:
     from .state import StarlightState
@@ -39,17 +40,23 @@ def describe_entry(
     return out
 
 
+_POOL_WORDS = {"cores": ("Core", "Cores"), "long": ("long ray", "long rays"),
+               "short": ("short ray", "short rays"), "flares": ("Flare", "Flares")}
+
+
 def _starbot(after: StarlightState, seat: int, card_i: int, names: Sequence[str]) -> str:
     t = after.t
     card = t.data.starbots[card_i]
     who = seat_label(names, seat)
-    head = f"{who} turns over {t.starbot_ids[card_i]}"
+    # The Starbot cards print no number: the card is told by what it does.
+    head = f"{who} turns over a Starbot card"
     if card.action == "refresh":
         return f"{head}: Refresh! Every pool is flushed and the Starbot deck is made whole."
     if card.action == "launch":
-        what = f"launches a {card.size} star from {card.space}"
+        what = f"launches a {card.size} star from {space_words(t, card.space)}"
     else:
-        what = f"takes the first {card.count} from the {card.action} pool"
+        one, many = _POOL_WORDS.get(card.action, (card.action, card.action))
+        what = f"takes the first {one if card.count == 1 else f'{card.count} {many}'}"
     return f"{head}: it {what} and scores {card.np} night points."
 
 

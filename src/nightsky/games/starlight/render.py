@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
-from .labels import core_plan, flare_summary
+from .labels import PRIVILEGE_WORDS, core_plan, flare_summary, space_words
 
 WIDTH = 100
 
@@ -66,29 +67,30 @@ def _rays(rays: dict[str, int]) -> str:
     return "; ".join(parts) or "-"
 
 
-def _who(s: Any, q: int) -> str:
-    return f"B{q}" if s.is_bot(q) else f"P{q}"
-
-
-def render_state(s: Any, viewer: int | None = None) -> str:
+def render_state(s: Any, viewer: int | None = None, names: Sequence[str] | None = None) -> str:
+    """The position for the terminal; ``names``: each seat's name (a Starbot's default
+    ``Starbot N``)."""
     t = s.t
+
+    def who(q: int) -> str:
+        if names is not None and 0 <= q < len(names) and names[q]:
+            return names[q]
+        return f"Starbot {q + 1}" if s.is_bot(q) else f"Seat {q + 1}"
+
     v = s.view(viewer)
     lines: list[str] = []
     lines.append(
         f"Starlight - round {s.round}, phase {v['phase']}, to act: "
-        + (", ".join(_who(s, q) if q >= 0 else "chance" for q in s.current_players()) or "-")
+        + (", ".join(who(q) if q >= 0 else "chance" for q in s.current_players()) or "-")
         + (f", daybreak came in round {s.daybreak_round}" if s.daybreak_round else "")
         + (" (round limit, SL-12.6)" if s.safeguard else "")
     )
     cells = []
     for i, sp in enumerate(t.rondel):
-        here = [_who(s, q) for q in range(len(s.pos)) if s.pos[q] == i]
-        label = sp
-        if sp.startswith("launch"):
-            label += " " + "/".join(t.constellations[c] for c in t.launch_shows[sp])
-        cells.append(f"{label} [{' '.join(here)}]")
-    lines.append("Rondel, clockwise: " + " > ".join(cells[:4]) + " >")
-    lines.append("                   " + " > ".join(cells[4:]) + " > back to " + t.rondel[0])
+        here = [who(q) for q in range(len(s.pos)) if s.pos[q] == i]
+        cells.append(f"{space_words(t, sp)} [{', '.join(here)}]")
+    cells.append("back to " + space_words(t, t.rondel[0]))
+    lines.extend(_pack("Rondel, clockwise:", cells, sep=" >", indent=19))
     lines.append("Sky Board")
     lines.append(LEGEND)
     for ci, name in enumerate(t.constellations):
@@ -104,7 +106,8 @@ def render_state(s: Any, viewer: int | None = None) -> str:
             sl = t.slots[i]
             own = s.board[i]
             pr = PRIV_MARK[sl.privilege] if sl.privilege >= 0 else "--"
-            occ = _who(s, own) if own >= 0 else "."
+            # the owner in a few letters: the name's first three, else the seat's number
+            occ = (who(own)[:3] if names else str(own + 1)) if own >= 0 else "."
             tgt = "*" if sl.target else " "
             cells.append(f"{sl.n}{tgt} {SIZE_MARK[sl.size]} {sl.np:>2} {pr} {occ:<2}")
         for k in range(0, len(cells), 4):
@@ -129,12 +132,12 @@ def render_state(s: Any, viewer: int | None = None) -> str:
     acc = []
     for a in t.data.accolades:
         o = s.accolade[a.index - 1]
-        owner = _who(s, o) if o >= 0 else "open"
+        owner = who(o) if o >= 0 else "open"
         acc.append(f"#{a.index} {goal_text(a, accolade=True)}: {a.dp} dp, {owner}")
     lines.extend(_pack("Accolades:", acc, " |", 11))
     for d in v["seats"]:
         q = d["seat"]
-        head = f"{_who(s, q)}{' (Starbot)' if d['starbot'] else ''} on {d['space']}: "
+        head = f"{who(q)}{' (Starbot)' if d['starbot'] else ''} on {space_words(t, d['space'])}: "
         head += f"{d['night_points']} night points, {d['stars']} stars"
         if d["starbot"]:
             lines.append(head + f"; Accolade markers {d['accolade_markers']}")
@@ -147,7 +150,8 @@ def render_state(s: Any, viewer: int | None = None) -> str:
             head += f", God {god.name}: {god.text}"
         lines.extend(_wrap(head, 4))
         mat = (
-            f"mat: privileges {', '.join(d['privileges']) or '-'}; magnitudes "
+            "mat: privileges "
+            f"{', '.join(PRIVILEGE_WORDS.get(x, x) for x in d['privileges']) or '-'}; magnitudes "
             f"{' '.join(str(m) for m in d['magnitudes']) or '-'}; aspects "
             f"{', '.join(d['aspects']) or '-'}"
         )
@@ -176,6 +180,6 @@ def render_state(s: Any, viewer: int | None = None) -> str:
             parts = ", ".join(
                 f"{k.replace('_', ' ')} {x:g}" for k, x in b.items() if k != "total"
             )
-            lines.append(f"Final {_who(s, q)}: {parts} = {b['total']:g}")
-        lines.append("Winners: " + ", ".join(_who(s, q) for q in s.winners()))
+            lines.append(f"Final {who(q)}: {parts} = {b['total']:g}")
+        lines.append("Winners: " + ", ".join(who(q) for q in s.winners()))
     return "\n".join(line.rstrip() for line in lines)

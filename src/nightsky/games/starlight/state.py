@@ -765,7 +765,11 @@ class StarlightState(State):
         if k == LAUNCH and not sp.startswith("launch"):
             return "launch only from a Launch space", "SL-7.1"
         if want is not None and sp != want:
-            return f"{action} is the action of the {want} space, you are on {sp}", "SL-2.4"
+            # Spaces as the board prints them (presentation is not imported here).
+            printed = {"cores": "Gain Cores", "long": "Long Rays", "short": "Short Rays",
+                       "flares": "Gain Flares"}
+            return (f"that is the action of {printed[want]}; you are on "
+                    f"{printed.get(sp, 'a Launch space')}", "SL-2.4")
         due = self.surcharge_due(p)
         if k == CORE:
             if len(self.cores[p]) >= self.core_limit(p):

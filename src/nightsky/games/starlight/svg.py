@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 from nightsky.games.svgkit import section, starfield
 
 from .components import PRIVILEGES
-from .labels import BOON_TEXT, NP_TEXT
+from .labels import NP_TEXT, PRIVILEGE_WORDS, boon_words
 
 W = 1400
 SEAT_COLOR = ("#ff8a8a", "#7fd3ff", "#a4f07f", "#ffd27f", "#d6a4ff", "#ff9fd6")
@@ -37,9 +37,7 @@ SIZE_R = (12, 16, 21)
 SIZE_COLOR = ("#9fb4ff", "#ffd27f", "#ff9a7a")
 PRIV_BADGE = {"buy_np": "$", "plus_ap": "+1", "refill_rays": "\u21bb", "laurels3": "L3",
               "core_ray": "CR", "alpha": "\u03b1"}
-PRIV_NAME = {"buy_np": "Buy night points", "plus_ap": "+1 action point",
-             "refill_rays": "Refill rays", "laurels3": "Laurels +3 each",
-             "core_ray": "a free ray with each Core", "alpha": "Launch alpha stars"}
+PRIV_NAME = PRIVILEGE_WORDS
 SPACE_NAME = {"cores": ("Gain", "Cores"), "long": ("Long", "Rays"), "short": ("Short", "Rays"),
               "flares": ("Gain", "Flares"), "launch1": ("Launch", ""),
               "launch2": ("Launch", ""), "launch3": ("Launch", "")}
@@ -138,7 +136,7 @@ def goal_text(g: Any, accolade: bool = False) -> str:
 def flare_text(t: Any, f: int) -> tuple[str, str]:
     card = t.data.flares[f]
     return (NP_TEXT[card.np].format(card.np_value),
-            BOON_TEXT[card.boon].format(card.boon_value))
+            boon_words(card.boon, card.boon_value))
 
 
 def _defs() -> str:
@@ -513,7 +511,7 @@ def _board_svg(s: Any, viewer: int | None) -> str:
         xx = rx + 16
         for c, cnt in counts.items():
             out.append(_ray(t, xx, ry + 24, size, c, cnt, f"pool:{key}:{c}",
-                            f"{cnt} {key} {c} ray(s) in the pool"))
+                            f"{cnt} {key} {c} ray{'' if cnt == 1 else 's'} in the pool"))
             xx += (30 if size == 0 else 16) + 38
         if not counts:
             out.append(_t(rx + 16, ry + 28, "empty", 10, "#6f7aa8"))
@@ -674,7 +672,8 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
         marks = sd["accolade_markers"]
         out.append(_t(300, y + 29, "Starbot: plays from its deck \u00b7 Accolade markers "
                       + "  ".join(f"#{i + 1}: {m}" for i, m in enumerate(marks)), 11, "#dfe6ff"))
-        out.append(_t(300, y + 50, f"Starbot deck {v['starbot_deck']} card(s), "
+        n_deck = v["starbot_deck"]
+        out.append(_t(300, y + 50, f"Starbot deck {n_deck} card{'' if n_deck == 1 else 's'}, "
                       f"{len(v['starbot_discard'])} discarded", 10, "#aab3da"))
         return y + h + 10
     # privileges, magnitudes, aspects (the mat's record track)
@@ -730,7 +729,8 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
                 continue
             any_ray = True
             gid = f"hand:ray:{key}:{c}" if me else None
-            out.append(_ray(t, xx + 4, yy, size, c, cnt, gid, f"{cnt} {key} {c} ray(s)"))
+            out.append(_ray(t, xx + 4, yy, size, c, cnt, gid,
+                            f"{cnt} {key} {c} ray{'' if cnt == 1 else 's'}"))
             xx += (30 if size == 0 else 16) + 38
         if not any_ray:
             out.append(_t(rx0 + 4, yy + 4, f"no {key} rays", 10, "#4f5a90"))
@@ -790,7 +790,7 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
         for k in range(sd["god_cards_in_hand"]):
             out.append(f'<rect x="{gx + 6 * k}" y="{gy + 12 + 2 * k}" width="44" height="58" '
                        f'rx="7" fill="url(#sl-back)" stroke="#ffd27f"/>')
-        out.append(_t(gx + 60, gy + 46, f"{sd['god_cards_in_hand']} God card(s) to choose from",
+        out.append(_t(gx + 60, gy + 46, f"{sd['god_cards_in_hand']} God cards to choose from",
                       10, "#aab3da"))
         gx += 250
     elif not god:
@@ -819,7 +819,7 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
         for k in range(n):
             out.append(f'<rect x="{lx + 6 * k}" y="{gy + 12 + 2 * k}" width="44" height="58" '
                        f'rx="7" fill="url(#sl-back)" stroke="#4fa070"/>')
-        out.append(_t(lx + 60, gy + 46, f"{n} secret Laurel(s)", 10, "#aab3da"))
+        out.append(_t(lx + 60, gy + 46, f"{n} secret Laurel{'' if n == 1 else 's'}", 10, "#aab3da"))
     # the viewer's own special buttons
     if me and not terminal:
         bxx = W - 170

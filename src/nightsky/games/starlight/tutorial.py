@@ -114,4 +114,5 @@ def example_of_play() -> Tutorial:
         text=TEXT,
         build=build,
         steps=STEPS,
+        names=("Red", "Yellow", "Blue"),
     )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 from nightsky.core.ui import GameUI, ScorePart
 
-from .labels import action_targets, describe_action
+from .labels import action_targets, describe_action, draw_words
 from .narrate import describe_entry
 from .render import render_state
 from .svg import VIEW_LABELS, board_svg
@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 class StarlightUI(GameUI):
     """Text, SVG and choice labels of a Starlight position."""
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        return render_state(state, viewer)
+    def render(
+        self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        return render_state(state, viewer, names)
 
     def board_svg(
         self,
@@ -52,6 +54,10 @@ class StarlightUI(GameUI):
                 before, after, index, viewer, names
             ),
         )
+
+    def describe_chance(self, state: State, outcome: Action) -> str:
+        """A public draw in words: a ray out of its bag, a Core or Flare turned up."""
+        return draw_words(outcome)
 
     def score_parts(self, state: State) -> list[ScorePart]:
         """Night points, then the points the end adds (SL scoring); Starbots score their

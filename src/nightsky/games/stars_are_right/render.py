@@ -11,9 +11,11 @@ Presentation only: the game's ``GameUI`` (``ui.py``) calls these; the rules neve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from nightsky.core.game import Action
+from nightsky.core.ui import seat_label
 
 from .actions import (
     Discard,
@@ -32,6 +34,7 @@ from .actions import (
 from .constants import FACE_NAMES, FACES, OVER, PHASE_NAMES, SYMBOLS
 from .matcher import cells_of
 from .svg import push_target
+from .words import power_words, symbols_words
 
 if TYPE_CHECKING:
     from .components import Card
@@ -48,16 +51,23 @@ def card_line(state: StarsAreRightState, card: int) -> str:
             f"{c.code_text.replace(' ', ''):<19} {bonus:<3} {c.power_text()}").rstrip()
 
 
-def render(state: StarsAreRightState, viewer: int | None) -> str:
-    """The text board: sky, symbols to spend, the seats' creatures, the viewer's own hand."""
+def render(
+    state: StarsAreRightState, viewer: int | None, names: Sequence[str] | None = None
+) -> str:
+    """The text board: sky, symbols to spend, the seats' creatures, the viewer's own hand;
+    ``names``: each seat's name (default ``Seat 1``...)."""
     g = state.g
+
+    def who(q: int) -> str:
+        return seat_label(names or [], q)
+
     v = state.view(viewer)
     lines = []
     head = f"The Stars Are Right - turn {state.turn + 1}"
     if state.phase == OVER:
         head += f", game over ({state.end_reason})"
     else:
-        head += f", seat {state.current} acts, step: {PHASE_NAMES[state.phase]}"
+        head += f", {who(state.current)} acts, step: {PHASE_NAMES[state.phase]}"
     lines.append(head)
     if any(state.symbols):
         inv = f" (invoked {g.cards[state.invoked].id})" if state.invoked >= 0 else ""
@@ -80,8 +90,8 @@ def render(state: StarsAreRightState, viewer: int | None) -> str:
     lines.append("       star, power (P push, S swap, F flip)")
     lines.append("")
     for q in range(len(state.hands)):
-        who = " (you)" if q == viewer else ""
-        lines.append(f"seat {q}{who}: {state.vp(q)} VP, hand {len(state.hands[q])} cards")
+        you = " (you)" if q == viewer else ""
+        lines.append(f"{who(q)}{you}: {state.vp(q)} VP, hand {len(state.hands[q])} cards")
         for c in state.creatures[q]:
             used = " [power used]" if c in state.used and q == state.current else ""
             lines.append("  play " + card_line(state, c) + used)
@@ -96,11 +106,12 @@ def render(state: StarsAreRightState, viewer: int | None) -> str:
     if state.last_summon is not None:
         q, c, bonus, tiles = state.last_summon
         where = "; ".join(",".join(cell_name(t) for t in cons) for cons in tiles)
-        lines.append(f"last summoning: seat {q} summoned {g.cards[c].id} at {where}")
+        lines.append(f"last summoning: {who(q)} summoned {g.cards[c].id} at {where}")
     return "\n".join(lines)
 
 
 _TITLES: dict[int, tuple[object, tuple[str, ...]]] = {}
+
 
 
 def card_titles(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -116,7 +127,7 @@ def card_titles(cards: tuple[Card, ...]) -> tuple[str, ...]:
 
     def detail(c: Card) -> str:
         bonus = f", bonus {FACE_NAMES[c.bonus].lower()}" if c.bonus >= 0 else ""
-        return f"{c.invocation_text()}{bonus}"
+        return f"{symbols_words(c.invocation)}{bonus}"
 
     out = []
     for c in cards:
@@ -138,9 +149,9 @@ def describe(state: StarsAreRightState, a: Action, player: int) -> str:
     cards = g.cards
     name = card_titles(cards)
     if isinstance(a, Invoke):
-        return f"invoke {name[a.card]} for {cards[a.card].invocation_text()}"
+        return f"invoke {name[a.card]} for {symbols_words(cards[a.card].invocation)}"
     if isinstance(a, Power):
-        return f"use {name[a.card]}'s power {cards[a.card].power_text()}"
+        return f"use {name[a.card]}'s power: {power_words(cards[a.card])}"
     if isinstance(a, Summon):
         s = f"summon {name[a.card]} ({cards[a.card].vp} VP)"
         if a.bonus:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from nightsky.games.stars_are_right.words import power_words, symbols_words
 from nightsky.games.svgkit import (
     DIM,
     EDGE,
@@ -246,9 +247,9 @@ def card_svg(card: Card, x: float, y: float, w: float = 132, h: float = 150,
         body.append(face_art(FACES[card.bonus], x + w - 18, y + h - 16, 26))
     if note:
         body.append(text(x + w / 2, y + h + 14, note, 12, GOLD, anchor="middle"))
-    inv = card.invocation_text()
-    label = (f"{card.name} ({KIND_NAME[card.kind]}, {card.vp} VP): invoke for {inv}; "
-             f"power {card.power_text()}; constellations {card.code_text}")
+    # Short words: the card itself shows its constellations and symbols.
+    label = (f"{card.name} ({KIND_NAME[card.kind]}, {card.vp} VP): invoked with "
+             f"{symbols_words(card.invocation)}; power: {power_words(card)}")
     if card.bonus >= 0:
         label += f"; bonus star {face_name(FACES[card.bonus])}"
     return group("".join(body), id_, label)

@@ -106,7 +106,7 @@ def tutorials(game: StarsAreRightGame) -> list[Tutorial]:
         Tutorial(
             "harvey-deep-ones",
             "Powers change symbols: Miri Nigri plus Deep Ones",
-            "Seat 0 invokes a Miri Nigri for two Swaps, then uses the power of the Deep Ones "
+            "Seat 1 invokes a Miri Nigri for two Swaps, then uses the power of the Deep Ones "
             "already in play to turn one Swap into a Flip: one swap and one flip to spend.",
             lambda: harvey_deep_ones(game),
             ((0, "invoke miri-nigri-S"), (0, "power deep-ones-F-Sh")),
@@ -114,7 +114,7 @@ def tutorials(game: StarsAreRightGame) -> list[Tutorial]:
         Tutorial(
             "harvey-byakhee",
             "Combining powers: Byakhee, Miri Nigri and Formless",
-            "Seat 0 invokes a Byakhee for one Push. The Miri Nigri in play doubles it into two "
+            "Seat 1 invokes a Byakhee for one Push. The Miri Nigri in play doubles it into two "
             "Pushes, then the Formless turns one of them into a Swap: a push and a swap remain, "
             "to be spent in either order.",
             lambda: harvey_byakhee(game),
@@ -132,7 +132,7 @@ def tutorials(game: StarsAreRightGame) -> list[Tutorial]:
         Tutorial(
             "chaugnar-bonus-star",
             "A bonus star: Chaugnar with a Miri Nigri",
-            "Seat 0 controls a Miri Nigri whose bonus star is Meteors. Chaugnar's constellation "
+            "Seat 1 controls a Miri Nigri whose bonus star is Meteors. Chaugnar's constellation "
             "shows Meteors at the lower left, and no tile there shows it, but the bonus star "
             "makes that space wild. The Miri Nigri is a Greater Servitor, so it stays in play.",
             lambda: chaugnar(game),

@@ -22,8 +22,10 @@ class StarsAreRightUI(GameUI):
     """Text and SVG boards; a choice's label is ``describe_action`` (one wording for menus and
     the board), its targets the tiles, arrows and cards a click on which takes it."""
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        return render(cast("StarsAreRightState", state), viewer)
+    def render(
+        self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        return render(cast("StarsAreRightState", state), viewer, names)
 
     def board_svg(
         self,

@@ -28,6 +28,7 @@ from nightsky.core.errors import GameError
 from nightsky.core.game import CHANCE, Action, State
 from nightsky.core.narration import Narrator
 from nightsky.core.record import make_record, parse_record, replay
+from nightsky.core.ui import turn_words
 from nightsky.server.bounds import BotPlan
 from nightsky.server.clocks import ClockConfig, TableClock
 from nightsky.server.patches import view_patch
@@ -409,6 +410,9 @@ class Room:
                 action = self.state.game.parse_action(notation)
             except GameError as exc:
                 raise game_error(exc) from None
+            if seat not in (acting := self.state.current_players()):  # said with the names
+                names = [row.name for row in self.seats]
+                raise ServerError(422, "not_your_turn", turn_words(names, acting))
             # A legal move takes the seat back from a stand-in bot (timed out or away).
             saved = copy.copy(self.clock.seats.get(seat))
             self.clock.take_back(seat)

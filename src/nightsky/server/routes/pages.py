@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse
 from nightsky.agents.base import agent_names
 from nightsky.core.registry import game_class, game_ids
 from nightsky.server import models as m
+from nightsky.server.learn import router as learn_router
 from nightsky.server.pages import router as about_router
 
 WEB_DIR = Path(str(resources.files("nightsky").joinpath("web")))
@@ -45,3 +46,5 @@ def get_catalog() -> dict[str, Any]:
 
 # The pages about each game (rules, tutorials) and their JSON.
 router.include_router(about_router)
+# Guided tutorials and How to play (``nightsky.server.learn``).
+router.include_router(learn_router)

@@ -87,6 +87,11 @@ function choose(game) {
   });
   const opts = $("options");
   opts.replaceChildren();
+  // New to the chosen game: its one-page How to play and its examples to play through.
+  const gid = encodeURIComponent(game.id);
+  opts.append(h("p", { class: "learn-line", style: "grid-column:1/-1;margin:0" },
+    `New to ${game.title}? `, h("a", { href: `/games/${gid}/how-to-play`, id: "howto-link" },
+      "How to play"), " · ", h("a", { href: `/games/${gid}#tutorials` }, "Learn by playing")));
   const players = h("input", {
     id: "players", type: "number", min: game.min_players, max: game.max_players,
     value: Math.max(game.min_players, Math.min(game.max_players, 2)),
