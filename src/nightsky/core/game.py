@@ -134,6 +134,15 @@ class Game(ABC):
         replays it). Default None: the seat cannot be dropped (a stand-in bot plays it)."""
         return None
 
+    def component_events(
+        self, state: State, action: Action, seat: int
+    ) -> Sequence[tuple[int, str, str]]:
+        """Hook for the design lab (``nightsky balance``, ``compare``): the named components
+        that ``action`` (by ``seat``, ``CHANCE`` for a chance outcome) makes a seat take, play,
+        build or score, as ``(seat, verb, name)`` with the board's name ("Aquila 1",
+        "Polaris"). Read from ``state`` before the action is applied. Default: none."""
+        return ()
+
     # ------------------------------------------------------------------ presentation
     @property
     def ui(self) -> GameUI:
