@@ -67,6 +67,9 @@ class Game(ABC):
     """The game's presentation (``GameUI`` subclass); None: the plain default."""
     observer_class: ClassVar[type[Observer] | None] = None
     """The game's observation tensor (``Observer`` subclass); None: it has none."""
+    safeguard_ends: ClassVar[tuple[str, ...]] = ()
+    """End conditions (``State.end_condition`` names) that are caps against endless games, not
+    the rulebook's goal: a balance measured on games that mostly end by one gives no verdict."""
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         self.num_players = self._check_players(players)

@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 import tomllib
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -172,3 +174,31 @@ def write_variant(
         set_field(data, field, value)
     out.write_text(dumps(data), encoding="utf-8")
     return out
+
+
+def provenance(
+    command: Sequence[str],
+    *,
+    game_id: str,
+    seed: int | str,
+    agents: Sequence[str],
+    options: dict[str, Any],
+    games: int,
+) -> dict[str, Any]:
+    """What a report or JSON records so that it can be reproduced and told apart from a
+    variant: the command line, seed, game count, agents, options, and the components file
+    with its SHA-256 (``shipped``: the game's own set)."""
+    from nightsky import __version__
+
+    path = options.get("components") or None
+    return {
+        "command": shlex.join(command),
+        "game": game_id,
+        "seed": seed,
+        "games": games,
+        "agents": list(agents),
+        "options": {k: v for k, v in options.items() if k != "players"},
+        "components": {"file": str(path) if path else "shipped",
+                       "sha256": components_hash(game_id, path)},
+        "version": __version__,
+    }

@@ -69,6 +69,20 @@ def correlation(xs: Sequence[float], ys: Sequence[float]) -> float | None:
         return None
 
 
+def correlation_interval(
+    r: float, n: int, confidence: float = CONFIDENCE
+) -> tuple[float, float] | None:
+    """Interval of Pearson's ``r`` over ``n`` pairs by Fisher's z transform (None below four
+    pairs)."""
+    if n < 4:
+        return None
+    from scipy.stats import norm
+
+    z = math.atanh(max(-0.999999, min(0.999999, r)))
+    half = float(norm.ppf(0.5 + confidence / 2)) / math.sqrt(n - 3)
+    return (math.tanh(z - half), math.tanh(z + half))
+
+
 def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     """95% Wilson score interval of one proportion (fractional successes from ties welcome).
 
