@@ -14,10 +14,19 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from nightsky.core.components import Component, cached_per_file, data_path, load_toml
+from nightsky.core.components import (
+    Component,
+    cached_per_file,
+    data_path,
+    describe_errors,
+    load_toml,
+)
 from nightsky.core.errors import ComponentError
 
 COLORS_MAX = 8
+CORE_POOL = 3  # face-up Cores (rulebook)
+FLARE_POOL = 4  # face-up Flares (rulebook)
+FLARES = 24  # cards in the Flare deck (the shipped set)
 PRIVILEGES = ("buy_np", "plus_ap", "refill_rays", "laurels3", "core_ray", "alpha")
 SIZES = ("small", "medium", "large")
 SPACES = ("cores", "long", "short", "flares", "launch1", "launch2", "launch3")
@@ -344,6 +353,16 @@ class StarlightComponents(BaseModel):
         if len(self.gods) < 10:
             # Two dealt to each of up to five players.
             raise ValueError("the God deck needs ten cards (two for each of five players)")
+        # Counts the set fixes: the pools are rulebook facts (SL-1.5), the Flare deck's size is
+        # the shipped deck's (24 cards); a file that drops or adds one is refused, not played.
+        fixed = (("board.core_pool", self.board.core_pool, CORE_POOL),
+                 ("board.flare_pool", self.board.flare_pool, FLARE_POOL),
+                 ("flares", len(self.flares), FLARES))
+        wrong = [f"{what} is {got}, the set has {want}" for what, got, want in fixed
+                 if got != want]
+        if wrong:
+            raise ValueError("; ".join(wrong) + " (SL-1.5: three Cores and four Flares face up; "
+                             f"a deck of {FLARES} Flares)")
         return self
 
 
@@ -371,21 +390,11 @@ def validate(raw: dict, origin: dict[str, str]) -> StarlightComponents:
     try:
         return StarlightComponents.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = list(err["loc"])
-        fname = origin.get(str(loc[0]), "components") if loc else "components"
-        where = ".".join(str(x) for x in loc) or "(all tables)"
-        if len(loc) >= 2 and isinstance(loc[1], int):
-            entries = raw.get(str(loc[0]), [])
-            if isinstance(entries, list) and loc[1] < len(entries):
-                entry = entries[loc[1]]
-                if isinstance(entry, dict):
-                    label = entry.get("id", entry.get("name"))
-                    if label is not None:
-                        where = f"{loc[0]}[{loc[1]}] ({label!r})" + "".join(
-                            f".{x}" for x in loc[2:]
-                        )
-        raise ComponentError(f"{fname}: {where}: {err['msg']}") from None
+        # A check across tables is charged to the user's file where there is one.
+        user = next((f for f in origin.values() if f not in SHIPPED), "components")
+        raise ComponentError(
+            describe_errors(exc, raw, lambda table: origin.get(table, user), ("id", "name"))
+        ) from None
 
 
 @dataclass(frozen=True)
