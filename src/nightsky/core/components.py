@@ -116,7 +116,7 @@ def describe_errors(
     file_of: Callable[[str], str],
     labels: tuple[str, ...] = ENTRY_LABELS,
 ) -> str:
-    """Every error of a validation, each as ``file: location: message`` (``file_of`` names
+    """Every error of a validation, one a line, as ``file: location: message`` (``file_of`` names
     the file a top-level table came from); entries are named by their label where they have
     one, and a check across tables is located as such instead of by an empty path."""
     parts = []
@@ -140,8 +140,8 @@ def describe_errors(
                     )
         msg = str(err["msg"]).removeprefix("Value error, ")
         parts.append(f"{fname}: {where}: {msg}")
-    more = f" ({len(parts)} errors)" if len(parts) > 1 else ""
-    return "; ".join(parts) + more
+    more = f"\n({len(parts)} errors)" if len(parts) > 1 else ""
+    return "\n".join(parts) + more
 
 
 def cached_per_file(load: Callable[[str], T]) -> Callable[[str], T]:

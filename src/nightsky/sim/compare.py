@@ -107,7 +107,7 @@ def compare_runs(
         "games": len(a),
         "method": COMPARE_METHOD,
         "seats": seat_rows,
-        "game": game_rows,
+        "measures": game_rows,
         "end_conditions": {"design": end_conditions(a), "baseline": end_conditions(b)},
         "components": component_differences(a, b, seats),
     }
@@ -174,7 +174,7 @@ def headlines(data: dict[str, Any]) -> list[str]:
     else:
         out.append("No seat's win share differs between the designs (paired 95% intervals, "
                    "each seat on its own).")
-    length = data["game"]["rounds"]
+    length = data["measures"]["rounds"]
     out.append(
         f"A game takes {length['design']:g} rounds against {length['baseline']:g} "
         + (f"({length['ci95'][0]:+g} to {length['ci95'][1]:+g})." if length["ci95"] else ".")
