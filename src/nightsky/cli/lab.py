@@ -422,7 +422,10 @@ def components_command(
     if export is not None:
         if export.exists() and not force:
             fail(f"{export} exists; --force replaces it")
-        export.write_text(shipped_text(game), encoding="utf-8")
+        try:
+            export.write_text(shipped_text(game), encoding="utf-8")
+        except (ComponentError, OSError) as exc:
+            fail(str(exc))
         console.print(f"wrote {export}: the shipped {game} components (sha256 "
                       f"{components_hash(game)[:16]}...); play it with --option "
                       f"components={export}", highlight=False)

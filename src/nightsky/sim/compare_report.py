@@ -27,16 +27,17 @@ def plot_compare(data: dict[str, Any], path: Path) -> Path:
     a1.set_ylabel("win share")
     a1.set_title("Seats (dashed: fair share)", fontsize=10)
     a1.legend(fontsize=8)
-    names = [k for k, v in data["measures"].items() if v["baseline"]]
-    rel = [data["measures"][k]["diff"] / abs(data["measures"][k]["baseline"]) for k in names]
-    err = [
-        [(data["measures"][k]["diff"] - data["measures"][k]["ci95"][0]) / abs(data["measures"][k]["baseline"])
-         if data["measures"][k]["ci95"] else 0.0 for k in names],
-        [(data["measures"][k]["ci95"][1] - data["measures"][k]["diff"]) / abs(data["measures"][k]["baseline"])
-         if data["measures"][k]["ci95"] else 0.0 for k in names],
-    ]
+    measures = data["measures"]
+    names = [k for k, v in measures.items() if v["baseline"]]
+    scale = [abs(measures[k]["baseline"]) for k in names]
+    rel = [measures[k]["diff"] / sc for k, sc in zip(names, scale, strict=True)]
+    err: list[list[float]] = [[], []]
+    for k, sc in zip(names, scale, strict=True):
+        ci = measures[k]["ci95"] or [measures[k]["diff"]] * 2
+        err[0].append((measures[k]["diff"] - ci[0]) / sc)
+        err[1].append((ci[1] - measures[k]["diff"]) / sc)
     a2.barh([k.replace("_", " ") for k in names], rel, xerr=err, capsize=3,
-            color=["#c0392b" if differs(data["measures"][k]) else "#999999" for k in names])
+            color=["#c0392b" if differs(measures[k]) else "#999999" for k in names])
     a2.axvline(0, color="black", linewidth=0.8)
     a2.set_xlabel("design minus baseline, share of the baseline")
     a2.set_title("Game measures (paired 95% intervals)", fontsize=10)

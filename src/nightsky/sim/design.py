@@ -32,6 +32,8 @@ def shipped_files(game_id: str) -> list[Path]:
     """The game's shipped component files (``data/*.toml`` of its package), sorted."""
     package = game_class(game_id).__module__.rsplit(".", 1)[0]
     folder = resources.files(package).joinpath("data")
+    if not folder.is_dir():  # a game that keeps its components in code
+        return []
     return sorted(
         Path(str(folder.joinpath(f.name))) for f in folder.iterdir() if f.name.endswith(".toml")
     )
@@ -44,7 +46,10 @@ def shipped_text(game_id: str) -> str:
     to read back as the union of their tables."""
     parts = []
     merged: dict[str, Any] = {}
-    for path in shipped_files(game_id):
+    files = shipped_files(game_id)
+    if not files:
+        raise ComponentError(f"{game_id} ships no components file")
+    for path in files:
         text = path.read_text(encoding="utf-8")
         parts.append(f"# ---- {path.name} (shipped with nightsky) ----\n{text.rstrip()}\n")
         merged.update(tomllib.loads(text))
