@@ -178,7 +178,8 @@ def test_export_is_the_shipped_set(game: str, tmp_path: Path) -> None:
     [("starlight", r"^(Aquila|Hydrus|Cygnus|Lyra|Orion|Draco) \d$|^Flare F\d+$|^Core C\d+$"),
      ("star-fire", r"^[A-Z][a-z]+$"),
      ("shooting-star", r"^Mission [123][a-e]$"),
-     ("stars-are-right", r"^[a-z-]+-[PSF]")],
+     ("stars-are-right", r"^[a-z-]+-[PSF]"),
+     ("mihi-anguli", r"^(POSITIONING|PLOTTING) I+V?$|^RECORDING$")],
 )
 def test_each_game_names_its_components(game: str, example: str) -> None:
     import re

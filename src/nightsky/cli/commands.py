@@ -32,6 +32,7 @@ from nightsky.core.markup import console_text
 from nightsky.core.record import replay as replay_record
 from nightsky.core.record import save_record
 from nightsky.core.registry import game_class, game_ids
+from nightsky.sim.design import provenance
 from nightsky.sim.runner import GameResult, MatchSpec
 from nightsky.sim.stats import summarize
 
@@ -330,7 +331,8 @@ def simulate(
     if report and out is None:
         fail("--report needs --out DIR (the report is written there)")
     spec = MatchSpec(
-        g.info.id, g.params, tuple(specs), seed, keep_record=out is not None, trace=report
+        g.info.id, g.params, tuple(specs), seed, keep_record=out is not None, trace=report,
+        attribute=report,
     )
     try:
         results, seconds = run_with_progress(
@@ -342,6 +344,12 @@ def simulate(
     summary = summarize(
         results, game_id=g.info.id, players=g.num_players, agents=names, seconds=seconds
     )
+    command = ["nightsky", "simulate", game, "--agents", ",".join(specs), "--players",
+               str(g.num_players), "--games", str(games_), "--seed", str(seed)]
+    for pair in option or []:
+        command += ["--option", pair]
+    summary["provenance"] = provenance(command, game_id=g.info.id, seed=seed, agents=specs,
+                                       options=g.params, games=games_)
     if out is not None:
         write_outputs(out, summary, results, names)
         if report:
