@@ -296,3 +296,16 @@ def test_field_paths() -> None:
         get_field(data, "gods.10")
     with pytest.raises(OptionError, match="is a value"):
         get_field(data, "board.daybreak.x")
+
+
+def test_components_reference_is_current_and_complete() -> None:
+    """docs/components-reference.md is generated from the models (fields, types, ranges and
+    meanings); regenerate it with ``python -m nightsky.sim.reference``."""
+    from nightsky.sim.reference import reference_markdown
+
+    text = reference_markdown()
+    doc = Path(__file__).resolve().parents[2] / "docs" / "components-reference.md"
+    assert doc.read_text() == text, "regenerate docs/components-reference.md"
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert len(rows) > 100 and all(not line.endswith("|  |") for line in rows)
+    assert "| `np` | int | >= 0 | required | Night points scored by the star" in text
