@@ -88,7 +88,7 @@ def _meanings(cls: type) -> dict[str, str]:
                 and isinstance(nxt.value.value, str)):
             out[name] = " ".join(nxt.value.value.split())
             continue
-        comment = re.search(r"#\s*(.+)$", lines[node.end_lineno - 1])
+        comment = re.search(r"#\s*(.+)$", lines[(node.end_lineno or node.lineno) - 1])
         if comment:
             out[name] = comment.group(1).strip()
     return out
