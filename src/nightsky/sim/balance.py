@@ -283,7 +283,13 @@ def plot_balance(data: dict[str, Any], path: Path) -> Path:
         ]
         label = f"{n} player{'s' if n > 1 else ''}"
         a1.bar(xs, ys, width, yerr=err, capsize=3, label=label)
-        a2.bar(xs, [r["advantage"] for r in rows], width, label=label)
+        adv_err = [
+            [r["advantage"] - r["advantage_ci95"][0] if r.get("advantage_ci95") else 0.0
+             for r in rows],
+            [r["advantage_ci95"][1] - r["advantage"] if r.get("advantage_ci95") else 0.0
+             for r in rows],
+        ]
+        a2.bar(xs, [r["advantage"] for r in rows], width, yerr=adv_err, capsize=3, label=label)
     seats = range(max(counts) if counts else 1)
     for ax in (a1, a2):
         ax.axhline(0, color="black", linewidth=0.8)
@@ -292,32 +298,19 @@ def plot_balance(data: dict[str, Any], path: Path) -> Path:
     a1.set_ylabel("win share minus fair share 1/N")
     a1.set_title("Win share (bars: intervals holding together at 95%)", fontsize=10)
     a2.set_ylabel("points")
-    a2.set_title("Score advantage over the table mean", fontsize=10)
+    a2.set_title("Score advantage over the table mean (bars: intervals)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
     return path
 
 
-def render_balance_html(data: dict[str, Any], image: str, title: str, command: str) -> str:
-    """``balance.html``: the table per player count, the plot, the method and the notes."""
-    from nightsky.sim.report import CSS, fmt, html_table, provenance_html
+def counts_html(data: dict[str, Any], counts: Sequence[int]) -> list[str]:
+    """Per player count: the seat table, the length and ends, the components table."""
+    from nightsky.sim.report import fmt, html_table
 
     e = html.escape
-    counts = sorted({r["players"] for r in data["rows"]})
-    parts = [
-        "<!doctype html><html><head><meta charset='utf-8'>",
-        f"<title>{e(title)} seat balance</title><style>{CSS}</style></head><body>",
-        f"<h1>{e(title)}: seat balance</h1>",
-        f"<p class='sub'>{e(data['agents'])} in every seat; {data['games']} games per player "
-        f"count; seed {e(str(data['seed']))}</p>",
-        f"<p class='sub'><code>{e(command)}</code></p>" if command else "",
-        provenance_html(data.get("provenance")),
-        "<div class='head'><b>In one minute</b><ul>",
-        *[f"<li>{e(h)}</li>" for h in headlines(data)],
-        "</ul></div>",
-        f"<img src='{image}' alt='seat advantage by player count'>",
-    ]
+    parts: list[str] = []
     summaries = {c["players"]: c for c in data.get("counts", [])}
     for n in counts:
         rows = [r for r in data["rows"] if r["players"] == n]
@@ -346,6 +339,35 @@ def render_balance_html(data: dict[str, Any], image: str, title: str, command: s
         c = summaries.get(n)
         if c is not None:
             parts.append(count_html(c))
+    return parts
+
+
+def render_balance_html(data: dict[str, Any], image: str, title: str, command: str) -> str:
+    """``balance.html``: the table per player count, the plot, the method and the notes."""
+    from nightsky.sim.report import CSS, provenance_html
+
+    e = html.escape
+    counts = sorted({r["players"] for r in data["rows"]})
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>{e(title)} seat balance</title><style>{CSS}</style></head><body>",
+        f"<h1>{e(title)}: seat balance</h1>",
+        f"<p class='sub'>{e(data['agents'])} in every seat; {data['games']} games per player "
+        f"count; seed {e(str(data['seed']))}</p>",
+        provenance_html(data.get("provenance"))
+        or (f"<p class='sub'><code>{e(command)}</code></p>" if command else ""),
+        "<div class='head'><b>In one minute</b><ul>",
+        *[f"<li>{e(h)}</li>" for h in headlines(data)],
+        "</ul></div>",
+        f"<img src='{image}' alt='seat advantage by player count'>",
+    ]
+    parts.extend(counts_html(data, counts))
+    second = data.get("second")
+    if second is not None:
+        parts.append(f"<h2>The same with {e(second['agents'])} in every seat</h2>")
+        parts.append("<div class='head'><ul>" + "".join(
+            f"<li>{e(h)}</li>" for h in headlines(second)) + "</ul></div>")
+        parts.extend(counts_html(second, counts))
     trace = data.get("skill_trace")
     if trace is not None:
         parts.append(skill_trace_html(data, trace))
