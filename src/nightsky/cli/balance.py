@@ -22,6 +22,7 @@ from nightsky.cli.commands import (
     check_run_flags,
     run_with_progress,
 )
+from nightsky.cli.lab import JsonFlag
 from nightsky.cli.tournament import split_specs
 from nightsky.core.errors import GameError
 from nightsky.core.game import Game
@@ -85,7 +86,7 @@ def balance(
     out: Annotated[
         Path | None, typer.Option(help="Write balance.json, balance.png and balance.html here.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonFlag = False,
     option: OptionFlag = None,
 ) -> None:
     """Seat balance: AGENTS in every seat at each player count; per seat the win share, mean

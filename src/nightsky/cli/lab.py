@@ -30,6 +30,7 @@ from nightsky.core.game import Game
 from nightsky.core.registry import load_game
 from nightsky.sim.runner import GameResult, MatchSpec
 
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 PlayersFlag = Annotated[
     int | None, typer.Option(help="Number of players (default: the game's default).")
 ]
@@ -93,7 +94,7 @@ def compare(
     out: Annotated[
         Path | None, typer.Option(help="Write compare.json, compare.png and compare.html here.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonFlag = False,
     option: OptionFlag = None,
 ) -> None:
     """Two designs on the same seeds: every difference (seats, length, lead, components) with
@@ -307,7 +308,7 @@ def sweep(
     out: Annotated[
         Path | None, typer.Option(help="Write sweep.json, a plot per metric and sweep.html here.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonFlag = False,
     option: OptionFlag = None,
 ) -> None:
     """Vary one field of a components file and measure every metric at each value, on the same
