@@ -309,3 +309,26 @@ def test_components_reference_is_current_and_complete() -> None:
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert len(rows) > 100 and all(not line.endswith("|  |") for line in rows)
     assert "| `np` | int | >= 0 | required | Night points scored by the star" in text
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_simulate_and_tournament_json_record_provenance(command: str) -> None:
+    agents = "random" if command == "simulate" else "random,greedy"
+    data = _json([command, "shooting-star", "--players", "2", "--agents", agents, "--games",
+                  "4", "--seed", "31", "--json"])
+    prov = data["provenance"]
+    assert prov["seed"] == 31 and prov["games"] == 4 and "--seed 31" in prov["command"]
+    assert prov["components"]["sha256"] == components_hash("shooting-star")
+
+
+def test_simulate_report_names_components(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["simulate", "starlight", "--players", "2", "--agents", "random",
+                              "--games", "30", "--out", str(tmp_path), "--report"])
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert any(c["component"] == "Aquila 1" for c in data["components"])
+    assert data["provenance"]["seed"] == 0 and data["length"]["rounds"] > 5
+    assert all(u["correlation_ci95"] is None or u["correlation_ci95"][0] <= u["correlation"]
+               <= u["correlation_ci95"][1] for u in data["usage"])
+    page = (tmp_path / "report.html").read_text()
+    assert "Components: who took what" in page and "sha256" in page

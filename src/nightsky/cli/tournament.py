@@ -21,6 +21,7 @@ from nightsky.cli.commands import (
     run_with_progress,
 )
 from nightsky.core.errors import GameError
+from nightsky.sim.design import provenance
 from nightsky.sim.runner import MatchSpec
 from nightsky.sim.tournament import lineups, summarize_tournament
 
@@ -82,6 +83,12 @@ def tournament(
     summary = summarize_tournament(
         results, specs, game_id=g.info.id, players=g.num_players, seconds=seconds
     )
+    command = ["nightsky", "tournament", game, "--agents", ",".join(specs), "--players",
+               str(g.num_players), "--games", str(games_), "--seed", str(seed)]
+    for pair in option or []:
+        command += ["--option", pair]
+    summary["provenance"] = provenance(command, game_id=g.info.id, seed=seed, agents=specs,
+                                       options=g.params, games=games_)
     if as_json:
         print(json.dumps(summary))
         return
