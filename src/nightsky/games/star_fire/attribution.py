@@ -1,7 +1,8 @@
 """Which named components a Star Fire action builds (the design lab's attribution).
 
-``nightsky balance`` and ``nightsky compare`` credit each seat with the Stars, Planets and
-Moons it built or had built by Divine Intervention, by the card's name ("Polaris", "Ferrum").
+``nightsky balance`` and ``nightsky compare`` credit each seat with the Star it was dealt at
+set-up (placed or kept, SF-2.3) and the Stars, Planets and Moons it built or had built by
+Divine Intervention, by the card's name ("Polaris", "Ferrum").
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from nightsky.core.game import Action, State
 from nightsky.games.star_fire.actions import Act
-from nightsky.games.star_fire.constants import BUILD, DIVINE
+from nightsky.games.star_fire.constants import BUILD, DIVINE, SETUP
 
 if TYPE_CHECKING:
     from nightsky.games.star_fire.game import StarFireGame
@@ -19,7 +20,13 @@ if TYPE_CHECKING:
 def component_events(
     game: StarFireGame, state: State, action: Action, seat: int
 ) -> tuple[tuple[int, str, str], ...]:
-    """``(seat, "built", name)`` for a build or a Divine Intervention; () for other actions."""
-    if seat < 0 or type(action) is not Act or action.kind not in (BUILD, DIVINE):
+    """``(seat, "built", name)`` for a build or a Divine Intervention, ``(seat, "was dealt",
+    name)`` for the set-up choice on the dealt Star; () for other actions."""
+    if seat < 0 or type(action) is not Act:
+        return ()
+    if action.kind == SETUP:
+        hand = getattr(state, "hands", None)  # the dealt Star is the first card in hand
+        return ((seat, "was dealt", game.cards.title[hand[seat][0]]),) if hand else ()
+    if action.kind not in (BUILD, DIVINE):
         return ()
     return ((seat, "built", game.cards.title[action.a]),)
