@@ -61,8 +61,17 @@ def load_toml(path: str | Path) -> dict:
         elif "end of document" in reason:
             line, col = text.count("\n") + 1, len(text) - text.rfind("\n")
         where = f" (line {line}, column {col})" if line else ""
-        # The parser's reason names what it expected, never the file's content.
+        # Some reasons quote a key or a character of the file: keep only their fixed words, so
+        # that an error never shows what a file holds.
+        reason = next((fixed for fixed in _ECHOING if reason.startswith(fixed)), reason)
         raise ComponentError(f"{_name(path)}: not valid TOML{where}: {reason}") from None
+
+
+_ECHOING = (
+    "Found invalid character", "Illegal character", "Cannot declare", "Cannot mutate",
+    "Cannot redefine", "Duplicate inline table key",
+)
+"""Starts of tomllib's reasons that go on to quote the file."""
 
 
 def _read_regular_file(path: str | Path) -> str:
