@@ -336,7 +336,7 @@ def test_simulate_report_names_components(tmp_path: Path) -> None:
 
 def test_a_toml_error_never_quotes_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "dup.toml"
-    bad.write_text("hunter2 = 1\nhunter2 = 2\n")
+    bad.write_text("[hunter2]\n[hunter2]\n")
     with pytest.raises(ComponentError) as err:
         load_game("star-fire", components=str(bad))
     assert "line 2, column" in str(err.value) and "Cannot declare" in str(err.value)
