@@ -341,3 +341,17 @@ def test_a_toml_error_never_quotes_the_file(tmp_path: Path) -> None:
         load_game("star-fire", components=str(bad))
     assert "line 2, column" in str(err.value) and "Cannot declare" in str(err.value)
     assert "hunter2" not in str(err.value)
+
+
+def test_report_gives_no_seat_verdict_when_most_games_hit_the_cap() -> None:
+    from nightsky.sim.report import analyse, headlines
+
+    results = [_game(i, [0], [(0, "Polaris")], end="rounds" if i < 15 else "goal")
+               for i in range(20)]
+    data = analyse(results, ["greedy", "greedy"], game="x", safeguards=("rounds",))
+    assert data["capped"] == 15 and {s["verdict"] for s in data["seats"]} == {"no verdict"}
+    text = " ".join(headlines(data))
+    assert "15 of 20 games ended at a safeguard cap" in text and "2 rounds" in text
+    assert "rounds 15" in text  # how games ended
+    plain = analyse(results, ["greedy", "greedy"], game="x")
+    assert plain["seats"][0]["verdict"] == "above fair"

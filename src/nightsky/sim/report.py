@@ -85,6 +85,7 @@ def analyse(
     game: str = "",
     players: int | None = None,
     provenance: dict[str, Any] | None = None,
+    safeguards: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Every figure of the report as a JSON-ready dict (``report.json``). ``players``: the
     live seats (default: every seat) whose components are measured."""
@@ -179,6 +180,12 @@ def analyse(
         "components": comps,
         "component_method": ATTRIBUTION_METHOD,
     }
+    capped = sum(v for k, v in data["end_conditions"].items() if k in safeguards)
+    data["capped"] = capped
+    if n and capped * 2 > n:
+        # Positions at a cap are not results of the game: no seat verdict.
+        for row in data["seats"]:
+            row["verdict"] = "no verdict"
     if provenance is not None:
         data["provenance"] = provenance
     return data
@@ -302,9 +309,14 @@ def headlines(data: dict[str, Any]) -> list[str]:
     """The few sentences a designer reads first."""
     out = []
     n = data["games"]
-    odd = [s for s in data["seats"] if s["verdict"] != "fair"]
+    if data.get("capped", 0) * 2 > n:
+        out.append(f"No seat verdict: {data['capped']} of {n} games ended at a safeguard cap, "
+                   "not by the rules' goal; the win shares describe positions at the cap.")
+    odd = [s for s in data["seats"] if s["verdict"] not in ("fair", "no verdict")]
     same = data["same_agent_every_seat"]
-    if odd:
+    if data.get("capped", 0) * 2 > n:
+        pass  # said above: no seat sentence
+    elif odd:
         parts = [
             f"seat {s['seat']} wins {s['win_share']:.0%} "
             f"({s['ci95'][0]:.0%}-{s['ci95'][1]:.0%})"
@@ -322,9 +334,14 @@ def headlines(data: dict[str, Any]) -> list[str]:
             + (" (more games narrow the intervals)." if n < 1000 else ".")
         )
     length = data["length"]
+    ends = data.get("end_conditions") or {}
     out.append(
-        f"A game takes {length['median']:g} player actions (median; 80% between "
-        f"{length['p10']:g} and {length['p90']:g})."
+        (f"A game takes {length['rounds']:g} rounds on average ({length['turns']:g} turns); "
+         if "rounds" in length else "A game takes ")
+        + f"{length['median']:g} player actions (median; 80% between "
+        f"{length['p10']:g} and {length['p90']:g})"
+        + ("; ended by: " + ", ".join(f"{k} {v}" for k, v in ends.items()) if ends else "")
+        + "."
     )
     margin = data["margin"]
     if margin["within_1_point"] is not None:
@@ -563,8 +580,12 @@ def write_report(
 ) -> Path:
     """Write ``report.json``, the plots and ``report.html`` into ``out``; returns the page."""
     out.mkdir(parents=True, exist_ok=True)
-    data = analyse(results, summary["agents"], game=summary.get("game", ""),
-                   players=summary.get("players"), provenance=summary.get("provenance"))
+    from nightsky.core.registry import game_class
+
+    game = summary.get("game", "")
+    data = analyse(results, summary["agents"], game=game, players=summary.get("players"),
+                   provenance=summary.get("provenance"),
+                   safeguards=game_class(game).safeguard_ends if game else ())
     files = _plots(out, results, data)
     (out / "report.json").write_text(json.dumps(data, indent=2) + "\n")
     page = out / "report.html"
