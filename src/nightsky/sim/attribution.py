@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nightsky.sim.runner import GameResult
-from nightsky.sim.stats import CONFIDENCE, fmean, wilson_interval
+from nightsky.sim.stats import CONFIDENCE, fmean, seat_share, wilson_interval
 
 FDR = 0.05
 """The false-discovery rate of the outlier lists."""
@@ -35,10 +35,6 @@ ATTRIBUTION_METHOD = (
     f"{MIN_GROUP} seat-games took it and {MIN_GROUP} did not; outliers: corrected p < {FDR}"
 )
 """What the component tables measure, in words (reports print it)."""
-
-
-def _share(r: GameResult, p: int) -> float:
-    return 1.0 / len(r.winners) if p in r.winners else 0.0
 
 
 @dataclass(frozen=True)
@@ -81,7 +77,8 @@ def fdr_adjust(pvalues: Sequence[float], alpha: float = FDR) -> list[float]:
     return [float(x) for x in multipletests(list(pvalues), alpha=alpha, method="fdr_bh")[1]]
 
 
-def _r(x: float | None, digits: int = 4) -> float | None:
+def rounded(x: float | None, digits: int = 4) -> float | None:
+    """``x`` rounded for JSON (no -0.0), None kept."""
     return None if x is None else round(x, digits) + 0.0
 
 
@@ -114,11 +111,11 @@ def component_rows(results: Sequence[GameResult], seats: int) -> list[dict[str, 
         for r, taken in zip(results, per_game, strict=True):
             for p in range(seats):
                 if name in taken[p]:
-                    took_w.append(_share(r, p))
+                    took_w.append(seat_share(r, p))
                     took_s.append(r.scores[p])
                     when.append(taken[p][name])
                 else:
-                    rest_w.append(_share(r, p))
+                    rest_w.append(seat_share(r, p))
                     rest_s.append(r.scores[p])
         n = len(took_w)
         lo, hi = wilson_interval(sum(took_w), n)
@@ -126,12 +123,12 @@ def component_rows(results: Sequence[GameResult], seats: int) -> list[dict[str, 
             "component": name,
             "verb": verb,
             "seat_games": n,
-            "take_rate": _r(n / total if total else 0.0),
-            "taken_at": _r(fmean(when), 3) if when else None,
-            "win_rate": _r(fmean(took_w)) if took_w else None,
-            "win_ci95": [_r(lo), _r(hi)] if took_w else None,
-            "win_rate_without": _r(fmean(rest_w)) if rest_w else None,
-            "mean_score": _r(fmean(took_s), 3) if took_s else None,
+            "take_rate": rounded(n / total if total else 0.0),
+            "taken_at": rounded(fmean(when), 3) if when else None,
+            "win_rate": rounded(fmean(took_w)) if took_w else None,
+            "win_ci95": [rounded(lo), rounded(hi)] if took_w else None,
+            "win_rate_without": rounded(fmean(rest_w)) if rest_w else None,
+            "mean_score": rounded(fmean(took_s), 3) if took_s else None,
             "win_lift": None,
             "win_lift_ci95": None,
             "score_lift": None,
@@ -144,11 +141,11 @@ def component_rows(results: Sequence[GameResult], seats: int) -> list[dict[str, 
             w = welch(took_w, rest_w)
             s = welch(took_s, rest_s)
             if w is not None:
-                row.update(win_lift=_r(w.diff), win_lift_ci95=[_r(w.ci[0]), _r(w.ci[1])],
-                           p=w.p)
+                row.update(win_lift=rounded(w.diff),
+                           win_lift_ci95=[rounded(w.ci[0]), rounded(w.ci[1])], p=w.p)
             if s is not None:
-                row.update(score_lift=_r(s.diff, 3),
-                           score_lift_ci95=[_r(s.ci[0], 3), _r(s.ci[1], 3)])
+                row.update(score_lift=rounded(s.diff, 3),
+                           score_lift_ci95=[rounded(s.ci[0], 3), rounded(s.ci[1], 3)])
         rows.append(row)
     mark_outliers(rows, "p", "win_lift")
     return rows

@@ -17,10 +17,10 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from nightsky.sim.attribution import FDR, MIN_GROUP, _r, _share, mark_outliers, taken_by_seat, welch
+from nightsky.sim.attribution import FDR, MIN_GROUP, mark_outliers, rounded, taken_by_seat, welch
 from nightsky.sim.report import lead_stats
 from nightsky.sim.runner import GameResult
-from nightsky.sim.stats import CONFIDENCE, end_conditions, fmean
+from nightsky.sim.stats import CONFIDENCE, end_conditions, fmean, seat_share
 
 COMPARE_METHOD = (
     "paired by seed: each game-level figure is a difference per seed (design minus baseline) "
@@ -37,8 +37,8 @@ def paired(a: Sequence[float], b: Sequence[float], digits: int = 4) -> dict[str,
     95% t interval and p-value; a difference of zero in every pair gives ``[0, 0]`` and p 1."""
     d = [x - y for x, y in zip(a, b, strict=True)]
     out: dict[str, Any] = {
-        "design": _r(fmean(a), digits), "baseline": _r(fmean(b), digits),
-        "diff": _r(fmean(d), digits), "ci95": None, "p": None, "pairs": len(d),
+        "design": rounded(fmean(a), digits), "baseline": rounded(fmean(b), digits),
+        "diff": rounded(fmean(d), digits), "ci95": None, "p": None, "pairs": len(d),
     }
     if len(d) < 2:
         return out
@@ -47,11 +47,11 @@ def paired(a: Sequence[float], b: Sequence[float], digits: int = 4) -> dict[str,
     m = fmean(d)
     sd = statistics.stdev(d)
     if sd == 0:
-        out.update(ci95=[_r(m, digits), _r(m, digits)], p=1.0 if m == 0 else 0.0)
+        out.update(ci95=[rounded(m, digits), rounded(m, digits)], p=1.0 if m == 0 else 0.0)
         return out
     se = sd / math.sqrt(len(d))
     q = float(t.ppf(0.5 + CONFIDENCE / 2, len(d) - 1))
-    out.update(ci95=[_r(m - q * se, digits), _r(m + q * se, digits)],
+    out.update(ci95=[rounded(m - q * se, digits), rounded(m + q * se, digits)],
                p=float(f"{2 * t.sf(abs(m) / se, len(d) - 1):.3g}"))
     return out
 
@@ -85,7 +85,7 @@ def compare_runs(
     for p in range(seats):
         seat_rows.append({
             "seat": p,
-            "win_share": paired([_share(r, p) for r in a], [_share(r, p) for r in b]),
+            "win_share": paired([seat_share(r, p) for r in a], [seat_share(r, p) for r in b]),
             "score_advantage": paired([_advantages(r, seats)[p] for r in a],
                                       [_advantages(r, seats)[p] for r in b], 3),
         })
@@ -118,7 +118,7 @@ def _groups(results: Sequence[GameResult], seats: int) -> tuple[dict[str, list[f
     for r in results:
         for p, taken in enumerate(taken_by_seat(r, seats)):
             for name in taken:
-                took.setdefault(name, []).append(_share(r, p))
+                took.setdefault(name, []).append(seat_share(r, p))
     return took, len(results) * seats
 
 
@@ -134,16 +134,17 @@ def component_differences(
         wa, wb = ga.get(name, []), gb.get(name, [])
         row: dict[str, Any] = {
             "component": name,
-            "take_rate": [_r(len(wa) / na if na else 0.0), _r(len(wb) / nb if nb else 0.0)],
-            "win_rate": [_r(fmean(wa)) if wa else None, _r(fmean(wb)) if wb else None],
+            "take_rate": [rounded(len(wa) / na if na else 0.0),
+                          rounded(len(wb) / nb if nb else 0.0)],
+            "win_rate": [rounded(fmean(wa)) if wa else None, rounded(fmean(wb)) if wb else None],
             "win_diff": None, "win_diff_ci95": None, "p": None, "p_fdr": None,
             "outlier": False,
         }
         if len(wa) >= MIN_GROUP and len(wb) >= MIN_GROUP:
             w = welch(wa, wb)
             if w is not None:
-                row.update(win_diff=_r(w.diff), win_diff_ci95=[_r(w.ci[0]), _r(w.ci[1])],
-                           p=w.p)
+                row.update(win_diff=rounded(w.diff),
+                           win_diff_ci95=[rounded(w.ci[0]), rounded(w.ci[1])], p=w.p)
         rows.append(row)
     mark_outliers(rows, "p", "win_diff")
     return rows

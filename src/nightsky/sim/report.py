@@ -24,6 +24,7 @@ from nightsky.sim.stats import (
     fmean,
     judge_seats,
     percentile,
+    seat_share,
 )
 
 MIN_USES = 20
@@ -31,10 +32,6 @@ MIN_USES = 20
 
 
 # ---------------------------------------------------------------------------- analysis
-def _share(r: GameResult, p: int) -> float:
-    return 1.0 / len(r.winners) if p in r.winners else 0.0
-
-
 def _leader(scores: Sequence[float]) -> int | None:
     best = max(scores)
     top = [p for p, v in enumerate(scores) if v == best]
@@ -93,7 +90,7 @@ def analyse(
     n = len(results)
     seats = len(agents)
     fair = 1.0 / seats if seats else 0.0
-    verdicts = judge_seats([sum(_share(r, p) for r in results) for p in range(seats)], n)
+    verdicts = judge_seats([sum(seat_share(r, p) for r in results) for p in range(seats)], n)
     seat_rows = []
     for v in verdicts:
         sc = [r.scores[v.seat] for r in results]
@@ -209,7 +206,7 @@ def _usage(results: Sequence[GameResult], seats: int) -> list[dict[str, Any]]:
         for r in results:
             for p, counts in enumerate(r.usage[:seats]):
                 uses.append(float(counts.get(k, 0)))
-                wins.append(_share(r, p))
+                wins.append(seat_share(r, p))
         used = [w for u, w in zip(uses, wins, strict=True) if u > 0]
         unused = [w for u, w in zip(uses, wins, strict=True) if u == 0]
         row: dict[str, Any] = {

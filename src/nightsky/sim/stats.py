@@ -38,6 +38,11 @@ def win_shares(results: Sequence[GameResult], seats: int) -> list[float]:
     return [w / n for w in wins]
 
 
+def seat_share(r: GameResult, p: int) -> float:
+    """Seat ``p``'s share of game ``r``'s victory: 1 / winners if it won, else 0."""
+    return 1.0 / len(r.winners) if p in r.winners else 0.0
+
+
 def fmean(xs: Sequence[float]) -> float:
     """``statistics.fmean``, with 0.0 for no data (an empty run summarises to zeros)."""
     return statistics.fmean(xs) if xs else 0.0

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from nightsky.sim.attribution import _share, component_rows, outliers
+from nightsky.sim.attribution import component_rows, outliers
 from nightsky.sim.report import lead_stats
 from nightsky.sim.runner import GameResult
-from nightsky.sim.stats import exact_interval, fmean, mean_interval
+from nightsky.sim.stats import exact_interval, fmean, mean_interval, seat_share
 
 
 def _mean(xs: Sequence[float]) -> dict[str, Any]:
@@ -32,7 +32,7 @@ def measure(results: Sequence[GameResult], players: int) -> dict[str, Any]:
     n = len(results)
     metrics: dict[str, dict[str, Any]] = {}
     for p in range(players):
-        wins = sum(_share(r, p) for r in results)
+        wins = sum(seat_share(r, p) for r in results)
         lo, hi = exact_interval(wins, n)
         metrics[f"seat {p} win share"] = {"value": round(wins / n, 4) if n else 0.0,
                                           "ci95": [round(lo, 4), round(hi, 4)]}
