@@ -18,10 +18,10 @@ from nightsky.cli.commands import (
     OptionFlag,
     WorkersFlag,
     check_run_flags,
+    run_provenance,
     run_with_progress,
 )
 from nightsky.core.errors import GameError
-from nightsky.sim.design import provenance
 from nightsky.sim.runner import MatchSpec
 from nightsky.sim.tournament import lineups, summarize_tournament
 
@@ -83,12 +83,7 @@ def tournament(
     summary = summarize_tournament(
         results, specs, game_id=g.info.id, players=g.num_players, seconds=seconds
     )
-    command = ["nightsky", "tournament", game, "--agents", ",".join(specs), "--players",
-               str(g.num_players), "--games", str(games_), "--seed", str(seed)]
-    for pair in option or []:
-        command += ["--option", pair]
-    summary["provenance"] = provenance(command, game_id=g.info.id, seed=seed, agents=specs,
-                                       options=g.params, games=games_)
+    summary["provenance"] = run_provenance("tournament", g, specs, games_, seed, option)
     if as_json:
         print(json.dumps(summary))
         return
