@@ -156,7 +156,7 @@ def balance(
         return
     title = loaded[0].info.title
     for one in results:
-        print_balance(one, title)
+        print_balance(one, title, method=one is results[-1])
     if len(results) == 2:
         print_skill_trace(data)
     if out is not None:
@@ -179,7 +179,7 @@ def print_skill_trace(data: dict[str, Any]) -> None:
     console.print(table)
 
 
-def print_balance(data: dict[str, Any], title: str) -> None:
+def print_balance(data: dict[str, Any], title: str, *, method: bool = True) -> None:
     """The rows as a rich table, one block per player count."""
     table = Table(
         title=f"{title} seat balance: {escape(data['agents'])} in every seat, {data['games']} "
@@ -225,6 +225,7 @@ def print_balance(data: dict[str, Any], title: str) -> None:
         for row in outliers(c["components"])[:3]:
             console.print(f"  [bold]component:[/] {escape(describe_outlier(row))}",
                           highlight=False)
-    console.print(f"[dim]method: {escape(data['method'])}[/]", highlight=False)
+    if method:  # once, after the last agent's tables
+        console.print(f"[dim]method: {escape(data['method'])}[/]", highlight=False)
     for note in data["notes"]:
         console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
