@@ -355,3 +355,12 @@ def test_report_gives_no_seat_verdict_when_most_games_hit_the_cap() -> None:
     assert "rounds 15" in text  # how games ended
     plain = analyse(results, ["greedy", "greedy"], game="x")
     assert plain["seats"][0]["verdict"] == "above fair"
+
+
+def test_sweep_values() -> None:
+    from nightsky.cli.lab import parse_values
+
+    assert parse_values("4..14:2") == [4, 6, 8, 10, 12, 14]
+    assert parse_values("4..6") == [4, 5, 6]
+    assert parse_values("0.5..1.5:0.5") == [0.5, 1.0, 1.5]
+    assert parse_values("plus_ap,buy_np,3,true") == ["plus_ap", "buy_np", 3, True]
