@@ -309,6 +309,17 @@ def test_components_reference_is_current_and_complete() -> None:
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert len(rows) > 100 and all(not line.endswith("|  |") for line in rows)
     assert "| `np` | int | >= 0 | required | Night points scored by the star" in text
+    # The meanings are the models' own field descriptions (attribute docstrings).
+    import importlib
+
+    from pydantic import BaseModel
+
+    for pkg in ("mihi_anguli", "shooting_star", "star_fire", "starlight", "stars_are_right"):
+        module = importlib.import_module(f"nightsky.games.{pkg}.components")
+        for model in vars(module).values():
+            if isinstance(model, type) and issubclass(model, BaseModel):
+                for name, info in model.model_fields.items():
+                    assert info.description, f"{pkg} {model.__name__}.{name} has no meaning"
 
 
 @pytest.mark.parametrize("command", ["simulate", "tournament"])

@@ -30,9 +30,11 @@ T = TypeVar("T")
 class Component(BaseModel):
     """Base of component entries: forbids unknown fields and carries provenance."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     source: Source
+    """Where the entry comes from: rulebook, reference or designed."""
     why: str = ""
+    """Why a designed entry is as it is (or where a fact comes from)."""
 
 
 def data_path(package: str, filename: str) -> Path:

@@ -113,7 +113,7 @@ class Purchase(Component):
 class Sheet(BaseModel):
     """The whole of one player's two game pages."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     title: str = ""
     """The sheet's title."""
     map: StarMap

@@ -113,6 +113,7 @@ class Components(Component):
     """The whole deck. ``source`` of the file itself is not needed, so it defaults."""
 
     source: Literal["rulebook", "reference", "designed"] = "designed"
+    """Where the file as a whole comes from (each entry says its own)."""
     planet: list[Planet]
     """The 49 planets."""
     colour: list[Colour]

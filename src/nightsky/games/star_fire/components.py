@@ -41,7 +41,7 @@ __all__ = [  # the card constants stay importable from here (they live in ``cons
 class Cost(BaseModel):
     """Units of each element a body costs."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     hydrogen: int = Field(0, ge=0, le=6)
     """Units of hydrogen."""
     helium: int = Field(0, ge=0, le=6)
@@ -61,6 +61,7 @@ class ElementCard(Component):
     element: Literal["hydrogen", "helium", "carbon", "metal"]
     """The element it supplies."""
     units: int = Field(ge=1, le=2)  # the rulebook: 1 or 2 units per card
+    """Units of the element the card is worth (the rulebook: 1 or 2)."""
 
 
 class EventCard(Component):
@@ -73,7 +74,7 @@ class EventCard(Component):
 class StarBonus(BaseModel):
     """A system bonus: the system holds at least ``planets`` Planets and ``moons`` Moons."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     planets: int = Field(ge=0, le=11)
     """Planets the star's system needs for the bonus."""
     moons: int = Field(ge=0, le=7)
@@ -85,7 +86,7 @@ class StarBonus(BaseModel):
 class MoonBonus(BaseModel):
     """A planet bonus: the planet hosts at least ``moons`` Moons."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     moons: int = Field(ge=0, le=3)
     """Moons the planet needs for the bonus."""
     points: int = Field(ge=0, le=10)
@@ -144,7 +145,7 @@ class StarFireKind(Component):
 class CardFile(BaseModel):
     """The whole deck; counts are the rulebook's (SF-1.1, SF-1.2)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     elements: list[ElementCard]
     """The element cards."""
     events: list[EventCard]

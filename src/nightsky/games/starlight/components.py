@@ -195,7 +195,7 @@ class Rays(Component):
 
 
 class Slot(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     n: int = Field(ge=1)
     """The slot's number within its constellation (1, 2, ...): \"Aquila 1\" is slot 1 of Aquila."""
     size: Size
@@ -365,7 +365,7 @@ class GodCard(Component):
 class StarlightComponents(BaseModel):
     """Every component table of Starlight, validated together (cross-references checked)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     board: Board
     """The Sky Board's numbers and rondel."""
     slotless: Slotless

@@ -156,6 +156,7 @@ class ComponentFile(Component):
     """A whole component file (``source`` is per entry, so the file itself carries none)."""
 
     source: Literal["rulebook", "reference", "designed"] = "reference"
+    """Where the file as a whole comes from (each entry says its own)."""
     tiles: list[TileEntry] | None = None
     """The star tiles."""
     creatures: list[CreatureEntry] | None = None
