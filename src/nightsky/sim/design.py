@@ -3,9 +3,9 @@
 Nothing here knows a game: the shipped set is every ``data/*.toml`` of the game's package, which
 together form the file that ``components=PATH`` accepts (a game reads the tables a user's file
 holds in place of its own). A *field path* is dotted: table and key names, list positions
-(``constellations.0``) or, in a list of entries, the entry's ``name``, ``id``, ``code`` or
-``key`` (``constellations.aquila.slots.1.np``: slot ``n = 1``... by position, see
-``resolve``).
+(``constellations.0``) or, in a list of entries, the entry's ``name``, ``id``, ``code``, ``key``
+or slot number ``n`` (``constellations.aquila.slots.1.np``: the night points of the slot
+numbered 1 of the constellation named aquila; see ``resolve``).
 """
 
 from __future__ import annotations
