@@ -16,7 +16,7 @@ _load_commands()
 runner = CliRunner()
 
 ROW_KEYS = {"players", "seat", "win_share", "win_ci95", "mean_score", "score_ci95", "advantage",
-            "flagged"}
+            "advantage_ci95", "advantage_verdict", "flagged"}
 
 
 def _check_rows(data: dict, counts: list[int]) -> None:
@@ -106,7 +106,7 @@ def test_rows_split_shared_wins_and_skip_automaton_wins() -> None:
     "extra, message",
     [
         (["--games", "1"], "at least 2"),
-        (["--agents", "random,greedy"], "one agent in every seat"),
+        (["--agents", "random,greedy,random"], "one agent in every seat"),
         (["--agents", "wizard"], "unknown agent"),
         (["--players", "9"], "players"),
         (["--workers", "0"], "--workers"),

@@ -22,11 +22,14 @@ from nightsky.cli.commands import (
     check_run_flags,
     run_with_progress,
 )
+from nightsky.cli.lab import JsonFlag
 from nightsky.cli.tournament import split_specs
 from nightsky.core.errors import GameError
 from nightsky.core.game import Game
 from nightsky.core.registry import game_class, load_game
-from nightsky.sim.balance import summarize_balance, verdict, write_balance
+from nightsky.sim.attribution import describe_outlier, outliers
+from nightsky.sim.balance import skill_trace, summarize_balance, verdict, write_balance
+from nightsky.sim.design import provenance
 from nightsky.sim.runner import GameResult, MatchSpec
 
 
@@ -61,35 +64,46 @@ def _players(n: int) -> str:
 @app.command()
 def balance(
     game: GameArg,
-    agents: Annotated[str, typer.Option(help="One agent spec, seated in every seat.")] = "greedy",
+    agents: Annotated[
+        str,
+        typer.Option(help="One agent spec, seated in every seat; two (comma list) run one after "
+                          "the other and show where their verdicts disagree (skill trace)."),
+    ] = "greedy",
     games_: Annotated[int, typer.Option("--games", help="Games per player count.")] = 200,
     players: Annotated[
         list[int] | None,
         typer.Option(help="A player count to measure (repeatable); default: every count."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
+    correct_counts: Annotated[
+        bool,
+        typer.Option("--correct-counts",
+                     help="Hold the verdicts of all player counts together (Bonferroni)."),
+    ] = False,
     workers: WorkersFlag = 1,
     engine: EngineFlag = Engine.local,
     address: AddressFlag = None,
     out: Annotated[
         Path | None, typer.Option(help="Write balance.json, balance.png and balance.html here.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonFlag = False,
     option: OptionFlag = None,
 ) -> None:
     """Seat balance: AGENTS in every seat at each player count; per seat the win share, mean
-    score and advantage, flagging seats favoured with 95% confidence for all seats together."""
+    score and advantage, flagging seats favoured with 95% confidence for all seats together;
+    per count the length in rounds, how games ended and the components that go with winning."""
     params = parse_options(option)
     if "players" in params:
         fail("give player counts with --players, not --option players=")
     specs = split_specs(agents)
-    if len(specs) != 1:
-        fail(f"balance seats one agent in every seat; got {len(specs)} specs: {', '.join(specs)}")
-    spec_text = specs[0]
-    try:
-        make_agent(spec_text, game)
-    except GameError as exc:
-        fail(str(exc))
+    if len(specs) not in (1, 2):
+        fail(f"balance seats one agent in every seat (two for a skill trace); got {len(specs)} "
+             f"specs: {', '.join(specs)}")
+    for spec_text in specs:
+        try:
+            make_agent(spec_text, game)
+        except GameError as exc:
+            fail(str(exc))
     if games_ < 2:
         fail("--games must be at least 2 (an interval needs two games per player count)")
     check_run_flags(games_, workers, engine, address)
@@ -105,40 +119,67 @@ def balance(
             "seats the game plays itself are not measured (" + "; ".join(automata) + "): the "
             "rows cover the live players' seats only"
         )
-    runs: dict[int, list[GameResult]] = {}
-    for g in loaded:
-        n = g.num_players
-        match = MatchSpec(g.info.id, g.params, (spec_text,) * n, seed)
-        try:
-            runs[n], _ = run_with_progress(
-                match, games_, workers, quiet=as_json, engine=engine, address=address,
-                label=f"{g.info.id}, {_players(n)}",
-            )
-        except GameError as exc:
-            fail(str(exc), code=1)
-    data = summarize_balance(
-        loaded[0].info.id, spec_text, runs, games=games_, seed=seed, notes=notes
-    )
+    # The flags that decide the results (workers and engine do not).
+    command = ["nightsky", "balance", game, "--agents", ",".join(specs), "--games", str(games_)]
+    for n in sorted(set(players or [])):
+        command += ["--players", str(n)]
+    for pair in option or []:
+        command += ["--option", pair]
+    command += ["--seed", str(seed)] + (["--correct-counts"] if correct_counts else [])
+    results = []
+    for spec_text in specs:
+        runs: dict[int, list[GameResult]] = {}
+        for g in loaded:
+            n = g.num_players
+            match = MatchSpec(g.info.id, g.params, (spec_text,) * n, seed, attribute=True)
+            try:
+                runs[n], _ = run_with_progress(
+                    match, games_, workers, quiet=as_json, engine=engine, address=address,
+                    label=f"{g.info.id}, {_players(n)}, {spec_text}",
+                )
+            except GameError as exc:
+                fail(str(exc), code=1)
+        results.append(summarize_balance(
+            loaded[0].info.id, spec_text, runs, games=games_, seed=seed, notes=notes,
+            safeguards=type(loaded[0]).safeguard_ends, correct_counts=correct_counts,
+            provenance=provenance(command, game_id=loaded[0].info.id, seed=seed,
+                                  agents=[spec_text], options=params, games=games_),
+        ))
+    data = results[0]
+    if len(results) == 2:
+        data["second"] = results[1]
+        data["skill_trace"] = skill_trace(results[0], results[1])
     if out is not None:
-        # The flags that decide the results (workers and engine do not).
-        command = ["nightsky", "balance", game, "--agents", spec_text, "--games", str(games_)]
-        for n in sorted(set(players or [])):
-            command += ["--players", str(n)]
-        for pair in option or []:
-            command += ["--option", pair]
-        write_balance(
-            out, data, title=loaded[0].info.title, command=shlex.join([*command, "--seed",
-                                                                        str(seed)])
-        )
+        write_balance(out, data, title=loaded[0].info.title, command=shlex.join(command))
     if as_json:
         print(json.dumps(data))
         return
-    print_balance(data, loaded[0].info.title)
+    title = loaded[0].info.title
+    for one in results:
+        print_balance(one, title, method=one is results[-1])
+    if len(results) == 2:
+        print_skill_trace(data)
     if out is not None:
         console.print(f"wrote {out}/balance.html, balance.png and balance.json")
 
 
-def print_balance(data: dict[str, Any], title: str) -> None:
+def print_skill_trace(data: dict[str, Any]) -> None:
+    """Where the two agents' verdicts disagree, as a rich table."""
+    first, second = data["agents"], data["second"]["agents"]
+    trace = data["skill_trace"]
+    if not trace:
+        console.print(f"skill trace: {escape(first)} and {escape(second)} agree everywhere.")
+        return
+    table = Table(title=f"Skill trace: where {escape(first)} and {escape(second)} disagree")
+    for head in ("N", "seat", "measure", first, second):
+        table.add_column(escape(head))
+    for t in trace:
+        table.add_row(str(t["players"]), "-" if t["seat"] is None else str(t["seat"]),
+                      escape(t["measure"]), escape(t[first]), escape(t[second]))
+    console.print(table)
+
+
+def print_balance(data: dict[str, Any], title: str, *, method: bool = True) -> None:
     """The rows as a rich table, one block per player count."""
     table = Table(
         title=f"{title} seat balance: {escape(data['agents'])} in every seat, {data['games']} "
@@ -146,10 +187,12 @@ def print_balance(data: dict[str, Any], title: str) -> None:
         caption=escape(
             "win share [interval adjusted so that all seats of a player count hold together at "
             "95%], green/red: above/below the fair share 1/N; mean score [95% CI]; advantage: "
-            "mean score minus the mean of the seats' mean scores"
+            "mean score minus the mean of the seats' mean scores [interval adjusted like the "
+            "win shares] and its verdict"
         ),
     )
-    for head in ("N", "seat", "win share [interval]", "mean score [95% CI]", "advantage"):
+    for head in ("N", "seat", "win share [interval]", "mean score [95% CI]",
+                 "advantage [interval]"):
         table.add_column(escape(head), justify="right", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
     last = None
@@ -166,10 +209,23 @@ def print_balance(data: dict[str, Any], title: str) -> None:
             str(r["seat"]),
             f"[{colour}]{r['win_share']:.3f}[/] " + escape(f"[{lo:.2f}-{hi:.2f}]"),
             f"{r['mean_score']:.2f}" + (escape(f" [{ci[0]:.1f}-{ci[1]:.1f}]") if ci else ""),
-            f"{r['advantage']:+.2f}",
+            f"{r['advantage']:+.2f}" + (
+                escape(f" [{r['advantage_ci95'][0]:+.1f}-{r['advantage_ci95'][1]:+.1f}] ")
+                + r["advantage_verdict"] if r.get("advantage_ci95") else ""),
             f"[{colour}]{v}[/]",
         )
     console.print(table)
-    console.print(f"[dim]method: {escape(data['method'])}[/]", highlight=False)
+    for c in data.get("counts", []):
+        ends = ", ".join(f"{k} {v}" for k, v in c["end_conditions"].items())
+        console.print(
+            f"{_players(c['players'])}: {c['rounds']:g} rounds a game ({c['turns']:g} turns, "
+            f"{c['player_actions']:g} player actions)" + (f"; ended by: {ends}" if ends else ""),
+            highlight=False,
+        )
+        for row in outliers(c["components"])[:3]:
+            console.print(f"  [bold]component:[/] {escape(describe_outlier(row))}",
+                          highlight=False)
+    if method:  # once, after the last agent's tables
+        console.print(f"[dim]method: {escape(data['method'])}[/]", highlight=False)
     for note in data["notes"]:
         console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)

@@ -35,6 +35,7 @@ from nightsky.core.record import replay as replay_record
 from nightsky.core.record import save_record
 from nightsky.core.registry import game_class, game_ids
 from nightsky.core.ui import render_text, seat_label
+from nightsky.sim.design import provenance
 from nightsky.sim.runner import GameResult, MatchSpec
 from nightsky.sim.stats import summarize
 
@@ -321,6 +322,20 @@ def run_with_progress(
     return sorted(results, key=lambda r: r.index), time.perf_counter() - start
 
 
+def run_provenance(
+    name: str, g: Game, specs: list[str], games: int, seed: int, option: list[str] | None
+) -> dict[str, Any]:
+    """The ``provenance`` of a run of ``nightsky NAME``: the command line that replays it
+    (workers and engine leave results alone, so they are not in it), seed, agents, options
+    and the components' hash."""
+    command = ["nightsky", name, g.info.id, "--agents", ",".join(specs), "--players",
+               str(g.num_players), "--games", str(games), "--seed", str(seed)]
+    for pair in option or []:
+        command += ["--option", pair]
+    return provenance(command, game_id=g.info.id, seed=seed, agents=specs, options=g.params,
+                      games=games)
+
+
 def check_run_flags(games: int, workers: int, engine: Engine, address: str | None) -> None:
     """Refuse run flags that cannot work (shared by simulate and tournament)."""
     if games < 1:
@@ -360,7 +375,8 @@ def simulate(
     if report and out is None:
         fail("--report needs --out DIR (the report is written there)")
     spec = MatchSpec(
-        g.info.id, g.params, tuple(specs), seed, keep_record=out is not None, trace=report
+        g.info.id, g.params, tuple(specs), seed, keep_record=out is not None, trace=report,
+        attribute=report,
     )
     try:
         results, seconds = run_with_progress(
@@ -372,6 +388,7 @@ def simulate(
     summary = summarize(
         results, game_id=g.info.id, players=g.num_players, agents=names, seconds=seconds
     )
+    summary["provenance"] = run_provenance("simulate", g, specs, games_, seed, option)
     if out is not None:
         write_outputs(out, summary, results, names)
         if report:

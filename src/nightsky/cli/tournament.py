@@ -18,6 +18,7 @@ from nightsky.cli.commands import (
     OptionFlag,
     WorkersFlag,
     check_run_flags,
+    run_provenance,
     run_with_progress,
 )
 from nightsky.core.errors import GameError
@@ -82,6 +83,7 @@ def tournament(
     summary = summarize_tournament(
         results, specs, game_id=g.info.id, players=g.num_players, seconds=seconds
     )
+    summary["provenance"] = run_provenance("tournament", g, specs, games_, seed, option)
     if as_json:
         print(json.dumps(summary))
         return

@@ -8,6 +8,7 @@ or ``designed``; designed entries say why in ``why`` (or the file says it once i
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Callable
@@ -29,9 +30,11 @@ T = TypeVar("T")
 class Component(BaseModel):
     """Base of component entries: forbids unknown fields and carries provenance."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     source: Source
+    """Where the entry comes from: rulebook, reference or designed."""
     why: str = ""
+    """Why a designed entry is as it is (or where a fact comes from)."""
 
 
 def data_path(package: str, filename: str) -> Path:
@@ -50,9 +53,27 @@ def load_toml(path: str | Path) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        # Python 3.14 sets lineno/colno; before, the position ends the parser's message.
         line, col = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+        reason = str(getattr(exc, "msg", "") or exc)
+        found = re.search(r"\s*\(at line (\d+), column (\d+)\)\s*$", reason)
+        if found:
+            line, col = line or int(found.group(1)), col or int(found.group(2))
+            reason = reason[: found.start()]
+        elif "end of document" in reason:
+            line, col = text.count("\n") + 1, len(text) - text.rfind("\n")
         where = f" (line {line}, column {col})" if line else ""
-        raise ComponentError(f"{_name(path)}: not valid TOML{where}") from None
+        # Some reasons quote a key or a character of the file: keep only their fixed words, so
+        # that an error never shows what a file holds.
+        reason = next((fixed for fixed in _ECHOING if reason.startswith(fixed)), reason)
+        raise ComponentError(f"{_name(path)}: not valid TOML{where}: {reason}") from None
+
+
+_ECHOING = (
+    "Found invalid character", "Illegal character", "Cannot declare", "Cannot mutate",
+    "Cannot redefine", "Duplicate inline table key",
+)
+"""Starts of tomllib's reasons that go on to quote the file."""
 
 
 def _read_regular_file(path: str | Path) -> str:
@@ -92,24 +113,46 @@ def load_components(path: str | Path, model: type[M]) -> M:
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        name = _name(Path(path).name)
+        raise ComponentError(describe_errors(exc, raw, lambda _table: name)) from None
+
+
+ENTRY_LABELS = ("name", "id", "key", "code", "title")
+"""Keys that name an entry in an error's location, in order of preference."""
+
+
+def describe_errors(
+    exc: ValidationError,
+    raw: dict,
+    file_of: Callable[[str], str],
+    labels: tuple[str, ...] = ENTRY_LABELS,
+) -> str:
+    """Every error of a validation, one a line, as ``file: location: message`` (``file_of`` names
+    the file a top-level table came from); entries are named by their label where they have
+    one, and a check across tables is located as such instead of by an empty path."""
+    parts = []
+    for err in exc.errors():
         loc = list(err["loc"])
-        # Point at the entry by its name where the entry has one, not only its index.
+        fname = file_of(str(loc[0])) if loc else file_of("")
         where = ".".join(str(x) for x in loc)
-        if len(loc) >= 2 and isinstance(loc[1], int):
+        if not loc:
+            where = "(cross-check of the whole file)"
+        elif len(loc) >= 2 and isinstance(loc[1], int):
             entries = raw.get(str(loc[0]), [])
             if isinstance(entries, list) and loc[1] < len(entries):
                 entry = entries[loc[1]]
                 label = next(
-                    (entry[k] for k in ("name", "id", "key", "code", "title")
-                     if isinstance(entry, dict) and k in entry),
+                    (entry[k] for k in labels if isinstance(entry, dict) and k in entry),
                     None,
                 )
                 if label is not None:
                     where = f"{loc[0]}[{loc[1]}] ({label!r})" + "".join(
                         f".{x}" for x in loc[2:]
                     )
-        raise ComponentError(f"{_name(Path(path).name)}: {where}: {err['msg']}") from None
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        parts.append(f"{fname}: {where}: {msg}")
+    more = f"\n({len(parts)} errors)" if len(parts) > 1 else ""
+    return "\n".join(parts) + more
 
 
 def cached_per_file(load: Callable[[str], T]) -> Callable[[str], T]:

@@ -67,6 +67,9 @@ class Game(ABC):
     """The game's presentation (``GameUI`` subclass); None: the plain default."""
     observer_class: ClassVar[type[Observer] | None] = None
     """The game's observation tensor (``Observer`` subclass); None: it has none."""
+    safeguard_ends: ClassVar[tuple[str, ...]] = ()
+    """End conditions (``State.end_condition`` names) that are caps against endless games, not
+    the rulebook's goal: a balance measured on games that mostly end by one gives no verdict."""
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         self.num_players = self._check_players(players)
@@ -133,6 +136,15 @@ class Game(ABC):
         it (a server's ``forfeit`` on timeout plays it; it is an ordinary action, so the record
         replays it). Default None: the seat cannot be dropped (a stand-in bot plays it)."""
         return None
+
+    def component_events(
+        self, state: State, action: Action, seat: int
+    ) -> Sequence[tuple[int, str, str]]:
+        """Hook for the design lab (``nightsky balance``, ``compare``): the named components
+        that ``action`` (by ``seat``, ``CHANCE`` for a chance outcome) makes a seat take, play,
+        build or score, as ``(seat, verb, name)`` with the board's name ("Aquila 1",
+        "Polaris"). Read from ``state`` before the action is applied. Default: none."""
+        return ()
 
     # ------------------------------------------------------------------ presentation
     @property

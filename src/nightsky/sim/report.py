@@ -14,18 +14,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from nightsky.sim.attribution import ATTRIBUTION_METHOD, component_rows, describe_outlier, outliers
 from nightsky.sim.runner import GameResult
-from nightsky.sim.stats import SEAT_METHOD, correlation, fmean, judge_seats, percentile
+from nightsky.sim.stats import (
+    SEAT_METHOD,
+    correlation,
+    correlation_interval,
+    end_conditions,
+    fmean,
+    judge_seats,
+    percentile,
+    seat_share,
+)
 
 MIN_USES = 20
 """Seat-games an action kind must appear in before its win correlation is reported."""
 
 
 # ---------------------------------------------------------------------------- analysis
-def _share(r: GameResult, p: int) -> float:
-    return 1.0 / len(r.winners) if p in r.winners else 0.0
-
-
 def _leader(scores: Sequence[float]) -> int | None:
     best = max(scores)
     top = [p for p, v in enumerate(scores) if v == best]
@@ -70,14 +76,21 @@ def _q(xs: Sequence[float], q: float) -> float:
 
 
 def analyse(
-    results: Sequence[GameResult], agents: Sequence[str], *, game: str = ""
+    results: Sequence[GameResult],
+    agents: Sequence[str],
+    *,
+    game: str = "",
+    players: int | None = None,
+    provenance: dict[str, Any] | None = None,
+    safeguards: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Every figure of the report as a JSON-ready dict (``report.json``)."""
+    """Every figure of the report as a JSON-ready dict (``report.json``). ``players``: the
+    live seats (default: every seat) whose components are measured."""
     results = sorted(results, key=lambda r: r.index)
     n = len(results)
     seats = len(agents)
     fair = 1.0 / seats if seats else 0.0
-    verdicts = judge_seats([sum(_share(r, p) for r in results) for p in range(seats)], n)
+    verdicts = judge_seats([sum(seat_share(r, p) for r in results) for p in range(seats)], n)
     seat_rows = []
     for v in verdicts:
         sc = [r.scores[v.seat] for r in results]
@@ -131,7 +144,9 @@ def analyse(
             "leader_at": decisive,
         }
     usage = _usage(results, seats)
-    return {
+    live = players or seats
+    comps = component_rows(results, live) if any(r.components for r in results) else []
+    data: dict[str, Any] = {
         "game": game,
         "games": n,
         "agents": list(agents),
@@ -145,7 +160,10 @@ def analyse(
             "p10": _q(lengths, 0.1),
             "p90": _q(lengths, 0.9),
             "stdev": round(statistics.pstdev(lengths), 2) if lengths else 0.0,
+            "turns": round(fmean([float(r.turns) for r in results]), 2),
+            "rounds": round(fmean([r.turns / live for r in results]), 2),
         },
+        "end_conditions": end_conditions(results),
         "margin": {
             "mean": round(fmean(margins), 3),
             "median": _q(margins, 0.5),
@@ -156,7 +174,18 @@ def analyse(
         },
         "lead": lead,
         "usage": usage,
+        "components": comps,
+        "component_method": ATTRIBUTION_METHOD,
     }
+    capped = sum(v for k, v in data["end_conditions"].items() if k in safeguards)
+    data["capped"] = capped
+    if n and capped * 2 > n:
+        # Positions at a cap are not results of the game: no seat verdict.
+        for row in data["seats"]:
+            row["verdict"] = "no verdict"
+    if provenance is not None:
+        data["provenance"] = provenance
+    return data
 
 
 def _usage(results: Sequence[GameResult], seats: int) -> list[dict[str, Any]]:
@@ -177,7 +206,7 @@ def _usage(results: Sequence[GameResult], seats: int) -> list[dict[str, Any]]:
         for r in results:
             for p, counts in enumerate(r.usage[:seats]):
                 uses.append(float(counts.get(k, 0)))
-                wins.append(_share(r, p))
+                wins.append(seat_share(r, p))
         used = [w for u, w in zip(uses, wins, strict=True) if u > 0]
         unused = [w for u, w in zip(uses, wins, strict=True) if u == 0]
         row: dict[str, Any] = {
@@ -189,10 +218,13 @@ def _usage(results: Sequence[GameResult], seats: int) -> list[dict[str, Any]]:
             "win_rate_when_used": round(fmean(used), 4) if used else None,
             "win_rate_when_not": round(fmean(unused), 4) if unused else None,
             "correlation": None,
+            "correlation_ci95": None,
         }
         if len(used) >= MIN_USES:
             c = correlation(uses, wins)
             row["correlation"] = round(c, 4) if c is not None else None
+            ci = correlation_interval(c, len(uses)) if c is not None else None
+            row["correlation_ci95"] = [round(ci[0], 4), round(ci[1], 4)] if ci else None
         rows.append(row)
     return rows
 
@@ -274,9 +306,14 @@ def headlines(data: dict[str, Any]) -> list[str]:
     """The few sentences a designer reads first."""
     out = []
     n = data["games"]
-    odd = [s for s in data["seats"] if s["verdict"] != "fair"]
+    if data.get("capped", 0) * 2 > n:
+        out.append(f"No seat verdict: {data['capped']} of {n} games ended at a safeguard cap, "
+                   "not by the rules' goal; the win shares describe positions at the cap.")
+    odd = [s for s in data["seats"] if s["verdict"] not in ("fair", "no verdict")]
     same = data["same_agent_every_seat"]
-    if odd:
+    if data.get("capped", 0) * 2 > n:
+        pass  # said above: no seat sentence
+    elif odd:
         parts = [
             f"seat {s['seat']} wins {s['win_share']:.0%} "
             f"({s['ci95'][0]:.0%}-{s['ci95'][1]:.0%})"
@@ -294,9 +331,14 @@ def headlines(data: dict[str, Any]) -> list[str]:
             + (" (more games narrow the intervals)." if n < 1000 else ".")
         )
     length = data["length"]
+    ends = data.get("end_conditions") or {}
     out.append(
-        f"A game takes {length['median']:g} player actions (median; 80% between "
-        f"{length['p10']:g} and {length['p90']:g})."
+        (f"A game takes {length['rounds']:g} rounds on average ({length['turns']:g} turns); "
+         if "rounds" in length else "A game takes ")
+        + f"{length['median']:g} player actions (median; 80% between "
+        f"{length['p10']:g} and {length['p90']:g})"
+        + ("; ended by: " + ", ".join(f"{k} {v}" for k, v in ends.items()) if ends else "")
+        + "."
     )
     margin = data["margin"]
     if margin["within_1_point"] is not None:
@@ -316,15 +358,28 @@ def headlines(data: dict[str, Any]) -> list[str]:
             + (f"whoever leads at 3/4 of the game wins {at75:.0%} of the time; " if at75 else "")
             + f"{lead['decided_in_last_10pct']:.0%} of games are decided in their last 10%."
         )
-    rows = [u for u in data["usage"] if u["correlation"] is not None]
-    if rows:
-        best = max(rows, key=lambda u: u["correlation"])
-        worst = min(rows, key=lambda u: u["correlation"])
+    rows = [u for u in data["usage"] if u.get("correlation_ci95")]
+    sure = [u for u in rows if u["correlation_ci95"][0] > 0 or u["correlation_ci95"][1] < 0]
+    if sure:
+        best = max(sure, key=lambda u: u["correlation"])
+        worst = min(sure, key=lambda u: u["correlation"])
         out.append(
-            f"Using '{best['kind']}' goes with winning most (r={best['correlation']:+.2f}); "
-            f"'{worst['kind']}' least (r={worst['correlation']:+.2f}). Correlation, not cause."
+            f"Using '{best['kind']}' goes with winning most (r={best['correlation']:+.2f}, "
+            f"{_ci(best['correlation_ci95'])})"
+            + (f"; '{worst['kind']}' least (r={worst['correlation']:+.2f}, "
+               f"{_ci(worst['correlation_ci95'])})" if worst is not best else "")
+            + ". Correlation, not cause."
         )
+    elif rows:
+        out.append("No action kind's use correlates with winning at 95% confidence.")
+    found = outliers(data.get("components", []))
+    if found:
+        out.append("Component that goes with winning most: " + describe_outlier(found[0]) + ".")
     return out
+
+
+def _ci(ci: Sequence[float]) -> str:
+    return f"95% interval {ci[0]:+.2f} to {ci[1]:+.2f}"
 
 
 CSS = """
@@ -356,6 +411,55 @@ def fmt(x: Any, pct: bool = False) -> str:
     return f"{x:.1%}" if pct else f"{x:g}"
 
 
+def component_table_html(rows: Sequence[dict[str, Any]], limit: int = 25) -> str:
+    """Outliers and the most taken components: take rate, win rate of whoever took it with
+    its interval, the lift over those who did not, score lift, corrected p."""
+    e = html.escape
+    shown = [r for r in rows if r["outlier"]] or []
+    shown += [r for r in rows if not r["outlier"]][: max(0, limit - len(shown))]
+
+    def ci(x: Any, pct: bool) -> str:
+        if not x:
+            return "-"
+        return f"{x[0]:+.1%} - {x[1]:+.1%}" if pct else f"{x[0]:+.2f} - {x[1]:+.2f}"
+
+    return html_table(
+        ["component", "verb", "take rate", "win rate", "interval", "win lift", "interval",
+         "score lift", "interval", "corrected p", "outlier"],
+        [
+            [
+                e(r["component"]), e(r["verb"]), fmt(r["take_rate"], True),
+                fmt(r["win_rate"], True),
+                "-" if not r["win_ci95"] else f"{r['win_ci95'][0]:.1%} - {r['win_ci95'][1]:.1%}",
+                "-" if r["win_lift"] is None else f"{r['win_lift']:+.1%}",
+                ci(r["win_lift_ci95"], True),
+                "-" if r["score_lift"] is None else f"{r['score_lift']:+.2f}",
+                ci(r["score_lift_ci95"], False),
+                fmt(r["p_fdr"]),
+                "<span class='above'>outlier</span>" if r["outlier"] else "",
+            ]
+            for r in shown
+        ],
+    ) + (f"<p class='note'>{len(rows) - len(shown)} more components in the JSON.</p>"
+         if len(rows) > len(shown) else "")
+
+
+def provenance_html(prov: dict[str, Any] | None) -> str:
+    """The line that says exactly what was run: command, seed, agents, options, components."""
+    if not prov:
+        return ""
+    e = html.escape
+    comp = prov.get("components", {})
+    return (
+        f"<p class='sub'><code>{e(str(prov.get('command', '')))}</code><br>seed "
+        f"{e(str(prov.get('seed')))}; agents {e(', '.join(prov.get('agents', [])))}; options "
+        f"{e(json.dumps(prov.get('options', {})))}; components "
+        f"{e(str(comp.get('file') or 'shipped'))} (sha256 "
+        f"<code>{e(str(comp.get('sha256', ''))[:16])}</code>&hellip;); nightsky "
+        f"{e(str(prov.get('version', '')))}</p>"
+    )
+
+
 def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
     """The report page: headlines first, then one section per question, each with its plot."""
     e = html.escape
@@ -366,6 +470,7 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
         f"<p class='sub'>{data['games']} games; seats: "
         + ", ".join(e(a) for a in data["agents"])
         + "</p>",
+        provenance_html(data.get("provenance")),
         "<div class='head'><b>In one minute</b><ul>",
         *[f"<li>{e(h)}</li>" for h in headlines(data)],
         "</ul></div>",
@@ -395,7 +500,11 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
         html_table(
             ["measure", "value"],
             [
+                ["mean length (rounds)", fmt(data["length"].get("rounds"))],
+                ["mean length (turns)", fmt(data["length"].get("turns"))],
                 ["mean length (player actions)", fmt(data["length"]["mean"])],
+                ["ended by", e(", ".join(f"{k} {v}" for k, v in
+                                         data.get("end_conditions", {}).items()) or "-")],
                 ["length spread (stdev)", fmt(data["length"]["stdev"])],
                 ["winner's margin, median", fmt(data["margin"]["median"])],
                 ["games within 1 point", fmt(data["margin"]["within_1_point"], True)],
@@ -430,12 +539,14 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
     parts.append(
         html_table(
             ["kind", "share of actions", "per seat-game", "win rate if used", "if not used",
-             "correlation"],
+             "correlation (95% interval)"],
             [
                 [
                     e(u["kind"]), fmt(u["share"], True), fmt(u["per_seat_game"]),
                     fmt(u["win_rate_when_used"], True), fmt(u["win_rate_when_not"], True),
-                    "-" if u["correlation"] is None else f"{u['correlation']:+.2f}",
+                    "-" if u["correlation"] is None else f"{u['correlation']:+.2f}"
+                    + (f" ({u['correlation_ci95'][0]:+.2f} to {u['correlation_ci95'][1]:+.2f})"
+                       if u.get("correlation_ci95") else ""),
                 ]
                 for u in data["usage"][:30]
             ],
@@ -446,6 +557,12 @@ def render_html(data: dict[str, Any], files: dict[str, str], title: str) -> str:
         f"notation starts with one). Correlations need {MIN_USES}+ seat-games that used the "
         "kind; they show association with winning, not that the action causes it.</p>"
     )
+    parts.append("<h2>Components: who took what, and who won</h2>")
+    if data.get("components"):
+        parts.append(component_table_html(data["components"]))
+        parts.append(f"<p class='note'>{e(data['component_method'])}.</p>")
+    else:
+        parts.append("<p>The game names no components.</p>")
     parts.append("<p class='note'>Figures behind this page: report.json, summary.json.</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -460,7 +577,12 @@ def write_report(
 ) -> Path:
     """Write ``report.json``, the plots and ``report.html`` into ``out``; returns the page."""
     out.mkdir(parents=True, exist_ok=True)
-    data = analyse(results, summary["agents"], game=summary.get("game", ""))
+    from nightsky.core.registry import game_class
+
+    game = summary.get("game", "")
+    data = analyse(results, summary["agents"], game=game, players=summary.get("players"),
+                   provenance=summary.get("provenance"),
+                   safeguards=game_class(game).safeguard_ends if game else ())
     files = _plots(out, results, data)
     (out / "report.json").write_text(json.dumps(data, indent=2) + "\n")
     page = out / "report.html"

@@ -53,6 +53,12 @@ class GameResult:
     # How the game ended (``State.end_condition``: ``goal``, ``deck``, ...), None where the game
     # does not say.
     end: str | None = None
+    # ``[seat, verb, component, player actions before it]`` for every named component a seat
+    # took, played, built or scored (``Game.component_events``; ``attribute=True``).
+    components: list[tuple[int, str, str, int]] = field(default_factory=list)
+    # Turns: runs of consecutive player actions by one seat (a game's own length unit where
+    # a turn is many small actions; a round is ``turns / players``).
+    turns: int = 0
 
 
 def action_kind(notation: str) -> str:
@@ -80,11 +86,13 @@ def play_game(
     deal: int | None = None,
     on_state: Callable[[State], None] | None = None,
     trace_every: int = 0,
+    attribute: bool = False,
 ) -> GameResult:
     """Play one game. ``agents[p]`` chooses for seat ``p`` (None only for seats the game drives).
 
     ``deal`` numbers the chance stream (default: ``index``); ``trace`` records the running score
-    whenever it changes (``trace_every`` is its older spelling: any value > 0 turns it on).
+    whenever it changes (``trace_every`` is its older spelling: any value > 0 turns it on);
+    ``attribute`` records the named components each seat takes (``Game.component_events``).
     """
     start = time.perf_counter()
     trace = trace or trace_every > 0
@@ -96,6 +104,10 @@ def play_game(
     last: list[float] | None = None
     scored = trace and _has_running_score(state)
     usage: list[dict[str, int]] = [dict() for _ in agents]
+    taken: list[tuple[int, str, str, int]] = []
+    hook = game.component_events if attribute else None
+    turns = 0
+    last_seat = CHANCE
     steps = 0
     while True:
         players = state.current_players()
@@ -109,13 +121,21 @@ def play_game(
             )
         seat = players[0]
         if seat == CHANCE:
-            state.step(state.sample_chance(chance_rng), CHANCE)
+            outcome = state.sample_chance(chance_rng)
+            if hook is not None:
+                taken.extend((p, v, c, actions) for p, v, c in hook(state, outcome, CHANCE))
+            state.step(outcome, CHANCE)
             chance += 1
         else:
             agent = agents[seat]
             if agent is None:
                 raise GameError(f"seat {seat} has no agent")
             action = agent.choose(state, seat, seat_rngs[seat])
+            if hook is not None:
+                taken.extend((p, v, c, actions) for p, v, c in hook(state, action, seat))
+            if seat != last_seat:
+                turns += 1
+                last_seat = seat
             state.apply(action, seat) if getattr(agent, "untrusted", False) else state.step(
                 action, seat
             )
@@ -144,6 +164,8 @@ def play_game(
         usage=usage,
         agents=[getattr(a, "name", "game") if a is not None else "game" for a in agents],
         end=state.end_condition(),
+        components=taken,
+        turns=turns,
     )
 
 
@@ -184,6 +206,7 @@ class MatchSpec:
     trace_every: int = 0
     trace: bool = False
     lineups: tuple[tuple[str, ...], ...] = ()
+    attribute: bool = False
 
     def seats_of(self, index: int) -> tuple[str, ...]:
         """The agent specs seated in game ``index``."""
@@ -218,6 +241,7 @@ def play_spec(spec: MatchSpec, index: int) -> GameResult:
         keep_record=spec.keep_record,
         trace=spec.trace or spec.trace_every > 0,
         deal=spec.deal_of(index),
+        attribute=spec.attribute,
     )
 
 

@@ -38,6 +38,11 @@ def win_shares(results: Sequence[GameResult], seats: int) -> list[float]:
     return [w / n for w in wins]
 
 
+def seat_share(r: GameResult, p: int) -> float:
+    """Seat ``p``'s share of game ``r``'s victory: 1 / winners if it won, else 0."""
+    return 1.0 / len(r.winners) if p in r.winners else 0.0
+
+
 def fmean(xs: Sequence[float]) -> float:
     """``statistics.fmean``, with 0.0 for no data (an empty run summarises to zeros)."""
     return statistics.fmean(xs) if xs else 0.0
@@ -67,6 +72,20 @@ def correlation(xs: Sequence[float], ys: Sequence[float]) -> float | None:
         return statistics.correlation(xs, ys)
     except statistics.StatisticsError:
         return None
+
+
+def correlation_interval(
+    r: float, n: int, confidence: float = CONFIDENCE
+) -> tuple[float, float] | None:
+    """Interval of Pearson's ``r`` over ``n`` pairs by Fisher's z transform (None below four
+    pairs)."""
+    if n < 4:
+        return None
+    from scipy.stats import norm
+
+    z = math.atanh(max(-0.999999, min(0.999999, r)))
+    half = float(norm.ppf(0.5 + confidence / 2)) / math.sqrt(n - 3)
+    return (math.tanh(z - half), math.tanh(z + half))
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:

@@ -52,6 +52,7 @@ def parse_point(text: str) -> tuple[int, int] | None:
 
 class StarMap(Component):
     stars: list[str] = Field(min_length=1)
+    """Star points of the map as \"x,y\" sheet coordinates."""
 
     @field_validator("stars")
     @classmethod
@@ -71,7 +72,9 @@ class StarMap(Component):
 
 class Day(Component):
     name: str
+    """The day."""
     items: list[str] = Field(min_length=4, max_length=4)
+    """Its four schedule items."""
 
     @field_validator("items")
     @classmethod
@@ -81,9 +84,13 @@ class Day(Component):
 
 class Article(Component):
     name: str
+    """The week it belongs to."""
     week: int = Field(ge=1, le=5)
+    """Week 1-5."""
     cost: list[str] = Field(min_length=1)
+    """Items to fill, left to right."""
     points: int = Field(ge=0)
+    """Points it is worth."""
 
     @field_validator("cost")
     @classmethod
@@ -93,7 +100,9 @@ class Article(Component):
 
 class Purchase(Component):
     name: str
+    """The ability or supporter."""
     cost: list[str] = Field(min_length=1)
+    """The items that buy it."""
 
     @field_validator("cost")
     @classmethod
@@ -104,13 +113,19 @@ class Purchase(Component):
 class Sheet(BaseModel):
     """The whole of one player's two game pages."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     title: str = ""
+    """The sheet's title."""
     map: StarMap
+    """The star map."""
     days: list[Day]
+    """The schedule wheel."""
     articles: list[Article]
+    """The Articles table."""
     abilities: list[Purchase]
+    """The abilities to buy."""
     supporters: list[Purchase]
+    """The supporters to buy."""
 
     @model_validator(mode="after")
     def _complete(self) -> Sheet:

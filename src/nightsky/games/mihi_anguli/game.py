@@ -6,6 +6,7 @@ from typing import Any
 
 from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
 from nightsky.core.info import Level
+from nightsky.games.mihi_anguli import attribution
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move, MoveTable, Roll, parse_roll
 from nightsky.games.mihi_anguli.components import load_sheet
@@ -75,6 +76,7 @@ class MihiAnguliGame(Game):
     )
     ui_class = MihiAnguliUI
     observer_class = MihiAnguliObserver
+    component_events = attribution.component_events  # the design lab's hook
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)

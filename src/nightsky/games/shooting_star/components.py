@@ -24,9 +24,13 @@ class Planet(Component):
     """A Planet card: ``minor`` (1/2), ``major`` (3/4, named) or ``dark``."""
 
     code: str = Field(pattern=r"^[a-z][a-z0-9]{1,5}$")
+    """Card code (p01, n03, d2)."""
     kind: Literal["minor", "major", "dark"]
+    """minor (1/2), major (3/4, named) or dark."""
     name: str = ""
+    """A major planet's name."""
     moon: bool = False
+    """Whether it carries a Moon (one more point)."""
 
     @model_validator(mode="after")
     def _named(self) -> Planet:
@@ -39,16 +43,22 @@ class Colour(Component):
     """One admiral's colour (a set of nine Destruction cards)."""
 
     name: str = Field(pattern=r"^[a-z]+$")
+    """The colour."""
     admiral: str
+    """Its admiral's name."""
 
 
 class Card(Component):
     """One of the nine Destruction cards of every set; ``priority`` 0 is the Space Shield."""
 
     key: str = Field(pattern=r"^(P[1-8]|S)$")
+    """P1-P8 or S (the Space Shield)."""
     priority: int = Field(ge=0, le=8)
+    """Resolution priority (0 for the Shield)."""
     title: str
+    """The card's name, as reports name it."""
     blast: list[tuple[int, int]]
+    """Offsets [dcol, drow] of the planets it hits, [0, 0] the one it lies on."""
 
     @model_validator(mode="after")
     def _check(self) -> Card:
@@ -72,12 +82,19 @@ class Mission(Component):
     ``destroy``: destroy ``count`` opponents' cards; ``named``: ``planet`` plus Zero (SS-13.2)."""
 
     code: str = Field(pattern=r"^[123][a-z]$")
+    """Mission code: its value and a letter (1a ... 3e)."""
     value: int = Field(ge=1, le=3)
+    """Points it is worth (1, 2 or 3)."""
     kind: Literal["planets", "destroy", "named"]
+    """planets (capture), destroy (opponents' cards) or named (a planet plus Zero)."""
     filter: Literal["any", "minor", "major", "moon"] = "any"
+    """Which planets a `planets` mission counts."""
     count: int = Field(ge=0, le=30, default=0)
+    """How many it needs."""
     planet: str = ""
+    """The planet a `named` mission names."""
     text: str
+    """The mission in words."""
 
     @model_validator(mode="after")
     def _check(self) -> Mission:
@@ -96,10 +113,15 @@ class Components(Component):
     """The whole deck. ``source`` of the file itself is not needed, so it defaults."""
 
     source: Literal["rulebook", "reference", "designed"] = "designed"
+    """Where the file as a whole comes from (each entry says its own)."""
     planet: list[Planet]
+    """The 49 planets."""
     colour: list[Colour]
+    """The five colours."""
     card: list[Card]
+    """The nine Destruction cards of a set."""
     mission: list[Mission]
+    """The 15 Secret Missions."""
 
     @model_validator(mode="after")
     def _counts(self) -> Components:

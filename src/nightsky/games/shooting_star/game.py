@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, overload
 from nightsky.core.errors import InvalidActionError
 from nightsky.core.game import Action, Game, GameInfo, LogSecret, Option, Tutorial
 from nightsky.core.info import Level
-from nightsky.games.shooting_star import actions
+from nightsky.games.shooting_star import actions, attribution
 from nightsky.games.shooting_star.actions import (
     Build,
     DeckOrder,
@@ -202,6 +202,7 @@ class ShootingStarGame(Game):
 
     ui_class = ShootingStarUI
     observer_class = ShootingStarObserver
+    component_events = attribution.component_events  # the design lab's hook
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)

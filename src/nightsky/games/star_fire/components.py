@@ -41,11 +41,15 @@ __all__ = [  # the card constants stay importable from here (they live in ``cons
 class Cost(BaseModel):
     """Units of each element a body costs."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     hydrogen: int = Field(0, ge=0, le=6)
+    """Units of hydrogen."""
     helium: int = Field(0, ge=0, le=6)
+    """Units of helium."""
     carbon: int = Field(0, ge=0, le=6)
+    """Units of carbon."""
     metal: int = Field(0, ge=0, le=6)
+    """Units of metal."""
 
     def vector(self) -> tuple[int, int, int, int]:
         return (self.hydrogen, self.helium, self.carbon, self.metal)
@@ -53,40 +57,54 @@ class Cost(BaseModel):
 
 class ElementCard(Component):
     name: str = Field(min_length=1, max_length=8)
+    """Notation of the card (H1, He3, C5, HM2)."""
     element: Literal["hydrogen", "helium", "carbon", "metal"]
+    """The element it supplies."""
     units: int = Field(ge=1, le=2)  # the rulebook: 1 or 2 units per card
+    """Units of the element the card is worth (the rulebook: 1 or 2)."""
 
 
 class EventCard(Component):
     name: Literal["fusion", "bloom", "crunch", "rip", "freeze"]
+    """Notation of the cosmic event."""
     title: str
+    """The event's name."""
 
 
 class StarBonus(BaseModel):
     """A system bonus: the system holds at least ``planets`` Planets and ``moons`` Moons."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     planets: int = Field(ge=0, le=11)
+    """Planets the star's system needs for the bonus."""
     moons: int = Field(ge=0, le=7)
+    """Moons the system needs for the bonus."""
     points: int = Field(ge=0, le=10)
+    """Bonus points when the system meets both."""
 
 
 class MoonBonus(BaseModel):
     """A planet bonus: the planet hosts at least ``moons`` Moons."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     moons: int = Field(ge=0, le=3)
+    """Moons the planet needs for the bonus."""
     points: int = Field(ge=0, le=10)
+    """Bonus points when it has them."""
 
 
 class Body(Component):
     name: str = Field(min_length=1)
+    """The body's name, as reports name it (\"Polaris\")."""
     code: str = Field(pattern=r"^[SPM][0-9]{1,2}$")
+    """Notation: S (star), P (planet) or M (moon) and a number."""
     cost: Cost
+    """The elements that build it."""
 
 
 class StarCard(Body):
     bonus: StarBonus
+    """The system bonus of the star."""
 
     @model_validator(mode="after")
     def _check(self) -> StarCard:
@@ -97,7 +115,9 @@ class StarCard(Body):
 
 class PlanetCard(Body):
     moon_limit: int = Field(ge=0, le=3)
+    """Moons the planet can hold."""
     moon_bonus: MoonBonus
+    """The planet's moon bonus."""
 
     @model_validator(mode="after")
     def _check(self) -> PlanetCard:
@@ -110,24 +130,34 @@ class PlanetCard(Body):
 
 class MoonCard(Body):
     needs_host: bool
+    """Whether it must orbit a planet (otherwise it may orbit a star)."""
 
 
 class StarFireKind(Component):
     kind: Literal["wormhole", "fission", "gamma", "divine", "transmute"]
+    """The Star Fire card's kind."""
     title: str
+    """Its name."""
     count: int = Field(ge=1, le=10)
+    """Copies in the deck."""
 
 
 class CardFile(BaseModel):
     """The whole deck; counts are the rulebook's (SF-1.1, SF-1.2)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     elements: list[ElementCard]
+    """The element cards."""
     events: list[EventCard]
+    """The cosmic events."""
     stars: list[StarCard]
+    """The Star cards."""
     planets: list[PlanetCard]
+    """The Planet cards."""
     moons: list[MoonCard]
+    """The Moon cards."""
     starfire: list[StarFireKind]
+    """The Star Fire cards, by kind."""
 
     @model_validator(mode="after")
     def _counts(self) -> CardFile:

@@ -7,6 +7,7 @@ from typing import Any
 
 from nightsky.core.game import Game, GameInfo, Option, Tutorial
 from nightsky.core.info import Level
+from nightsky.games.star_fire import attribution
 from nightsky.games.star_fire.actions import Act, Card, build_actions
 from nightsky.games.star_fire.components import Cards, load_cards
 from nightsky.games.star_fire.constants import (
@@ -88,6 +89,7 @@ class StarFireGame(Game):
 
     ui_class = StarFireUI
     observer_class = StarFireObserver
+    component_events = attribution.component_events  # the design lab's hook
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)

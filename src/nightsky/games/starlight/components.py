@@ -14,10 +14,19 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from nightsky.core.components import Component, cached_per_file, data_path, load_toml
+from nightsky.core.components import (
+    Component,
+    cached_per_file,
+    data_path,
+    describe_errors,
+    load_toml,
+)
 from nightsky.core.errors import ComponentError
 
 COLORS_MAX = 8
+CORE_POOL = 3  # face-up Cores (rulebook)
+FLARE_POOL = 4  # face-up Flares (rulebook)
+FLARES = 24  # cards in the Flare deck (the shipped set)
 PRIVILEGES = ("buy_np", "plus_ap", "refill_rays", "laurels3", "core_ray", "alpha")
 SIZES = ("small", "medium", "large")
 SPACES = ("cores", "long", "short", "flares", "launch1", "launch2", "launch3")
@@ -62,21 +71,37 @@ Privilege = Literal["", "buy_np", "plus_ap", "refill_rays", "laurels3", "core_ra
 
 class Board(Component):
     rondel: list[Literal["cores", "long", "short", "flares", "launch1", "launch2", "launch3"]]
+    """The seven action spaces in their order around the rondel."""
     launch_spaces: dict[str, list[str]]
+    """The two constellations each Launch space shows (launch1, launch2, launch3)."""
     core_pool: int = Field(ge=1, le=6)
+    """Cores face up in the pool (rulebook: 3)."""
     long_pool: int = Field(ge=1, le=10)
+    """Long rays face up in their pool."""
     short_pool: int = Field(ge=1, le=10)
+    """Short rays face up in their pool."""
     flare_pool: int = Field(ge=1, le=6)
+    """Flares face up in the pool, priced 1 to 4 action points (rulebook: 4)."""
     daybreak: int = Field(ge=1)
+    """Night points at which daybreak comes: the round is finished, then one more (SL-12.1)."""
     save_limit: int = Field(ge=0)
+    """Action points a seat may save for later turns (SL-2.7)."""
     base_ap: int = Field(ge=1)
+    """Action points of a turn."""
     first_turn_ap: int = Field(ge=1)
+    """Action points of a seat's first turn (SL-2.1)."""
     core_limit: int = Field(ge=1)
+    """Cores a seat may keep (SL-3.7)."""
     cores_per_action: int = Field(ge=1)
+    """Cores one Gain Cores action may take (SL-3.1)."""
     alpha_day_points: int = Field(ge=0)
+    """Day points at the end for each alpha (large) slot a seat holds."""
     laurel_privilege_points: int = Field(ge=0)
+    """Extra points per fulfilled Laurel with the Laurels + 3 privilege (SL-8.4)."""
     laurels_dealt: int = Field(ge=0, le=3)
+    """Laurels dealt to each live player at set-up."""
     gods_dealt: int = Field(ge=1, le=2)
+    """God cards dealt to each live player with the Gods variant (keeps one, SL-1.3)."""
 
     @model_validator(mode="after")
     def _seven_spaces(self) -> Board:
@@ -101,7 +126,9 @@ class TurnOrder(Component):
     """
 
     saved_ap: dict[str, list[int]]
+    """Saved action points each live seat starts with, per table key."""
     night_points: dict[str, list[int]]
+    """Night points each live seat starts with, per table key (count toward daybreak)."""
     day_points: dict[str, list[int]] = Field(default_factory=dict)
     """Day points scored at the end (SL-13.1): unlike night points they do not count toward
     daybreak (SL-12.1)."""
@@ -151,30 +178,45 @@ class TurnOrder(Component):
 
 class Slotless(Component):
     small: int = Field(ge=0)
+    """Points of a small star launched on no slot at the end (SL-12.4)."""
     medium: int = Field(ge=0)
+    """Points of a medium star launched on no slot at the end (SL-12.4)."""
     large: int = Field(ge=0)
+    """Points of a large star launched on no slot at the end (SL-12.4)."""
 
 
 class Rays(Component):
     colors: list[str] = Field(min_length=2, max_length=COLORS_MAX)
+    """The ray colours (one per player colour)."""
     long_per_color: int = Field(ge=1)
+    """Long rays of each colour in the supply."""
     short_per_color: int = Field(ge=1)
+    """Short rays of each colour in the supply."""
 
 
 class Slot(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     n: int = Field(ge=1)
+    """The slot's number within its constellation (1, 2, ...): \"Aquila 1\" is slot 1 of Aquila."""
     size: Size
+    """The star size it hosts: small (magnitude 2-3), medium (4-5) or large (6-7)."""
     np: int = Field(ge=0)
+    """Night points scored by the star launched on it."""
     privilege: Privilege
+    """The privilege its launch earns ('' for none)."""
     target: bool
+    """A target slot: a constellation's first launch must go to one."""
     links: list[int]
+    """The slots of the same constellation it links to (each link goes both ways)."""
 
 
 class Constellation(Component):
     name: str = Field(pattern=r"^[a-z]+$")
+    """The short lowercase name used in notation (`to aquila 1`)."""
     title: str
+    """The name on the board; reports name a slot by its first word (\"Aquila 1\")."""
     slots: list[Slot] = Field(min_length=2)
+    """Its slots, numbered 1, 2, 3, ... in order."""
 
     @model_validator(mode="after")
     def _shape(self) -> Constellation:
@@ -194,18 +236,25 @@ class Constellation(Component):
 
 class CoreCard(Component):
     id: str = Field(pattern=r"^C[0-9]+$")
+    """Card id (C1, C2, ...)."""
     aspect: str
+    """Its Aspect (Laurels and Flares count stars by Aspect)."""
     pattern: Literal["any", "long", "short", "equal"]
+    """Which rays it takes: any, long only, short only, or as many long as short."""
     colors: list[str] = Field(min_length=1)
+    """The ray colours it accepts."""
 
 
 class StarterCore(Component):
     id: str = Field(pattern=r"^S[0-9]+$")
+    """Card id (S1 ... S5)."""
     colors: list[str] = Field(min_length=1)
+    """The ray colours it accepts."""
 
 
 class FlareCard(Component):
     id: str = Field(pattern=r"^F[0-9]+$")
+    """Card id (F1, F2, ...)."""
     np: Literal[
         "flat",
         "per_star",
@@ -216,13 +265,18 @@ class FlareCard(Component):
         "magnitude",
         "per_flare",
     ]
+    """How its night points are counted when attached to a launched star."""
     np_value: int = Field(ge=0)
+    """Night points per unit counted by `np`."""
     boon: Literal["ap", "ray", "core"]
+    """What it gives when used instead: action points, rays or a Core."""
     boon_value: int = Field(ge=1, le=3)
+    """How many of the boon."""
 
 
 class Goal(Component):
     id: str
+    """Card id."""
     kind: Literal[
         "constellations",
         "magnitudes",
@@ -233,9 +287,13 @@ class Goal(Component):
         "alpha",
         "flares_used",
     ]
+    """What the goal counts."""
     value: int = Field(ge=0)
+    """How many of `kind` fulfil it."""
     constellations: list[str] = Field(default_factory=list)
+    """The constellations a `constellations` goal names."""
     dp: int = Field(ge=0)
+    """Day points it is worth at the end."""
 
 
 class Laurel(Goal):
@@ -248,16 +306,24 @@ class Laurel(Goal):
 
 class Accolade(Goal):
     index: int = Field(ge=1, le=5)
+    """Its position 1-5 (Starbot cards name an Accolade by index)."""
 
 
 class StarbotCard(Component):
     id: str = Field(pattern=r"^SB-[0-9]+$")
+    """Card id (SB-1, SB-2, ...)."""
     action: Literal["launch", "cores", "long", "short", "flares", "refresh"]
+    """What the Starbot does: launch, take Cores/long/short rays/Flares, or refresh."""
     space: Literal["", "launch1", "launch2", "launch3"] = ""
+    """The Launch space of a launch card."""
     size: Literal["", "small", "medium", "large"] = ""
+    """The star size a launch card launches."""
     count: int = Field(default=0, ge=0, le=6)
+    """How many a take card takes."""
     np: int = Field(ge=0)
+    """Night points the card scores."""
     accolade: int = Field(ge=0, le=5)
+    """The Accolade (1-5) the card advances; 0 on the Refresh card."""
 
     @model_validator(mode="after")
     def _fields(self) -> StarbotCard:
@@ -274,9 +340,13 @@ class StarbotCard(Component):
 
 class GodCard(Component):
     id: str = Field(pattern=r"^G[0-9]+$")
+    """Card id (G1, G2, ...)."""
     name: str
+    """The God's name, as reports name it."""
     title: str
+    """The card's title."""
     text: str = Field(min_length=1)
+    """The power in words."""
     power: Literal[
         "free_ray",
         "any_constellation",
@@ -289,24 +359,37 @@ class GodCard(Component):
         "laurel_bonus",
         "war",
     ]
+    """The rule the power changes (SL-1.4)."""
 
 
 class StarlightComponents(BaseModel):
     """Every component table of Starlight, validated together (cross-references checked)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
     board: Board
+    """The Sky Board's numbers and rondel."""
     slotless: Slotless
+    """Points of stars launched on no slot."""
     turn_order: TurnOrder
+    """Turn-order compensation (Ruling SL-1.5)."""
     rays: Rays
+    """The ray supply."""
     constellations: list[Constellation] = Field(min_length=2)
+    """The constellations of the Sky Board and their slots."""
     cores: list[CoreCard] = Field(min_length=4)
+    """The Core deck."""
     starters: list[StarterCore] = Field(min_length=5, max_length=5)
+    """The five Starter Cores."""
     flares: list[FlareCard] = Field(min_length=1)
+    """The Flare deck (24 cards)."""
     laurels: list[Laurel] = Field(min_length=1)
+    """The Laurel deck."""
     accolades: list[Accolade] = Field(min_length=5, max_length=5)
+    """The five Accolades."""
     starbots: list[StarbotCard] = Field(min_length=1)
+    """The Starbot deck (one Refresh card)."""
     gods: list[GodCard] = Field(min_length=2)
+    """The God deck (at least ten cards)."""
 
     @model_validator(mode="after")
     def _cross(self) -> StarlightComponents:
@@ -344,6 +427,16 @@ class StarlightComponents(BaseModel):
         if len(self.gods) < 10:
             # Two dealt to each of up to five players.
             raise ValueError("the God deck needs ten cards (two for each of five players)")
+        # Counts the set fixes: the pools are rulebook facts (SL-1.5), the Flare deck's size is
+        # the shipped deck's (24 cards); a file that drops or adds one is refused, not played.
+        fixed = (("board.core_pool", self.board.core_pool, CORE_POOL),
+                 ("board.flare_pool", self.board.flare_pool, FLARE_POOL),
+                 ("flares", len(self.flares), FLARES))
+        wrong = [f"{what} is {got}, the set has {want}" for what, got, want in fixed
+                 if got != want]
+        if wrong:
+            raise ValueError("; ".join(wrong) + " (SL-1.5: three Cores and four Flares face up; "
+                             f"a deck of {FLARES} Flares)")
         return self
 
 
@@ -371,21 +464,11 @@ def validate(raw: dict, origin: dict[str, str]) -> StarlightComponents:
     try:
         return StarlightComponents.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = list(err["loc"])
-        fname = origin.get(str(loc[0]), "components") if loc else "components"
-        where = ".".join(str(x) for x in loc) or "(all tables)"
-        if len(loc) >= 2 and isinstance(loc[1], int):
-            entries = raw.get(str(loc[0]), [])
-            if isinstance(entries, list) and loc[1] < len(entries):
-                entry = entries[loc[1]]
-                if isinstance(entry, dict):
-                    label = entry.get("id", entry.get("name"))
-                    if label is not None:
-                        where = f"{loc[0]}[{loc[1]}] ({label!r})" + "".join(
-                            f".{x}" for x in loc[2:]
-                        )
-        raise ComponentError(f"{fname}: {where}: {err['msg']}") from None
+        # A check across tables is charged to the user's file where there is one.
+        user = next((f for f in origin.values() if f not in SHIPPED), "components")
+        raise ComponentError(
+            describe_errors(exc, raw, lambda table: origin.get(table, user), ("id", "name"))
+        ) from None
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from nightsky.core.errors import OptionError
 from nightsky.core.game import Game, GameInfo, Option, Tutorial
 from nightsky.core.info import Level
 
+from . import attribution
 from .actions import Act, Draw, build_actions, build_draws
 from .components import Tables, load_tables
 from .observation import StarlightObserver
@@ -105,6 +106,7 @@ class StarlightGame(Game):
     )
     ui_class = StarlightUI
     observer_class = StarlightObserver
+    component_events = attribution.component_events  # the design lab's hook
 
     tables: Tables
     """The compiled components (loaded by ``validate_options``, so a bad file fails at once)."""

@@ -53,8 +53,11 @@ class TileEntry(Component):
     """One kind of two-sided star tile and how many the sky holds."""
 
     front: str
+    """The face on one side."""
     back: str
+    """The face on the other."""
     count: int
+    """Tiles of this kind in the sky."""
 
     @field_validator("front", "back")
     @classmethod
@@ -75,16 +78,27 @@ class CreatureEntry(Component):
     """One Creature card."""
 
     id: str
+    """Card id, one per face (\"cthulhu-P\")."""
     name: str
+    """The creature's name."""
     kind: Literal["great-old-one", "greater-servitor", "lesser-servitor", "minion"]
+    """Its rank."""
     invocation: str
+    """The symbols (P, S, F) it costs to invoke."""
     bonus_star: str = ""
+    """A servitor's bonus star face."""
     ruler: str = ""
+    """The Great Old One a servitor serves."""
     vp: int
+    """Victory points it is worth."""
     constellations: list[str]
+    """Its constellations, rows joined by '/' and cells by '-'."""
     power: str = ""
+    """Its power, e.g. P>PP."""
     minion_power: str = ""
+    """A minion's power (our reading of its text)."""
     text: str = ""
+    """The card's text."""
 
     @field_validator("id")
     @classmethod
@@ -142,8 +156,11 @@ class ComponentFile(Component):
     """A whole component file (``source`` is per entry, so the file itself carries none)."""
 
     source: Literal["rulebook", "reference", "designed"] = "reference"
+    """Where the file as a whole comes from (each entry says its own)."""
     tiles: list[TileEntry] | None = None
+    """The star tiles."""
     creatures: list[CreatureEntry] | None = None
+    """The Creature cards."""
 
     @model_validator(mode="after")
     def _whole(self) -> ComponentFile:

@@ -13,7 +13,7 @@ from nightsky.core.errors import InvalidActionError
 from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
 from nightsky.core.info import Level
 
-from . import matcher
+from . import attribution, matcher
 from .actions import (
     COLS,
     END,
@@ -101,6 +101,8 @@ class StarsAreRightGame(Game):
     )
     ui_class = StarsAreRightUI
     observer_class = StarsAreRightObserver
+    component_events = attribution.component_events  # the design lab's hook
+    safeguard_ends = ("rounds",)  # the round cap (TSAR-10.3) stops games, it decides nothing
 
     def __init__(self, players: int | str | None = None, **params: object) -> None:
         super().__init__(players, **params)

@@ -1,0 +1,444 @@
+"""The design lab: ``nightsky compare``, ``nightsky sweep`` and ``nightsky components``."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from nightsky.agents.base import make_agent
+from nightsky.cli.app import GameArg, app, console, fail, parse_options
+from nightsky.cli.commands import (
+    AddressFlag,
+    Engine,
+    EngineFlag,
+    OptionFlag,
+    WorkersFlag,
+    check_run_flags,
+    run_with_progress,
+)
+from nightsky.cli.tournament import split_specs
+from nightsky.core.errors import GameError
+from nightsky.core.game import Game
+from nightsky.core.registry import load_game
+from nightsky.sim.runner import GameResult, MatchSpec
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+PlayersFlag = Annotated[
+    int | None, typer.Option(help="Number of players (default: the game's default).")
+]
+GamesFlag = Annotated[int, typer.Option("--games", help="Games per design (or value).")]
+SeedFlag = Annotated[int, typer.Option(help="Seed of the whole run (every design plays it).")]
+AgentsFlag = Annotated[
+    str,
+    typer.Option(help="One agent spec in every seat; two (comma list) for a skill trace."),
+]
+
+
+def _load(game_id: str, players: int | None, params: dict[str, Any], path: str) -> Game:
+    try:
+        return load_game(game_id, players=players, **({**params, "components": path}
+                                                      if path else params))
+    except GameError as exc:
+        fail(str(exc))
+
+
+def _agents(text: str, game_id: str) -> list[str]:
+    specs = split_specs(text)
+    if len(specs) not in (1, 2):
+        fail(f"give one agent spec (or two for a skill trace); got {len(specs)}")
+    for s in specs:
+        try:
+            make_agent(s, game_id)
+        except GameError as exc:
+            fail(str(exc))
+    return specs
+
+
+def _play(
+    g: Game, spec_text: str, games: int, seed: int, workers: int, engine: Engine,
+    address: str | None, quiet: bool, label: str,
+) -> list[GameResult]:
+    match = MatchSpec(g.info.id, g.params, (spec_text,) * g.num_players, seed,
+                      trace=True, attribute=True)
+    try:
+        results, _ = run_with_progress(match, games, workers, quiet=quiet, engine=engine,
+                                       address=address, label=label)
+    except GameError as exc:
+        fail(str(exc), code=1)
+    return results
+
+
+# ---------------------------------------------------------------------------- compare
+@app.command()
+def compare(
+    game: GameArg,
+    design: Annotated[Path, typer.Option(help="The components file to try.")],
+    against: Annotated[
+        Path | None, typer.Option(help="The baseline components file (default: the shipped set).")
+    ] = None,
+    players: PlayersFlag = None,
+    agents: AgentsFlag = "greedy",
+    games_: GamesFlag = 200,
+    seed: SeedFlag = 0,
+    workers: WorkersFlag = 1,
+    engine: EngineFlag = Engine.local,
+    address: AddressFlag = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Write compare.json, compare.png and compare.html here.")
+    ] = None,
+    as_json: JsonFlag = False,
+    option: OptionFlag = None,
+) -> None:
+    """Two designs on the same seeds: every difference (seats, length, lead, components) with
+    its interval, and the components whose winners changed most."""
+    from nightsky.sim.compare import compare_runs, headlines
+    from nightsky.sim.design import provenance
+
+    params = parse_options(option)
+    for key in ("players", "components"):
+        if key in params:
+            fail(f"give {key} with its own flag, not --option {key}=")
+    specs = _agents(agents, game)
+    if games_ < 2:
+        fail("--games must be at least 2 (a paired interval needs two games)")
+    check_run_flags(games_, workers, engine, address)
+    g_design = _load(game, players, params, str(design))
+    g_base = _load(game, players, params, str(against) if against else "")
+    command = ["nightsky", "compare", game, "--design", str(design)]
+    command += ["--against", str(against)] if against else []
+    command += ["--players", str(g_design.num_players), "--agents", ",".join(specs),
+                "--games", str(games_), "--seed", str(seed)]
+    for pair in option or []:
+        command += ["--option", pair]
+    runs = []
+    for spec_text in specs:
+        a = _play(g_design, spec_text, games_, seed, workers, engine, address, as_json,
+                  f"design, {spec_text}")
+        b = _play(g_base, spec_text, games_, seed, workers, engine, address, as_json,
+                  f"baseline, {spec_text}")
+        data = compare_runs(a, b, g_design.num_players)
+        data.update(
+            game=g_design.info.id, players=g_design.num_players, agents=spec_text, seed=seed,
+            provenance={
+                "design": provenance(command, game_id=game, seed=seed, agents=[spec_text],
+                                     options=g_design.params, games=games_),
+                "baseline": provenance(command, game_id=game, seed=seed, agents=[spec_text],
+                                       options=g_base.params, games=games_),
+            },
+        )
+        data["headlines"] = headlines(data)
+        runs.append(data)
+    result = runs[0]
+    if len(runs) == 2:
+        result["second"] = runs[1]
+        result["skill_trace"] = compare_trace(runs[0], runs[1])
+    if out is not None:
+        from nightsky.sim.compare_report import write_compare
+
+        write_compare(out, result, title=g_design.info.title)
+    if as_json:
+        print(json.dumps(result))
+        return
+    for data in runs:
+        print_compare(data)
+    if len(runs) == 2:
+        print_trace(result["skill_trace"], runs[0]["agents"], runs[1]["agents"])
+    if out is not None:
+        console.print(f"wrote {out}/compare.html, compare.png and compare.json")
+
+
+def compare_trace(first: dict[str, Any], second: dict[str, Any]) -> list[dict[str, Any]]:
+    """Where two agents' comparisons disagree: a difference one finds and the other does not."""
+    from nightsky.sim.compare import differs
+
+    out = []
+    a, b = first["agents"], second["agents"]
+    for sa, sb in zip(first["seats"], second["seats"], strict=True):
+        for key in ("win_share", "score_advantage"):
+            da, db = differs(sa[key]), differs(sb[key])
+            if da != db:
+                out.append({"measure": f"seat {sa['seat']} {key.replace('_', ' ')}",
+                            a: "differs" if da else "-", b: "differs" if db else "-"})
+    for key, row in first["measures"].items():
+        other = second["measures"].get(key)
+        if other is not None and differs(row) != differs(other):
+            out.append({"measure": key.replace("_", " "), a: "differs" if differs(row) else "-",
+                        b: "differs" if differs(other) else "-"})
+    oa = {c["component"] for c in first["components"] if c["outlier"]}
+    ob = {c["component"] for c in second["components"] if c["outlier"]}
+    for name in sorted(oa ^ ob):
+        out.append({"measure": f"component {name}", a: "outlier" if name in oa else "-",
+                    b: "outlier" if name in ob else "-"})
+    return out
+
+
+def _diff(row: dict[str, Any], pct: bool = False) -> str:
+    f = (lambda x: f"{x:+.1%}") if pct else (lambda x: f"{x:+.2f}")
+    ci = row["ci95"]
+    return f(row["diff"]) + (escape(f" [{f(ci[0])} {f(ci[1])}]") if ci else "")
+
+
+def print_compare(data: dict[str, Any]) -> None:
+    """The comparison as rich tables: headlines, seats, game measures, top components."""
+    from nightsky.sim.compare import differs
+
+    console.print(f"[bold]{escape(data['game'])}, {data['players']} players, "
+                  f"{escape(data['agents'])} in every seat, {data['games']} games a design "
+                  f"(seed {data['seed']})[/]", highlight=False)
+    for h in data["headlines"]:
+        console.print(f"- {escape(h)}", highlight=False)
+    table = Table(title="Design minus baseline, paired by seed [95% interval]")
+    for head in ("measure", "design", "baseline", "difference"):
+        table.add_column(head, justify="right")
+    for s in data["seats"]:
+        for key, pct in (("win_share", True), ("score_advantage", False)):
+            row = s[key]
+            colour = "yellow" if differs(row) else "white"
+            fmt = (lambda x: f"{x:.1%}") if pct else (lambda x: f"{x:+.2f}")
+            table.add_row(f"seat {s['seat']} {key.replace('_', ' ')}", fmt(row["design"]),
+                          fmt(row["baseline"]), f"[{colour}]{_diff(row, pct)}[/]")
+    for key, row in data["measures"].items():
+        colour = "yellow" if differs(row) else "white"
+        table.add_row(key.replace("_", " "), f"{row['design']:g}", f"{row['baseline']:g}",
+                      f"[{colour}]{_diff(row)}[/]")
+    console.print(table)
+    comps = Table(title="Components: win rate of whoever took it (design vs baseline)")
+    for head in ("component", "take rate", "win rate", "difference [95%]", "corrected p", ""):
+        comps.add_column(head, justify="right")
+    for c in data["components"][:10]:
+        ci = c["win_diff_ci95"]
+        comps.add_row(
+            escape(c["component"]),
+            f"{c['take_rate'][0]:.0%} / {c['take_rate'][1]:.0%}",
+            " / ".join("-" if w is None else f"{w:.0%}" for w in c["win_rate"]),
+            "-" if c["win_diff"] is None else f"{c['win_diff']:+.1%}"
+            + (escape(f" [{ci[0]:+.1%} {ci[1]:+.1%}]") if ci else ""),
+            "-" if c["p_fdr"] is None else f"{c['p_fdr']:.2g}",
+            "[bold yellow]outlier[/]" if c["outlier"] else "",
+        )
+    console.print(comps)
+    ends = data["end_conditions"]
+    if ends["design"] or ends["baseline"]:
+        console.print("ended by: design " + ", ".join(f"{k} {v}" for k, v in
+                                                       ends["design"].items())
+                      + "; baseline " + ", ".join(f"{k} {v}" for k, v in
+                                                  ends["baseline"].items()), highlight=False)
+    console.print(f"[dim]method: {escape(data['method'])}[/]", highlight=False)
+
+
+def print_trace(trace: list[dict[str, Any]], a: str, b: str) -> None:
+    """The skill trace of a comparison or a sweep."""
+    if not trace:
+        console.print(f"skill trace: {escape(a)} and {escape(b)} agree everywhere.")
+        return
+    table = Table(title=f"Skill trace: where {escape(a)} and {escape(b)} disagree")
+    for head in ("measure", a, b):
+        table.add_column(escape(head))
+    for t in trace:
+        table.add_row(escape(t["measure"]), escape(t[a]), escape(t[b]))
+    console.print(table)
+
+
+# ---------------------------------------------------------------------------- sweep
+def parse_values(text: str) -> list[Any]:
+    """``4..14:2`` (from 4 to 14 by 2, both ends included), ``4..8`` (by 1) or a comma list
+    (numbers, ``true``/``false``, or words)."""
+    m = re.fullmatch(r"\s*(-?[\d.]+)\s*\.\.\s*(-?[\d.]+)\s*(?::\s*([\d.]+))?\s*", text)
+    if m:
+        nums = [m.group(1), m.group(2), m.group(3) or "1"]
+        is_float = any("." in x for x in nums)
+        conv = float if is_float else int
+        try:
+            start, stop, step = (conv(x) for x in nums)
+        except ValueError:
+            fail(f"--set: cannot read the range {text!r}")
+        if step <= 0 or stop < start:
+            fail(f"--set: the range {text!r} must go up by a positive step")
+        out: list[Any] = []
+        k = 0
+        while start + k * step <= stop + 1e-9:
+            out.append(round(start + k * step, 9) if is_float else start + k * step)
+            k += 1
+        if len(out) > 50:
+            fail(f"--set: {len(out)} values; a sweep takes at most 50")
+        return out
+    values: list[Any] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            fail(f"--set: empty value in {text!r}")
+        if part in ("true", "false"):
+            values.append(part == "true")
+            continue
+        try:
+            values.append(int(part))
+        except ValueError:
+            try:
+                values.append(float(part))
+            except ValueError:
+                values.append(part)
+    return values
+
+
+@app.command()
+def sweep(
+    game: GameArg,
+    set_: Annotated[
+        str,
+        typer.Option("--set", help="FIELD=VALUES: a dotted field of the components file and its "
+                                   "values, e.g. constellations.aquila.slots.1.np=4..14:2"),
+    ],
+    components: Annotated[
+        Path | None, typer.Option(help="The components file to vary (default: the shipped set).")
+    ] = None,
+    players: PlayersFlag = None,
+    agents: Annotated[str, typer.Option(help="One agent spec, seated in every seat.")] = "greedy",
+    games_: GamesFlag = 100,
+    seed: SeedFlag = 0,
+    workers: WorkersFlag = 1,
+    engine: EngineFlag = Engine.local,
+    address: AddressFlag = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Write sweep.json, a plot per metric and sweep.html here.")
+    ] = None,
+    as_json: JsonFlag = False,
+    option: OptionFlag = None,
+) -> None:
+    """Vary one field of a components file and measure every metric at each value, on the same
+    seeds, with its 95% interval; a plot per metric."""
+    from nightsky.core.errors import OptionError
+    from nightsky.sim.design import get_field, provenance, raw_components, write_variant
+    from nightsky.sim.sweep import measure, write_sweep
+
+    field, eq, text = set_.partition("=")
+    if not eq or not field.strip():
+        fail("--set expects FIELD=VALUES, e.g. board.daybreak=50..80:10")
+    field = field.strip()
+    values = parse_values(text)
+    params = parse_options(option)
+    for key in ("players", "components"):
+        if key in params:
+            fail(f"give {key} with its own flag, not --option {key}=")
+    specs = _agents(agents, game)
+    if len(specs) != 1:
+        fail("sweep seats one agent in every seat")
+    check_run_flags(games_, workers, engine, address)
+    if games_ < 2:
+        fail("--games must be at least 2 (an interval needs two games)")
+    try:
+        base = raw_components(game, components)
+        shipped = get_field(base, field)
+    except (GameError, OptionError) as exc:
+        fail(str(exc))
+    if isinstance(shipped, dict | list):
+        fail(f"--set: {field} is a table or a list, not a value")
+    folder = out / "variants" if out is not None else Path(tempfile.mkdtemp(prefix="sweep-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    command = ["nightsky", "sweep", game, "--set", f"{field}={text}", "--agents", specs[0],
+               "--games", str(games_), "--seed", str(seed)]
+    command += ["--components", str(components)] if components else []
+    command += ["--players", str(players)] if players else []
+    for pair in option or []:
+        command += ["--option", pair]
+    points = []
+    for v in values:
+        path = folder / (re.sub(r"[^A-Za-z0-9_.-]", "_", f"{field}={v}") + ".toml")
+        try:
+            write_variant(game, path, {field: v}, components)
+        except (GameError, OptionError) as exc:
+            fail(str(exc))
+        g = _load(game, players, params, str(path))
+        results = _play(g, specs[0], games_, seed, workers, engine, address, as_json,
+                        f"{field}={v}")
+        point = measure(results, g.num_players)
+        point.update(value=v, components=str(path),
+                     provenance=provenance(command, game_id=game, seed=seed, agents=specs,
+                                           options=g.params, games=games_))
+        points.append(point)
+    data = {
+        "game": game, "field": field, "shipped": shipped, "values": values, "agents": specs[0],
+        "games": games_, "seed": seed, "command": shlex.join(command), "points": points,
+    }
+    if out is not None:
+        data["plots"] = write_sweep(out, data, title=g.info.title)
+    if as_json:
+        print(json.dumps(data))
+        return
+    print_sweep(data)
+    if out is not None:
+        console.print(f"wrote {out}/sweep.html, sweep.json and {len(data['plots'])} plots")
+
+
+def print_sweep(data: dict[str, Any]) -> None:
+    """One row per value: the headline metrics with their intervals."""
+    table = Table(title=f"{escape(data['game'])}: {escape(data['field'])} (shipped "
+                        f"{escape(str(data['shipped']))}), {escape(data['agents'])}, "
+                        f"{data['games']} games a value, seed {data['seed']}")
+    for head in ("value", "seat 0 win share", "rounds", "winner margin", "lead changes",
+                 "top component"):
+        table.add_column(head, justify="right")
+    for p in data["points"]:
+        m = p["metrics"]
+        table.add_row(escape(str(p["value"])), _cell(m, "seat 0 win share", True),
+                      _cell(m, "rounds"), _cell(m, "winner margin"), _cell(m, "lead changes"),
+                      escape(p["outliers"][0]) if p["outliers"] else "-")
+    console.print(table)
+
+
+def _cell(metrics: dict[str, Any], key: str, pct: bool = False) -> str:
+    row = metrics.get(key)
+    if row is None:
+        return "-"
+    f = (lambda x: f"{x:.1%}") if pct else (lambda x: f"{x:.2f}")
+    ci = row["ci95"]
+    return f(row["value"]) + (escape(f" [{f(ci[0])}-{f(ci[1])}]") if ci else "")
+
+
+# ---------------------------------------------------------------------------- components
+@app.command("components")
+def components_command(
+    game: GameArg,
+    export: Annotated[
+        Path | None, typer.Option(help="Write the shipped set (with its comments) to this file.")
+    ] = None,
+    check: Annotated[
+        Path | None, typer.Option(help="Validate this components file; print every error.")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Let --export replace an existing file.")] = False,
+) -> None:
+    """The components a game plays with: export the shipped set to edit it, or check a file
+    (every error with its file, entry and field; TOML syntax errors with line and column)."""
+    from nightsky.core.errors import ComponentError
+    from nightsky.sim.design import components_hash, shipped_text
+
+    if export is None and check is None:
+        fail("give --export FILE (write the shipped set) or --check FILE (validate a file)")
+    if export is not None:
+        if export.exists() and not force:
+            fail(f"{export} exists; --force replaces it")
+        try:
+            export.write_text(shipped_text(game), encoding="utf-8")
+        except (ComponentError, OSError) as exc:
+            fail(str(exc))
+        console.print(f"wrote {export}: the shipped {game} components (sha256 "
+                      f"{components_hash(game)[:16]}...); play it with --option "
+                      f"components={export}", highlight=False)
+    if check is not None:
+        try:
+            g = load_game(game, components=str(check))
+        except ComponentError as exc:
+            for line in str(exc).splitlines():
+                console.print(f"[bold red]error:[/] {escape(line)}", highlight=False,
+                              soft_wrap=True)
+            raise typer.Exit(1) from None
+        except GameError as exc:
+            fail(str(exc), code=1)
+        console.print(f"{check}: valid {g.info.title} components (sha256 "
+                      f"{components_hash(game, check)[:16]}...)", highlight=False)
