@@ -30,15 +30,15 @@ COMPILED = [
     *(
         f"nightsky/games/{game}/{module}.py"
         for game, modules in {
-            "shooting_star": ("constants", "actions", "events", "state", "views", "observation"),
+            "shooting_star": ("constants", "actions", "events", "state", "views", "observer"),
             "stars_are_right": (
-                "constants", "actions", "matcher", "heuristic", "state", "observer",
+                "constants", "actions", "matcher", "evaluator", "state", "observer",
             ),
-            "star_fire": ("constants", "actions", "state", "observe"),
+            "star_fire": ("constants", "actions", "state", "observer"),
             "mihi_anguli": (
-                "constants", "board", "actions", "heuristic", "value", "state", "observer"
+                "constants", "board", "actions", "evaluator", "value", "state", "observer"
             ),
-            "starlight": ("constants", "actions", "evaluate", "views", "state", "observation"),
+            "starlight": ("constants", "actions", "evaluator", "views", "state", "observer"),
         }.items()
         for module in modules
     ),

@@ -182,11 +182,11 @@ def test_greedy_with_value_learned_maximises_the_learned_value() -> None:
 
 
 def test_worth_features_follow_the_heuristics_shape_for_each_ability_and_supporter() -> None:
-    # One feature per buyable group, in the heuristic's shape for its worth (heuristic.py's
+    # One feature per buyable group, in the heuristic's shape for its worth (evaluator.py's
     # _items_value): the share of the game left times the progress on the cost, then times 1
     # once acquired; so a weight there is a correction to that group's WORTH in points.
     from nightsky.games.mihi_anguli import board as B
-    from nightsky.games.mihi_anguli.heuristic import LINEAR, TURNS, _turns_left
+    from nightsky.games.mihi_anguli.evaluator import LINEAR, TURNS, _turns_left
 
     names = [n for n in FEATURES if n.startswith("worth:")]
     assert len(names) == B.NGROUPS - B.G_AB0 == 17 and "worth:MATHEMATICIAN" in names

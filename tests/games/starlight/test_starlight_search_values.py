@@ -8,7 +8,7 @@ values count the whole hand; ``evaluate`` (``greedy``) is unchanged.
 
 from __future__ import annotations
 
-from nightsky.games.starlight.evaluate import HAND_CAP, SEARCH_HAND_CAP, TURN
+from nightsky.games.starlight.evaluator import HAND_CAP, SEARCH_HAND_CAP, TURN
 
 from .starlight_helpers import do, new, turn
 

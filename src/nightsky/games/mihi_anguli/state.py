@@ -34,7 +34,7 @@ from nightsky.games.mihi_anguli.constants import (
     WAIT,
     XP,
 )
-from nightsky.games.mihi_anguli.heuristic import evaluate as _evaluate
+from nightsky.games.mihi_anguli.evaluator import evaluate as _evaluate
 from nightsky.games.mihi_anguli.value import FEATURES as VALUE_FEATURES
 from nightsky.games.mihi_anguli.value import features as _value_features
 from nightsky.games.mihi_anguli.value import value as _value

@@ -32,7 +32,7 @@ from nightsky.games.shooting_star.constants import (
     NCARDS,
     PLANETS_PER_PLAYER,
 )
-from nightsky.games.shooting_star.observation import ShootingStarObserver
+from nightsky.games.shooting_star.observer import ShootingStarObserver
 from nightsky.games.shooting_star.state import ShootingStarState
 from nightsky.games.shooting_star.tutorials import tutorials
 from nightsky.games.shooting_star.ui import ShootingStarUI

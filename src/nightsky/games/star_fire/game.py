@@ -25,10 +25,10 @@ from nightsky.games.star_fire.constants import (
     WILD,
     WORMHOLE,
 )
-from nightsky.games.star_fire.observe import StarFireObserver
-from nightsky.games.star_fire.render import StarFireUI
+from nightsky.games.star_fire.observer import StarFireObserver
 from nightsky.games.star_fire.state import StarFireState
 from nightsky.games.star_fire.tutorials import tutorials
+from nightsky.games.star_fire.ui import StarFireUI
 
 
 class StarFireGame(Game):

@@ -1,7 +1,7 @@
 """The rules of Star Fire: Galactic Architects (rule ids refer to ``rules.md``).
 
 Only the rules and what a seat may know live here; the presentation is ``StarFireUI``
-(``render.py``, ``svg.py``) and the observation tensor ``StarFireObserver`` (``observe.py``).
+(``ui.py``, ``svg.py``) and the observation tensor ``StarFireObserver`` (``observer.py``).
 
 State layout (small lists of ints, cloned by hand):
 

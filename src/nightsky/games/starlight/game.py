@@ -11,9 +11,9 @@ from nightsky.core.info import Level
 
 from .actions import Act, Draw, build_actions, build_draws
 from .components import Tables, load_tables
-from .observation import StarlightObserver
+from .observer import StarlightObserver
 from .state import StarlightState
-from .tutorial import example_of_play
+from .tutorials import example_of_play
 from .ui import StarlightUI
 
 LEVELS = ("easy", "medium", "hard", "expert")

@@ -63,9 +63,9 @@ from .constants import (
     TAKE,
     USE,
 )
-from .evaluate import cutoff_values as cutoff_every_seat
-from .evaluate import evaluate as evaluate_position
-from .evaluate import evaluate_all as evaluate_every_seat
+from .evaluator import cutoff_values as cutoff_every_seat
+from .evaluator import evaluate as evaluate_position
+from .evaluator import evaluate_all as evaluate_every_seat
 from .views import make_census, make_view
 
 if TYPE_CHECKING:

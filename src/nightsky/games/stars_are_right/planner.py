@@ -1,5 +1,5 @@
 """Bots for The Stars Are Right: the heuristic ``evaluate`` (used by ``greedy``; it lives in
-``heuristic.py`` and is re-exported here) and the ``tsar-planner`` agent, which searches the
+``evaluator.py`` and is re-exported here) and the ``tsar-planner`` agent, which searches the
 invocations, powers and symbol moves of its turn for the best summoning.
 
 Both only look at a determinization of their own seat (``state.resample(player, rng)``): the sky,
@@ -23,8 +23,8 @@ from nightsky.core.game import Action, State
 from . import matcher
 from .actions import Flip, Push, Summon, Swap
 from .constants import INVOKE, MINION, MOVE, POWERS, SUMMON
+from .evaluator import evaluate, option_value, summon_options, waste_plan
 from .game import StarsAreRightGame
-from .heuristic import evaluate, option_value, summon_options, waste_plan
 
 if TYPE_CHECKING:
     from .state import StarsAreRightState

@@ -2,7 +2,7 @@
 
 The state holds the rules and what each seat may know, nothing else: the text, SVG board and
 choice labels are the game's ``GameUI`` (``ui.py``), the observation tensor its ``Observer``
-(``observer.py``), and the ``evaluate`` heuristic lives in ``heuristic.py``.
+(``observer.py``), and the ``evaluate`` heuristic lives in ``evaluator.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from nightsky.core.game import CHANCE, Action, State
 from nightsky.core.rng import randrange, shuffle
 
-from . import heuristic, matcher
+from . import evaluator, matcher
 from .actions import (
     END,
     Discard,
@@ -799,7 +799,7 @@ class StarsAreRightState(State):
         return out
 
     def evaluate(self, player: int) -> float:
-        return heuristic.evaluate(self, player)
+        return evaluator.evaluate(self, player)
 
     # ------------------------------------------------------------------ views
     def _codes(self, cs: Iterable[int]) -> list[str]:
