@@ -33,7 +33,7 @@ from typing import Any
 from nightsky.agents.base import make_agent, register_agent
 from nightsky.core.game import CHANCE, Action
 from nightsky.core.registry import load_game
-from nightsky.games.mihi_anguli.evaluator import static_value
+from nightsky.games.mihi_anguli.heuristic import static_value
 from nightsky.games.mihi_anguli.state import FINISHED, WAIT, MihiAnguliState
 
 
@@ -63,7 +63,7 @@ class TurnPlanner:
                 return memo[key]
             seen[0] += 1
             if seen[0] > self.cap:
-                v = st.evaluate(player)
+                v = st.game.evaluator.evaluate(st, player)
             else:
                 v = max(value(_after(st, a, player)) for a in st.legal_actions(player))
             memo[key] = v

@@ -10,7 +10,9 @@ import pytest
 
 from nightsky.core.registry import game_class, packaged_game_ids
 
-REQUIRED = ("constants", "actions", "state", "observer", "ui", "svg", "tutorials", "game")
+REQUIRED = (
+    "constants", "actions", "state", "evaluator", "observer", "ui", "svg", "tutorials", "game",
+)
 """The roles every shipped game has, each in the module of that name."""
 
 OPTIONAL = ("narrate",)
@@ -22,9 +24,10 @@ OLD_NAMES = {
     "observe": "observer",
     "tutorial": "tutorials",
     "evaluate": "evaluator",
-    "heuristic": "evaluator",
 }
-"""Names a role had before the rooms were made uniform: none may come back."""
+"""Names a role had before the rooms were made uniform: none may come back. (A helper module
+a role's module builds on keeps its own name: Mihi Anguli's ``heuristic`` and ``value`` are
+what its ``evaluator`` judges by.)"""
 
 
 def _package_dir(game_id: str) -> Path:

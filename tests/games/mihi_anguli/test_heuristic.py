@@ -1,4 +1,4 @@
-"""The greedy evaluation (evaluator.py) and the designed sheet's score bands (MA-9.2)."""
+"""The greedy evaluation (heuristic.py) and the designed sheet's score bands (MA-9.2)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from nightsky.agents.base import make_agent
 from nightsky.core.game import CHANCE
 from nightsky.games.mihi_anguli.constants import rank_name
-from nightsky.games.mihi_anguli.evaluator import evaluate, static_value
+from nightsky.games.mihi_anguli.heuristic import evaluate, static_value
 
 from .helpers import game, play, pos
 
@@ -76,7 +76,7 @@ def test_seat_copy_and_key_cover_every_field() -> None:
 def test_the_speed_caches_never_change_an_answer() -> None:
     # Legal actions, completed groups and pending-sheet values are cached for searches; on
     # every position of random two-seat games they equal a fresh computation.
-    from nightsky.games.mihi_anguli.evaluator import _resolve
+    from nightsky.games.mihi_anguli.heuristic import _resolve
 
     rng = random.Random(11)
     g = game(players=2)

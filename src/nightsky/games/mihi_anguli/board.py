@@ -260,7 +260,7 @@ class Compiled:
     done_cache: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
     # (seat, squares, points, claimed, acquired, every seat's items) -> that seat's score.
     total_cache: dict[tuple[Any, ...], int] = field(default_factory=dict, repr=False, compare=False)
-    # The heuristic's item values and pending-choice values (evaluator.py).
+    # The heuristic's item values and pending-choice values (heuristic.py).
     items_value_cache: dict[tuple[Any, ...], float] = field(
         default_factory=dict, repr=False, compare=False)
     pending_cache: dict[tuple[Any, ...], float] = field(

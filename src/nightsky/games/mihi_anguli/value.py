@@ -6,7 +6,7 @@ counts (squares, points, experience, abilities, items) and the share of the game
 part appears once as it is and once multiplied by that share, so the model can weigh it
 differently early and late. Then one feature per ability and supporter (``worth:NAME``), in
 the shape the heuristic gives each its worth: the share of the game left, times the progress
-on its cost until it is acquired (``evaluator.LINEAR``'s mix of linear and square), times 1
+on its cost until it is acquired (``heuristic.LINEAR``'s mix of linear and square), times 1
 once it is; a weight there corrects the heuristic's ``WORTH`` of that group, in points.
 ``value(st, p)`` is the weights' dot product with those features,
 in score points. The weights are ``data/value.json``, written by ``scripts/train_value.py``
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from nightsky.core.components import data_path
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.components import BUYABLE_ABILITIES, SUPPORTERS
-from nightsky.games.mihi_anguli.evaluator import LINEAR, TURNS, _turns_left, evaluate, static_parts
+from nightsky.games.mihi_anguli.heuristic import LINEAR, TURNS, _turns_left, evaluate, static_parts
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.state import MihiAnguliState

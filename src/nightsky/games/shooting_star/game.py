@@ -32,6 +32,7 @@ from nightsky.games.shooting_star.constants import (
     NCARDS,
     PLANETS_PER_PLAYER,
 )
+from nightsky.games.shooting_star.evaluator import ShootingStarEvaluator
 from nightsky.games.shooting_star.observer import ShootingStarObserver
 from nightsky.games.shooting_star.state import ShootingStarState
 from nightsky.games.shooting_star.tutorials import tutorials
@@ -201,6 +202,7 @@ class ShootingStarGame(Game):
 
     ui_class = ShootingStarUI
     observer_class = ShootingStarObserver
+    evaluator_class = ShootingStarEvaluator
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)

@@ -25,6 +25,7 @@ from nightsky.games.star_fire.constants import (
     WILD,
     WORMHOLE,
 )
+from nightsky.games.star_fire.evaluator import StarFireEvaluator
 from nightsky.games.star_fire.observer import StarFireObserver
 from nightsky.games.star_fire.state import StarFireState
 from nightsky.games.star_fire.tutorials import tutorials
@@ -87,6 +88,7 @@ class StarFireGame(Game):
 
     ui_class = StarFireUI
     observer_class = StarFireObserver
+    evaluator_class = StarFireEvaluator
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)

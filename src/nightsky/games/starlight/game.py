@@ -11,6 +11,7 @@ from nightsky.core.info import Level
 
 from .actions import Act, Draw, build_actions, build_draws
 from .components import Tables, load_tables
+from .evaluator import StarlightEvaluator
 from .observer import StarlightObserver
 from .state import StarlightState
 from .tutorials import example_of_play
@@ -104,6 +105,7 @@ class StarlightGame(Game):
     )
     ui_class = StarlightUI
     observer_class = StarlightObserver
+    evaluator_class = StarlightEvaluator
 
     tables: Tables
     """The compiled components (loaded by ``validate_options``, so a bad file fails at once)."""

@@ -34,6 +34,7 @@ from .actions import (
 )
 from .components import Card, load
 from .constants import FACES, GOO, GREATER, LESSER, MAX_BONUS
+from .evaluator import StarsAreRightEvaluator
 from .observer import StarsAreRightObserver
 from .state import StarsAreRightState
 from .tutorials import tutorials as rulebook_tutorials
@@ -100,6 +101,9 @@ class StarsAreRightGame(Game):
     )
     ui_class = StarsAreRightUI
     observer_class = StarsAreRightObserver
+    evaluator_class = StarsAreRightEvaluator
+    agents = {"tsar-planner": "nightsky.games.stars_are_right.planner:PlannerAgent"}
+    bench = "nightsky.games.stars_are_right.bench:bench_extra"
 
     def __init__(self, players: int | str | None = None, **params: object) -> None:
         super().__init__(players, **params)

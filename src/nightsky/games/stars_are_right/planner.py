@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
-from nightsky.agents.base import Bounds, check_flag, determinize, register_agent
+from nightsky.agents.kit import Bounds, check_flag, determinize
 from nightsky.agents.simple import GreedyAgent
 from nightsky.core.game import Action, State
 
@@ -182,7 +182,6 @@ def _moved(tiles: list[int], sides: list[int], a: Action) -> tuple[list[int], li
     return t, s
 
 
-@register_agent("tsar-planner")
 class PlannerAgent:
     """Plans its whole turn for the best summoning; one-ply ``evaluate`` otherwise.
 
