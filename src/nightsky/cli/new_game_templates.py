@@ -318,12 +318,12 @@ def board_svg(
     return K.svg(W, H, "".join(parts), "{title}")
 '''
 
-UI = '''"""How {title} is shown (``game.ui``): text, the SVG board of ``svg.py``, a label and click
-targets for every choice. Nothing here shows more than ``state.view(viewer)`` holds."""
+UI = '''"""How {title} is shown (``game.ui``): the SVG board of ``svg.py``, a label and
+click targets for every choice (the terminal's text is ``GameUI``'s default, the view as JSON).
+Nothing here shows more than ``state.view(viewer)`` holds."""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.ui import GameUI, ScorePart, UIParts
@@ -332,11 +332,6 @@ from nightsky.games.{pkg}.svg import board_svg
 
 if TYPE_CHECKING:
     from nightsky.core.game import State
-
-
-def render(st: Any, viewer: int | None) -> str:
-    """The viewer's view as text."""
-    return json.dumps(st.view(viewer), indent=1, sort_keys=True)
 
 
 def describe_action(st: Any, action: Any, player: int) -> str:
@@ -362,8 +357,7 @@ class {cls}UI(GameUI):
     """{title}'s presentation."""
 
     parts = UIParts(
-        render=render, board_svg=board_svg, describe_action=describe_action,
-        action_targets=action_targets,
+        board_svg=board_svg, describe_action=describe_action, action_targets=action_targets
     )
 
     def score_parts(self, state: State) -> list[ScorePart]:

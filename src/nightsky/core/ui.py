@@ -48,13 +48,13 @@ Narration = Callable[
 @dataclass(frozen=True, slots=True)
 class UIParts:
     """The module functions a game's presentation is drawn by, declared once on its ``GameUI``
-    (``parts = UIParts(render=render, board_svg=board_svg, ...)``) instead of a method per
+    (``parts = UIParts(board_svg=board_svg, ...)``) instead of a method per
     function that only forwards to it. Each takes the game's own state type; a part left None
     keeps ``GameUI``'s default. The signatures are those of the ``GameUI`` methods of the same
     names, without ``self`` (``describe_action`` without ``names``) and, for
-    ``describe_log_entry``, with the default sentences as a last argument (``Narration``)."""
+    ``describe_log_entry``, with the default sentences as a last argument (``Narration``).
+    (``render``, the terminal's text, stays a method: it takes the seats' names there.)"""
 
-    render: Callable[[Any, int | None], str] | None = None
     board_svg: (
         Callable[[Any, int | None, Sequence[str] | None, Sequence[str] | None], str | None]
         | None
@@ -80,9 +80,7 @@ class GameUI:
         self.game = game
 
     def render(self, state: State, viewer: int | None = None) -> str:
-        """A plain-text drawing of what ``viewer`` sees (default: ``view`` as JSON)."""
-        if self.parts.render is not None:
-            return self.parts.render(state, viewer)
+        """A plain-text drawing of what ``viewer`` sees."""
         return json.dumps(state.view(viewer), indent=2, sort_keys=True)
 
     def board_svg(
