@@ -19,7 +19,7 @@ DECK: tuple[int, ...] = tuple(range(1, 9))
 """The cards, numbered 1 to 8 ({prefix}-1.1)."""
 HAND = 2
 """Cards in each hand ({prefix}-1.2)."""
-ROUNDS = 3
+ROUNDS = 4
 """Turns each seat takes ({prefix}-2.1)."""
 '''
 
@@ -467,7 +467,7 @@ Notation: `keep`, `swap0`, `swap1`; chance: `draw5` (the card drawn).
 
 ## {prefix}-2 Turns
 
-- **{prefix}-2.1** In seat order, each player takes three turns: keep the hand, or swap.
+- **{prefix}-2.1** In seat order, each player takes four turns: keep the hand, or swap.
 - **{prefix}-2.2** A swap discards one card of the hand face up and draws the top card.
 - **{prefix}-2.3** With the deck empty only keeping is possible.
 
@@ -515,10 +515,10 @@ def test_{prefix}_1_3_a_hand_is_seen_by_its_owner_only() -> None:
     assert s.log_text(0, 1) == "a card is drawn" and s.log_text(0, 0) == "draw1"
 
 
-def test_{prefix}_2_1_three_turns_each_keep_or_swap() -> None:
+def test_{prefix}_2_1_four_turns_each_keep_or_swap() -> None:
     _, s = dealt()
     assert [str(a) for a in s.legal_actions(0)] == ["keep", "swap0", "swap1"]
-    for _ in range(6):
+    for _ in range(8):
         s.apply(s.legal_actions()[0])
     assert s.is_terminal()
 
@@ -541,14 +541,14 @@ def test_{prefix}_2_3_with_the_deck_empty_only_keep() -> None:
 
 def test_{prefix}_3_1_the_hand_total_scores() -> None:
     _, s = dealt()
-    for _ in range(6):
+    for _ in range(8):
         s.apply(s.legal_actions()[0])
     assert s.scores() == [9.0, 11.0] and s.winners() == [1]
 
 
 def test_{prefix}_3_2_the_higher_card_breaks_a_tie() -> None:
     _, s = dealt(cards=(1, 8, 4, 5))
-    for _ in range(6):
+    for _ in range(8):
         s.apply(s.legal_actions()[0])
     assert s.scores() == [9.0, 9.0] and s.winners() == [0]
 
