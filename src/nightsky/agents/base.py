@@ -60,7 +60,18 @@ registry imports no agent module and an agent (the search builds its rollout pol
 may use the registry. A game declares its bots in ``Game.agents``; an installed distribution in
 the entry-point group ``nightsky.agents``."""
 
-_FACTORIES: dict[str, Callable[..., Agent]] = {}
+class _Factories(dict[str, Callable[..., Agent]]):
+    """Agent name -> factory. A name not found yet (``get``) is looked for among the bots the
+    registered games declare (``Game.agents``) before it is refused: building ``random`` or
+    ``ismcts`` (a server's bot worker does it first thing) never imports every game."""
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        if name not in self:
+            _load_game_agents()
+        return super().get(name, default)
+
+
+_FACTORIES: _Factories = _Factories()
 _ABOUT: dict[str, str] = {name: about for name, (_, about) in BUILTIN.items()}
 """One-line descriptions (else the factory's docstring is used)."""
 
@@ -115,6 +126,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def agent_names() -> list[str]:
     """The names spec strings may use (difficulty levels aside), sorted."""
     _load_builtin()
+    _load_game_agents()
     return sorted(_FACTORIES)
 
 
@@ -122,6 +134,7 @@ def agent_catalog() -> list[dict[str, str]]:
     """Each agent name with the first paragraph of its factory's docstring (a plug-in is not
     imported for it)."""
     _load_builtin()
+    _load_game_agents()
     rows = []
     for name in sorted(_FACTORIES):
         doc = _ABOUT.get(name) or (_FACTORIES[name].__doc__ or "").strip().split("\n\n")[0]
@@ -270,8 +283,7 @@ def _load_game_agents() -> None:
 
 
 def _load_builtin() -> None:
-    """Every declared agent: built-in, then the games' own, then the plug-ins' (a name taken
-    first is never replaced)."""
+    """The built-in agents, then the plug-ins' (a name taken first is never replaced); the
+    games' own are loaded when a name is not found (``_Factories.get``) or all are listed."""
     _load_declared()
-    _load_game_agents()
     _load_plugins()
