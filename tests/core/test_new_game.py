@@ -44,6 +44,9 @@ def test_the_scaffold_plays_by_the_contract_and_passes_its_rule_tests(checkout: 
     for role in ("constants", "actions", "state", "evaluator", "observer", "ui", "svg",
                  "tutorials", "game"):
         assert f"src/nightsky/games/moon_race/{role}.py" in rel
+    howto = (checkout / "src/nightsky/games/moon_race/howto.md").read_text()
+    assert [h for h in howto.splitlines() if h.startswith("## ")] == [
+        "## Set-up", "## A turn", "## The end", "## Scoring"]
     link = checkout / "docs" / "rules" / "moon-race.md"
     assert link.is_symlink() and link.read_text().startswith("# Moon Race: rule catalogue")
     game_cls = importlib.import_module("nightsky.games.moon_race").GAME

@@ -2,7 +2,8 @@
 
 It writes, in a source checkout, ``src/nightsky/games/<pkg>/`` with one module per role
 (``constants``, ``actions``, ``state``, ``evaluator``, ``observer``, ``ui``, ``svg``,
-``tutorials``, ``game``, as docs/developing-a-game.md prescribes), its ``rules.md``, the
+``tutorials``, ``game``, as docs/developing-a-game.md prescribes), its ``rules.md`` and
+``howto.md`` (the "How to play" page: set-up, a turn, the end, scoring), the
 symlink ``docs/rules/<id>.md``, and ``tests/games/<pkg>/test_rules.py`` naming every rule id.
 The game is "Secret Sum", a small card game with chance, hidden hands, a log secret and
 ``resample``: it passes every all-games suite as written, so a contributor replaces its rules

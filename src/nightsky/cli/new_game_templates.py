@@ -477,6 +477,29 @@ Notation: `keep`, `swap0`, `swap1`; chance: `draw5` (the card drawn).
 - **{prefix}-3.2** Tie-breaker: the higher single card; still tied, the victory is shared.
 '''
 
+HOWTO = '''# How to play {title}
+
+## Set-up
+
+The deck holds eight cards numbered 1 to 8. Each player is dealt two of them, face down: only
+you see your own cards.
+
+## A turn
+
+In seat order, each player takes four turns. On your turn, either keep your hand, or swap: put
+one of your cards face up on the discards and draw the top card of the deck. With the deck
+empty you can only keep.
+
+## The end
+
+The game ends after everyone's last turn; then the hands are shown.
+
+## Scoring
+
+Your hand scores the sum of its two cards. The highest sum wins; a tie goes to the player with
+the higher single card, and a tie after that is shared.
+'''
+
 TEST = '''"""{title}'s rules, one test (or more) per rule id of ``rules.md``."""
 
 from __future__ import annotations
@@ -575,6 +598,7 @@ TEMPLATES: dict[str, str] = {
     "src/nightsky/games/{pkg}/tutorials.py": TUTORIALS,
     "src/nightsky/games/{pkg}/game.py": GAME,
     "src/nightsky/games/{pkg}/rules.md": RULES,
+    "src/nightsky/games/{pkg}/howto.md": HOWTO,
     "tests/games/{pkg}/__init__.py": "",
     "tests/games/{pkg}/test_rules.py": TEST,
 }
