@@ -477,6 +477,27 @@ Notation: `keep`, `swap0`, `swap1`; chance: `draw5` (the card drawn).
 - **{prefix}-3.2** Tie-breaker: the higher single card; still tied, the victory is shared.
 '''
 
+GLANCE = '''"""{title} at a glance (``GameUI.glance``, where the web table reads it): one line
+per seat, read from the view alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def glance(view: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """Each seat's score (once shown) and how many cards it holds; no docked section."""
+    scores = view.get("scores")
+    seats = []
+    for p, held in enumerate(view["hands"]):
+        count = len(held) if isinstance(held, list) else int(held)
+        seats.append({{
+            "score": scores[p] if isinstance(scores, list) else None,
+            "counts": [{{"label": "Cards in hand", "value": count}}],
+        }})
+    return {{"seats": seats, "dock": None}}
+'''
+
 HOWTO = '''# How to play {title}
 
 ## Set-up
@@ -599,6 +620,7 @@ TEMPLATES: dict[str, str] = {
     "src/nightsky/games/{pkg}/game.py": GAME,
     "src/nightsky/games/{pkg}/rules.md": RULES,
     "src/nightsky/games/{pkg}/howto.md": HOWTO,
+    "src/nightsky/games/{pkg}/glance.py": GLANCE,
     "tests/games/{pkg}/__init__.py": "",
     "tests/games/{pkg}/test_rules.py": TEST,
 }
