@@ -25,20 +25,24 @@ SRC = ROOT / "src"
 COMPILED = [
     "nightsky/core/state.py",
     "nightsky/core/observer.py",
+    "nightsky/core/evaluator.py",
     "nightsky/core/rng.py",
     "nightsky/agents/search.py",
     *(
         f"nightsky/games/{game}/{module}.py"
         for game, modules in {
-            "shooting_star": ("constants", "actions", "events", "state", "views", "observation"),
+            "shooting_star": (
+                "constants", "actions", "events", "state", "views", "observer", "evaluator",
+            ),
             "stars_are_right": (
-                "constants", "actions", "matcher", "heuristic", "state", "observer",
+                "constants", "actions", "matcher", "evaluator", "state", "observer",
             ),
-            "star_fire": ("constants", "actions", "state", "observe"),
+            "star_fire": ("constants", "actions", "state", "observer", "evaluator"),
             "mihi_anguli": (
-                "constants", "board", "actions", "heuristic", "value", "state", "observer"
+                "constants", "board", "actions", "heuristic", "value", "evaluator", "state",
+                "observer",
             ),
-            "starlight": ("constants", "actions", "evaluate", "views", "state", "observation"),
+            "starlight": ("constants", "actions", "evaluator", "views", "state", "observer"),
         }.items()
         for module in modules
     ),

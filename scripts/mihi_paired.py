@@ -63,7 +63,7 @@ class TurnPlanner:
                 return memo[key]
             seen[0] += 1
             if seen[0] > self.cap:
-                v = st.evaluate(player)
+                v = st.game.evaluator.evaluate(st, player)
             else:
                 v = max(value(_after(st, a, player)) for a in st.legal_actions(player))
             memo[key] = v

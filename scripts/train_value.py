@@ -4,11 +4,11 @@
 
 Plays ``--games`` 2-player games of ``--agent`` (default ``greedy``) against itself. At every
 ``--every``-th decision of a game (offset by the game's index) it records each seat's
-``State.value_features`` and, when the game is over, that seat's final score: the target. The
+``Evaluator.value_features`` and, when the game is over, that seat's final score: the target. The
 last ``--holdout`` share of the games is held out; ridge regression (``--ridge``, on standardised
 features) is fit on the rest and reported on both: R^2 and RMSE of the final score, and of the
 final margin between the two seats (the value of one seat minus the other's), beside the same
-for the game's hand heuristic (``State.evaluate``) taken as a prediction in points and
+for the game's hand heuristic (``Evaluator.evaluate``) taken as a prediction in points and
 calibrated by a least-squares line. With ``--write`` the weights (in the features' own units, the
 standardisation folded in) go to the file ``GameInfo.value_model`` names in the game package's
 ``data/`` (or ``--out``), with the command, data size, date and fit. ``--save-data`` /
@@ -81,8 +81,8 @@ def play(game: Game, agent: str, seed: int, index: int, every: int) -> tuple[lis
             continue
         if decision % every == index % every:
             for q in range(n):
-                feats.append(state.value_features(q))
-                heur.append(state.evaluate(q))
+                feats.append(state.game.evaluator.value_features(state, q))
+                heur.append(state.game.evaluator.evaluate(state, q))
                 where.append((position, q))
             position += 1
         state.step(agents[seat].choose(state, seat, rngs[seat]), seat)
@@ -149,14 +149,14 @@ def collect_pairs(args: argparse.Namespace, game: Game) -> dict[str, np.ndarray]
                 for a in legal:
                     child = state.clone(history=False)
                     child.step(a, seat)
-                    kids.append((child.evaluate(seat), a, child))
+                    kids.append((child.game.evaluator.evaluate(child, seat), a, child))
                 kids.sort(key=lambda k: -k[0])
                 others = [k for k in kids[:5] if k[1] != move][:4]
                 mine = next(k for k in kids if k[1] == move)
                 other = others[pick.randrange(len(others))]
                 crn = f"{seed}-{g}-{decision}-playout"
-                fa = mine[2].value_features(seat)
-                fb = other[2].value_features(seat)
+                fa = mine[2].game.evaluator.value_features(mine[2], seat)
+                fb = other[2].game.evaluator.value_features(other[2], seat)
                 ya = _finish(mine[2].clone(), crn)[seat]
                 yb = _finish(other[2].clone(), crn)[seat]
                 dx.append([a - b for a, b in zip(fa, fb, strict=True)])
@@ -294,7 +294,7 @@ def report(
 
 class CandidateGreedy(GreedyAgent):
     """``greedy:value=learned`` with a candidate linear model in place of the shipped file: the
-    bias plus the dot product of ``weights`` with ``State.value_features`` (summed in the order
+    bias plus the dot product of ``weights`` with ``Evaluator.value_features`` (summed in the order
     a linear weights file's reader sums them, so a written file plays the same moves)."""
 
     def __init__(self, weights: list[float], bias: float) -> None:
@@ -304,7 +304,8 @@ class CandidateGreedy(GreedyAgent):
 
     def score(self, state: Any, player: int) -> float:
         total = self.bias
-        for w, x in zip(self.weights, state.value_features(player), strict=True):
+        feats = state.game.evaluator.value_features(state, player)
+        for w, x in zip(self.weights, feats, strict=True):
             total += w * x
         return total
 
@@ -390,7 +391,7 @@ def sibling_spread(game: Game, games: int, seed: int) -> np.ndarray:
                 for a in legal:
                     child = state.clone(history=False)
                     child.step(a, seat)
-                    kids.append(child.value_features(seat))
+                    kids.append(child.game.evaluator.value_features(child, seat))
                 x = np.array(kids, dtype=float)
                 dev = x - x.mean(axis=0)
                 varies = np.ptp(x, axis=0) > 1e-9
@@ -663,7 +664,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     game = load_game(args.game, players=2)
     state = game.new_initial_state()
-    names = list(state.value_feature_names())
+    names = list(state.game.evaluator.value_feature_names())
     if not names or not game.info.value_model:
         parser.error(f"game {args.game!r} has no learned value (GameInfo.value_model)")
     args.names = names

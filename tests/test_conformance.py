@@ -341,11 +341,12 @@ def test_evaluate_all_is_evaluate_of_every_seat(game_id: str, cfg: dict[str, Any
     """A game's ``evaluate_all`` (search cut-offs) gives exactly ``evaluate`` of each seat, at
     every step of a random game, so a search plays the same game whichever it calls."""
     game = load_game(game_id, **cfg)
+    judge = game.evaluator
     seen = [0]
 
     def check(state: State, _rng: random.Random) -> None:
-        every = state.evaluate_all()
-        assert every == [state.evaluate(p) for p in range(game.num_seats)]
+        every = judge.evaluate_all(state)
+        assert every == [judge.evaluate(state, p) for p in range(game.num_seats)]
         seen[0] += 1
 
     for seed in (3, 4):

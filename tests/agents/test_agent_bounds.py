@@ -13,9 +13,6 @@ from nightsky.agents.base import _FACTORIES, spec_seconds
 from nightsky.agents.search import DEFAULTS, game_search_defaults
 from nightsky.core import OptionError, load_game
 from nightsky.core.game import GameInfo
-from nightsky.core.registry import game_ids
-
-game_ids()  # loads the games, which register their own agents (tsar-planner)
 
 # (agent, key): the text of its bounds in the message, values it must refuse
 NUMERIC = {

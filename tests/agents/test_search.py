@@ -10,6 +10,7 @@ import pytest
 from nightsky.agents import make_agent
 from nightsky.agents.search import SearchAgent, _CutoffScale
 from nightsky.core import OptionError, load_game
+from nightsky.core.evaluator import Evaluator
 from nightsky.core.game import CHANCE, Game, GameInfo, State
 from nightsky.sim import MatchSpec, run_matches
 
@@ -158,7 +159,7 @@ def test_three_players_and_depth_cutoff_values() -> None:
     agent = make_agent("ismcts:iterations=30,depth=1")
     assert isinstance(agent, SearchAgent)
     assert agent.choose(state, player, random.Random(3)) in state.legal_actions(player)
-    values = _CutoffScale(game.num_seats).shares(state.resample(player, random.Random(0)))
+    values = _CutoffScale(game.evaluator).shares(state.resample(player, random.Random(0)))
     assert len(values) == 3 and abs(sum(values) - 1) < 1e-9 and all(0 < v < 1 for v in values)
 
 
@@ -171,11 +172,12 @@ def test_leaf_delta_values_a_cutoff_by_each_seats_change_since_the_root() -> Non
 
     game = load_game("starlight", players=2)
     root = _advance(game.new_initial_state(), random.Random(4), 6)
-    scale = _CutoffScale(game.num_seats, delta=True)
+    scale = _CutoffScale(game.evaluator, delta=True)
     scale.set_base(root)
     assert scale.shares(root) == [0.5, 0.5]
     later = _advance(root.clone(), random.Random(5), 12)
-    diffs = [later.cutoff_values()[p] - root.cutoff_values()[p] for p in range(2)]
+    judge = game.evaluator
+    diffs = [judge.cutoff_values(later)[p] - judge.cutoff_values(root)[p] for p in range(2)]
     assert any(abs(d) > 1e-9 for d in diffs)
     values = scale.shares(later)
     spread = sum(abs(d) for d in diffs) / 2 / 2  # two cut-offs seen: the root's (0) and this
@@ -183,7 +185,7 @@ def test_leaf_delta_values_a_cutoff_by_each_seats_change_since_the_root() -> Non
         assert v == pytest.approx(1 / (1 + math.exp(-d / spread)))
         assert (v > 0.5) == (d > 0) and (v < 0.5) == (d < 0)
     # the default (share) still sums to one over the seats
-    assert sum(_CutoffScale(2).shares(later)) == pytest.approx(1.0)
+    assert sum(_CutoffScale(game.evaluator).shares(later)) == pytest.approx(1.0)
 
 
 def test_leaf_delta_search_is_legal_and_reproducible() -> None:
@@ -454,9 +456,6 @@ class _NeedleState(State):
             mine = 10.0 if self.picks[1:] == ["n0"] else 0.0
         return [{"total": mine if len(self.picks) == 2 else 0.0}, {"total": 2.0}]
 
-    def evaluate(self, player: int) -> float:
-        return 0.0  # no hint: only the search's backups tell the plans apart
-
     def _copy(self) -> _NeedleState:
         c = _NeedleState(self.game)
         c.picks = list(self.picks)
@@ -466,9 +465,14 @@ class _NeedleState(State):
         return {"picks": list(self.picks)}
 
 
+class _NoHint(Evaluator):
+    def evaluate(self, state: State, player: int) -> float:
+        return 0.0  # no hint: only the search's backups tell the plans apart
+
 class _NeedleGame(Game):
     info = GameInfo(id="test-needle", title="Needle (test)", min_players=2, max_players=2,
                     chance=False, hidden_information=False, simultaneous=False)
+    evaluator_class = _NoHint
 
     def new_initial_state(self) -> _NeedleState:
         return _NeedleState(self)

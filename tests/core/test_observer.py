@@ -10,7 +10,7 @@ import pytest
 
 from nightsky.core import CHANCE, InvalidActionError
 from nightsky.core.observer import write_bits
-from tests.support.toygame import ToyGame
+from tests.support.toygame import Keep, Swap, ToyGame
 
 
 @pytest.mark.parametrize("mask", [0, 1, 0b1011, (1 << 29) | 1, (1 << 30) | (1 << 31),
@@ -67,5 +67,5 @@ def test_legal_action_ids_are_the_ids_of_legal_actions_in_order() -> None:
 def test_action_ids_of_a_foreign_action_raise_the_contract_error() -> None:
     game = ToyGame(players=2)
     with pytest.raises(InvalidActionError, match="not an action"):
-        game.action_ids(["keep", "no-such-move"])
-    assert game.action_ids(["swap1", "keep"]) == [game.action_id("swap1"), 0]
+        game.action_ids([Keep(), "no-such-move"])
+    assert game.action_ids([Swap(1), Keep()]) == [game.action_id(Swap(1)), 0]

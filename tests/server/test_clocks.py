@@ -199,7 +199,7 @@ def test_forfeit_plays_the_games_resign_action_where_it_has_one(tc, fake, monkey
     from tests.support.toygame import ToyGame
 
     # A game that can drop a seat names the action (here the toy's "keep" stands for it).
-    monkeypatch.setattr(ToyGame, "resign_action", lambda self, state, seat: "keep")
+    monkeypatch.setattr(ToyGame, "resign_action", lambda self, st, seat: self.parse_action("keep"))
     made = create(
         tc,
         "toy-secret-sum",

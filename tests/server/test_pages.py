@@ -20,10 +20,10 @@ def packaged_rule_ids(game: str) -> list[str]:
     return re.findall(r"^- \*\*([A-Z]+-[0-9.]+[a-z]?)\*\*", text, flags=re.M)
 
 
-def test_the_five_games_have_their_rule_catalogues() -> None:
-    assert len(GAMES) == 5
-    for game in GAMES:
-        assert len(packaged_rule_ids(game)) > 40, game
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_its_rule_catalogue(game) -> None:
+    ids = packaged_rule_ids(game)
+    assert ids and len(ids) == len(set(ids)), game  # some rules, each id once
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -44,7 +44,7 @@ def test_rules_page_has_an_anchor_per_rule_and_links_its_sections(client, game) 
         assert f'<li id="{rid}" class="rule"><a href="#{rid}" class="rule-id">' in page, rid
     toc = re.findall(r'<nav class="panel doc-nav".*?</nav>', page, flags=re.S)[0]
     anchors = re.findall(r'href="#([^"]+)"', toc)
-    assert len(anchors) >= 5 and all(f'id="{a}"' in page for a in anchors)
+    assert anchors and all(f'id="{a}"' in page for a in anchors)
     assert "<script" not in page  # a page of text: the CSP's "no inline script" holds
 
 

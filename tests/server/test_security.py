@@ -196,7 +196,7 @@ def _spy_on_bots(client):
                     and state.hands != true.hands,
                 )
             )
-            return "keep"
+            return state.game.parse_action("keep")
 
     for spec in ("spy", "spy:cheat=true"):
         client.app.state.manager.rooms.clear()

@@ -1,8 +1,9 @@
 """A tiny game with chance and hidden cards, used to test the shared machinery on its own.
 
-It is also the template to copy when adding a game (docs/developing-a-game.md): the state
-implements the rule hooks (``_legal_actions``, ``_apply``, ``_log_secret``, ``_view``,
-``_copy``, ``resample``), presentation lives in a ``GameUI`` and the tensor in an ``Observer``.
+It is the game ``nightsky new-game`` writes as a package (docs/developing-a-game.md), kept here
+in one module: the state implements the rule hooks (``_legal_actions``, ``_apply``,
+``_log_secret``, ``_view``, ``_copy``, ``resample``), presentation lives in a ``GameUI``, the
+tensor in an ``Observer`` and the judging in an ``Evaluator``; actions are frozen dataclasses.
 
 "Secret Sum": a deck of the cards 1..8. Each seat is dealt two hidden cards (one chance draw per
 card). Then, for two rounds, each seat in turn either keeps (``keep``) or discards one of its
@@ -15,20 +16,55 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from nightsky.core.game import CHANCE, Action, Game, GameInfo, LogSecret, Option, State
+from nightsky.core.evaluator import Evaluator
+from nightsky.core.game import (
+    CHANCE,
+    Action,
+    ActionBase,
+    Game,
+    GameInfo,
+    LogSecret,
+    Option,
+    State,
+)
 from nightsky.core.observer import Observer
 from nightsky.core.ui import GameUI
 
 DECK = tuple(range(1, 9))
 
 
-class Draw(int):
-    """A chance outcome: the card drawn."""
+@dataclass(frozen=True, slots=True)
+class Keep(ActionBase):
+    """Keep the hand."""
 
     def __str__(self) -> str:
-        return f"draw{int(self)}"
+        return "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(ActionBase):
+    """Discard the card in ``slot`` face up and draw the top card."""
+
+    slot: int
+
+    def __str__(self) -> str:
+        return f"swap{self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(ActionBase):
+    """A chance outcome: the card drawn."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"draw{self.card}"
+
+
+ACTIONS: tuple[ActionBase, ...] = (Keep(), Swap(0), Swap(1))
 
 
 class ToyState(State):
@@ -68,10 +104,10 @@ class ToyState(State):
     def _legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.current_players() or seat == CHANCE:
             return []
-        return list(self.game.all_actions()) if self.deck else ["keep"]
+        return list(ACTIONS) if self.deck else [Keep()]
 
     def explain_illegal(self, action: Action, player: int) -> tuple[str, str | None]:
-        if action in self.game.all_actions():
+        if action in ACTIONS:
             return "a swap needs a card left in the deck", "TOY-2"
         return f"{action!s} is not keep, swap0 or swap1", "TOY-1"
 
@@ -89,8 +125,8 @@ class ToyState(State):
         return LogSecret("a card is drawn", seen_by=(target,) if target is not None else ())
 
     def _apply(self, action: Action, player: int) -> None:
-        if player == CHANCE:
-            card = int(action)  # type: ignore[call-overload]
+        if isinstance(action, Draw):
+            card = action.card
             self.deck.remove(card)
             dealt = self._dealing()
             target = dealt if dealt is not None else self.pending_draw_for
@@ -98,9 +134,8 @@ class ToyState(State):
             self.hands[target].append(card)
             self.pending_draw_for = None
             return
-        if action != "keep":
-            i = 0 if action == "swap0" else 1
-            self.discards.append(self.hands[player].pop(i))
+        if isinstance(action, Swap):
+            self.discards.append(self.hands[player].pop(action.slot))
             self.pending_draw_for = player
         self.turn += 1
 
@@ -143,8 +178,14 @@ class ToyState(State):
             places[f"hand{p}"] = [f"c{c}" for c in h]
         return places
 
-    def evaluate(self, player: int) -> float:
-        return float(sum(self.hands[player]))
+
+class ToyEvaluator(Evaluator):
+    """The toy's judge: the sum of the seat's hand (``greedy`` keeps high cards)."""
+
+    def evaluate(self, state: State, player: int) -> float:
+        assert isinstance(state, ToyState)
+        return float(sum(state.hands[player]))
+
 
 class ToyUI(GameUI):
     """The toy's presentation: a deck, the viewer's two cards and a keep button."""
@@ -215,13 +256,13 @@ class ToyGame(Game):
 
     ui_class = ToyUI
     observer_class = ToyObserver
-    _actions: tuple[str, ...] = ("keep", "swap0", "swap1")
+    evaluator_class = ToyEvaluator
 
     def new_initial_state(self) -> ToyState:
         return ToyState(self)
 
     def all_actions(self) -> Sequence[Action]:
-        return self._actions
+        return ACTIONS
 
     def parse_chance(self, text: str) -> Action | None:
         if text.startswith("draw") and text[4:].isdigit() and int(text[4:]) in DECK:

@@ -21,46 +21,68 @@ the state's game. Keys given with a level (``expert:seconds=1``) override the le
 
 from __future__ import annotations
 
-import contextlib
-import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Protocol
+from typing import Any
 
+from nightsky.agents.kit import Agent, Bounds, check_flag, determinize
 from nightsky.core.errors import OptionError
 from nightsky.core.game import Action, State
 from nightsky.core.info import LEVEL_NAMES, GameInfo
+from nightsky.core.registry import game_class, game_classes, load_object
+
+__all__ = [
+    "Agent", "Bounds", "LevelAgent", "agent_catalog", "agent_names", "check_flag",
+    "determinize", "level_spec", "make_agent", "parse_spec", "register_agent", "spec_seconds",
+]
+
+BUILTIN: dict[str, tuple[str, str]] = {
+    "random": ("nightsky.agents.simple:RandomAgent", "Picks uniformly among the legal actions."),
+    "greedy": (
+        "nightsky.agents.simple:GreedyAgent",
+        "One-ply lookahead: takes the action whose resulting position evaluates best.",
+    ),
+    "ismcts": (
+        "nightsky.agents.search:ISMCTSAgent",
+        "Information-set MCTS: a fresh determinization (state.resample) every iteration.",
+    ),
+    "mcts": (
+        "nightsky.agents.search:MCTSAgent",
+        "UCT on the perfect-information view: one determinization per decision, chance "
+        "sampled.",
+    ),
+}
+"""The built-in agents, declared here as a plug-in declares its own: name -> (``module:attribute``
+of the factory, one line for ``nightsky agents``). Each is imported when first needed, so the
+registry imports no agent module and an agent (the search builds its rollout policies by spec)
+may use the registry. A game declares its bots in ``Game.agents``; an installed distribution in
+the entry-point group ``nightsky.agents``."""
+
+class _Factories(dict[str, Callable[..., Agent]]):
+    """Agent name -> factory. A name not found yet (``get``) is looked for among the bots the
+    registered games declare (``Game.agents``) before it is refused: building ``random`` or
+    ``ismcts`` (a server's bot worker does it first thing) never imports every game."""
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        if name not in self:
+            _load_game_agents()
+        return super().get(name, default)
 
 
-class Agent(Protocol):
-    name: str
-
-    def choose(self, state: State, player: int, rng: random.Random) -> Action: ...
-
-
-_FACTORIES: dict[str, Callable[..., Agent]] = {}
-_ABOUT: dict[str, str] = {}
-"""One-line descriptions given to ``register_agent`` (else the docstring is used)."""
-
-
-def determinize(state: State, player: int, rng: random.Random) -> State:
-    """A state ``player`` cannot tell from ``state``: ``state`` itself where nothing is hidden or
-    where it already is such a redraw for ``player`` (``State.redrawn_for``), else a new
-    ``resample``. So a bot's hidden state is drawn once, by whoever hands it the state."""
-    if not state.game.info.hidden_information or state.redrawn_for == player:
-        return state
-    return state.resample(player, rng)
+_FACTORIES: _Factories = _Factories()
+_ABOUT: dict[str, str] = {name: about for name, (_, about) in BUILTIN.items()}
+"""One-line descriptions (else the factory's docstring is used)."""
 
 
 def register_agent(
     name: str, about: str | None = None
 ) -> Callable[[Callable[..., Agent]], Callable[..., Agent]]:
-    """Decorator: make ``name`` usable in spec strings. ``about`` (one line for ``nightsky
-    agents``) defaults to the first paragraph of the factory's docstring; compiled classes
-    have none, so they pass it."""
+    """Decorator: make ``name`` usable in spec strings at run time (tests, notebooks, scripts);
+    shipped agents are declared instead (``BUILTIN``, ``Game.agents``, entry points). ``about``
+    (one line for ``nightsky agents``) defaults to the first paragraph of the factory's
+    docstring."""
 
     def deco(factory: Callable[..., Agent]) -> Callable[..., Agent]:
         _FACTORIES[name] = factory
@@ -69,50 +91,6 @@ def register_agent(
         return factory
 
     return deco
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """The range of a numeric agent parameter: a finite number from ``low`` to ``high`` (above
-    ``low`` itself with ``above``), a whole number with ``whole``. Each agent declares one per
-    numeric key and checks its keyword arguments with ``check``."""
-
-    low: float
-    high: float
-    whole: bool = False
-    above: bool = False
-
-    def check(self, key: str, value: Any, where: str = "") -> Any:
-        """``value`` as an int (``whole``) or a float, or ``OptionError`` naming ``where`` it
-        came from (``"ismcts: "``), the key, the bounds and the value (NaN and infinities
-        are refused)."""
-        number = isinstance(value, int if self.whole else int | float)
-        if number and not isinstance(value, bool) and not (
-            isinstance(value, float) and not math.isfinite(value)
-        ):
-            low_ok = value > self.low if self.above else value >= self.low
-            if low_ok and value <= self.high:
-                return int(value) if self.whole else float(value)
-        raise OptionError(f"{where}{key} must be {self.describe()}, got {value!r}")
-
-    def describe(self) -> str:
-        low, high = _number(self.low), _number(self.high)
-        if self.whole:
-            return f"a whole number between {low} and {high}"
-        if self.above:
-            return f"a finite number above {low} and at most {high}"
-        return f"a finite number between {low} and {high}"
-
-
-def _number(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else str(x)
-
-
-def check_flag(key: str, value: Any, where: str = "") -> bool:
-    """``value`` if it is true or false, else ``OptionError`` naming the key."""
-    if isinstance(value, bool):
-        return value
-    raise OptionError(f"{where}{key} must be true or false, got {value!r}")
 
 
 def _coerce(value: str) -> Any:
@@ -177,6 +155,7 @@ class AgentSpec:
 def agent_names() -> list[str]:
     """The names spec strings may use (difficulty levels aside), sorted."""
     _load_builtin()
+    _load_game_agents()
     return sorted(_FACTORIES)
 
 
@@ -184,6 +163,7 @@ def agent_catalog() -> list[dict[str, str]]:
     """Each agent name with the first paragraph of its factory's docstring (a plug-in is not
     imported for it)."""
     _load_builtin()
+    _load_game_agents()
     rows = []
     for name in sorted(_FACTORIES):
         doc = _ABOUT.get(name) or (_FACTORIES[name].__doc__ or "").strip().split("\n\n")[0]
@@ -197,8 +177,6 @@ def game_info(game: Any) -> GameInfo:
     if isinstance(game, GameInfo):
         return game
     if isinstance(game, str):
-        from nightsky.core.registry import game_class  # lazy: the registry imports the games
-
         return game_class(game).info
     info = getattr(game, "info", None)
     if isinstance(info, GameInfo):
@@ -319,10 +297,26 @@ def _load_plugins() -> None:
         _FACTORIES.setdefault(ep.name, _plugin_factory(ep))
 
 
-def _load_builtin() -> None:
-    # Importing registers; kept lazy so `nightsky.agents.base` has no import cycle.
-    import nightsky.agents.simple  # noqa: F401
+@cache
+def _load_declared() -> None:
+    """The built-in agents (``BUILTIN``), imported once; the search agents are optional."""
+    for name, (where, _) in BUILTIN.items():
+        try:
+            _FACTORIES.setdefault(name, load_object(where))
+        except ImportError:  # pragma: no cover - only where the search module cannot load
+            continue
 
-    with contextlib.suppress(ImportError):  # search agents are optional
-        import nightsky.agents.search  # noqa: F401
+
+def _load_game_agents() -> None:
+    """The bots the registered games declare (``Game.agents``), imported now."""
+    for cls in game_classes():
+        for name, where in cls.agents.items():
+            if name not in _FACTORIES:
+                _FACTORIES[name] = load_object(where)
+
+
+def _load_builtin() -> None:
+    """The built-in agents, then the plug-ins' (a name taken first is never replaced); the
+    games' own are loaded when a name is not found (``_Factories.get``) or all are listed."""
+    _load_declared()
     _load_plugins()

@@ -23,10 +23,10 @@ Spec keys (``ismcts:seconds=0.2,depth=40``):
 ``iterations`` (default 200 when no ``seconds``), ``seconds``, ``c`` (UCB exploration, 0.7),
 ``rollout`` (``random``; ``none``: score the new leaf with ``evaluate`` at once; or any agent
 name such as ``greedy`` or a game's own agent),
-``depth`` (8: player actions from the root after which the position is scored by
-``state.evaluate`` instead of played out; 0: play to the end), ``prior`` (1.0: weight of the
-one-ply heuristic at the root), ``widen`` (true: progressive widening at the root in the
-heuristic's order), ``normalise`` (false: rescale sibling values to [0, 1] in UCB),
+``depth`` (8: player actions from the root after which the position is scored by the game's
+``evaluate`` (``game.evaluator``) instead of played out; 0: play to the end), ``prior`` (1.0:
+weight of the one-ply heuristic at the root), ``widen`` (true: progressive widening at the root
+in the heuristic's order), ``normalise`` (false: rescale sibling values to [0, 1] in UCB),
 ``early`` (true: stop once the most visited root action can no longer be overtaken in the
 budget left; the choice is the one the full budget makes), ``backup`` (``mean``: UCT's average
 reward; ``max``: a seat's consecutive moves with nothing random between are worth the best of
@@ -45,7 +45,8 @@ has moved, a chance outcome is a cut-off, the position before it scored, so no s
 reaches past the next draw: where the seats act at once and then roll, the last seat's next
 turn no longer falls inside its horizon while the others' do not),
 ``value`` (``heuristic``: cut-offs and the root prior use ``evaluate``; ``learned``: the game's
-learned ``State.value``, for a game whose ``GameInfo.value_model`` names one), ``others``
+learned ``value``, for a game whose ``GameInfo.value_model`` names one; both of
+``game.evaluator``), ``others``
 (``tree``: the other seats' moves are searched too; ``random`` or an agent name: they are played
 by that policy outside the trees and the depth count, for games of separate sheets), ``cheat``.
 
@@ -74,16 +75,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from nightsky.agents.base import (
-    Agent,
-    Bounds,
-    check_flag,
-    determinize,
-    make_agent,
-    parse_spec,
-    register_agent,
-)
+from nightsky.agents.base import make_agent, parse_spec
+from nightsky.agents.kit import Agent, Bounds, check_flag, determinize
 from nightsky.core.errors import OptionError
+from nightsky.core.evaluator import Evaluator
 from nightsky.core.game import CHANCE, Action, State
 from nightsky.core.rng import choice, randrange
 
@@ -458,16 +453,6 @@ class MCTSAgent(SearchAgent):
     per_iteration_determinization = False
 
 
-# Registered by call, not by class decorator: mypyc compiles decorated classes as plain Python.
-register_agent(
-    "ismcts", "Information-set MCTS: a fresh determinization (state.resample) every iteration."
-)(ISMCTSAgent)
-register_agent(
-    "mcts", "UCT on the perfect-information view: one determinization per decision, chance "
-    "sampled.",
-)(MCTSAgent)
-
-
 # ---------------------------------------------------------------------- one decision
 class _Search:
     """One decision's search: the trees, the searching seat ``me``, its ``rng``, the budget and
@@ -513,7 +498,8 @@ class _Search:
         # Root visits kept from the previous search (``reuse``)
         self.base = sum(e.visits for (q, _), e in self.mine.items() if q == me)
         self.learned = settings.value == "learned"
-        self.scale = _CutoffScale(state.game.num_seats, settings.leaf == "delta", self.learned)
+        self.evaluator = state.game.evaluator
+        self.scale = _CutoffScale(self.evaluator, settings.leaf == "delta", self.learned)
         # Where each iteration starts: the true state, one determinization (``mcts``), or a
         # new determinization every iteration (None).
         self.fixed: State | None = state
@@ -537,7 +523,7 @@ class _Search:
             world = fixed.clone() if fixed is not None else self.state.resample(self.me, self.rng)
             if self.done == 0:
                 if self.settings.prior:
-                    self.prior = _root_prior(world, self.me, self.rng, self.learned)
+                    self.prior = _root_prior(world, self.me, self.rng, self.evaluator, self.learned)
                 if self.scale.delta:
                     self.scale.set_base(world)
             self._iterate(world)
@@ -752,7 +738,7 @@ class _Search:
 
 
 class _CutoffScale:
-    """Scores cut-off positions from each seat's ``evaluate``.
+    """Scores cut-off positions from each seat's ``evaluate`` (the game's ``Evaluator``).
 
     ``evaluate`` is a game's heuristic in its own units. With ``leaf=share`` (the default) the
     seats' values are centred on their mean and divided by the mean spread seen at this
@@ -765,22 +751,25 @@ class _CutoffScale:
     is far ahead), and each seat's reward is its own gain.
     """
 
-    __slots__ = ("base", "count", "delta", "learned", "seats", "spread")
+    __slots__ = ("base", "count", "delta", "evaluator", "learned", "seats", "spread")
 
-    def __init__(self, seats: int, delta: bool = False, learned: bool = False) -> None:
+    def __init__(self, evaluator: Evaluator, delta: bool = False, learned: bool = False) -> None:
+        self.evaluator = evaluator
+        seats = evaluator.game.num_seats
         self.seats = seats  # len(st.returns()), without scoring a position that is not over
         self.spread = 0.0  # the sum of the mean |evaluate - centre| of each cut-off
         self.count = 0.0
         self.delta = delta
         self.base: list[float] = [0.0] * seats  # with ``delta``: each seat's value at the root
-        self.learned = learned  # ``value=learned``: ``State.value`` instead of ``evaluate``
+        self.learned = learned  # ``value=learned``: the learned ``value`` instead of ``evaluate``
 
     def values(self, st: State) -> list[float]:
         """Each seat's value of ``st``: its ``cutoff_values`` (``evaluate`` unless the game says
         otherwise), or its learned ``value``."""
+        judge = self.evaluator
         if self.learned:
-            return [st.value(p) for p in range(self.seats)]
-        return st.cutoff_values()
+            return [judge.value(st, p) for p in range(self.seats)]
+        return judge.cutoff_values(st)
 
     def set_base(self, root: State) -> None:
         """With ``delta``: remember each seat's ``evaluate`` at the root (``root`` is the first
@@ -815,7 +804,7 @@ def _same_objects(a: list[Action], b: list[Action]) -> bool:
 
 
 def _root_prior(
-    world: State, me: int, rng: random.Random, learned: bool = False
+    world: State, me: int, rng: random.Random, evaluator: Evaluator, learned: bool = False
 ) -> dict[Action, float]:
     """One-ply heuristic of each root action (the greedy agent's view; with ``learned`` the
     game's learned ``value``) scaled to [0, 1]: the order in which untried root actions are
@@ -828,7 +817,7 @@ def _root_prior(
         while child.current_players() == (CHANCE,) and guard < 64:
             child.step(child.sample_chance(rng), CHANCE)
             guard += 1
-        values[a] = child.value(me) if learned else child.evaluate(me)
+        values[a] = evaluator.value(child, me) if learned else evaluator.evaluate(child, me)
     if not values:
         return {}
     lo, hi = min(values.values()), max(values.values())

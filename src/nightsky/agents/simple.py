@@ -1,15 +1,15 @@
-"""The baseline agents: ``random`` and ``greedy`` (one-ply lookahead on ``State.evaluate``)."""
+"""The baseline agents: ``random`` and ``greedy`` (one-ply lookahead on the game's ``evaluate``,
+``game.evaluator``)."""
 
 from __future__ import annotations
 
 import random
 
-from nightsky.agents.base import Bounds, check_flag, determinize, register_agent
+from nightsky.agents.kit import Bounds, check_flag, determinize
 from nightsky.core.errors import OptionError
 from nightsky.core.game import CHANCE, Action, State
 
 
-@register_agent("random")
 class RandomAgent:
     """Picks uniformly among the legal actions."""
 
@@ -19,7 +19,6 @@ class RandomAgent:
         return rng.choice(state.legal_actions(player))
 
 
-@register_agent("greedy")
 class GreedyAgent:
     """One-ply lookahead: takes the action whose resulting position evaluates best.
 
@@ -27,8 +26,8 @@ class GreedyAgent:
     ``cheat=true``. Chance right after an action is averaged over ``samples`` draws (1 to
     10,000). With ``epsilon`` (0 to 1) it plays a uniformly random legal action instead with
     that probability (a weaker bot; no random draw is spent on it at 0). With
-    ``value=learned`` it maximises the game's learned ``State.value`` instead of ``evaluate``
-    (a game whose ``GameInfo.value_model`` names one).
+    ``value=learned`` it maximises the game's learned ``value`` instead of ``evaluate`` (both of
+    ``game.evaluator``; a game whose ``GameInfo.value_model`` names one).
     Ties are broken at random so the agent is not predictable.
     """
 
@@ -81,7 +80,9 @@ class GreedyAgent:
         return rng.choice(best)
 
     def score(self, state: State, player: int) -> float:
-        """What the agent maximises: ``State.value`` with ``value=learned``, else
-        ``State.evaluate`` (a subclass may score positions its own way, e.g. a candidate
-        model while training one, ``scripts/train_value.py --method play``)."""
-        return state.value(player) if self.learned else state.evaluate(player)
+        """What the agent maximises: the game's learned ``value`` with ``value=learned``, else
+        its ``evaluate`` (both of ``game.evaluator``; a subclass may score positions its own
+        way, e.g. a candidate model while training one, ``scripts/train_value.py --method
+        play``)."""
+        judge = state.game.evaluator
+        return judge.value(state, player) if self.learned else judge.evaluate(state, player)

@@ -30,8 +30,8 @@ err_console = Console(stderr=True)
 
 def _version(value: bool) -> None:
     if value:
-        from nightsky import __version__
         from nightsky._native import engine
+        from nightsky._version import __version__
 
         console.print(f"nightsky {__version__}, engine: {engine()}", highlight=False)
         raise typer.Exit()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
@@ -33,7 +34,7 @@ from nightsky.core.markup import console_text
 from nightsky.core.narration import Narrator
 from nightsky.core.record import replay as replay_record
 from nightsky.core.record import save_record
-from nightsky.core.registry import game_class, game_ids
+from nightsky.core.registry import game_class, game_ids, load_object
 from nightsky.core.ui import render_text, seat_label
 from nightsky.sim.design import provenance
 from nightsky.sim.runner import GameResult, MatchSpec
@@ -505,10 +506,6 @@ def bench_random_playouts(g: Game, seconds: float, seed: int = 0) -> dict[str, A
     }
 
 
-BENCH_EXTRAS: list[Any] = []
-"""Callables ``(game, seconds) -> dict`` adding figures to ``nightsky bench`` (agents, planners)."""
-
-
 def bench_pettingzoo(g: Game, seconds: float) -> dict[str, Any]:
     """``pettingzoo_steps_per_second``: masked-random seat steps through
     ``nightsky.rl.pettingzoo_env`` (observation and mask built at every step), for about
@@ -522,7 +519,26 @@ def bench_pettingzoo(g: Game, seconds: float) -> dict[str, Any]:
     return {"pettingzoo_steps_per_second": rate["pz_steps_per_second"]}
 
 
-BENCH_EXTRAS.append(bench_pettingzoo)
+def bench_search(game: Game, seconds: float) -> dict[str, float]:
+    """``nightsky bench`` figures for the search agent: ISMCTS iterations per second."""
+    from nightsky.agents.search import measure_speed
+
+    return measure_speed(game, max(0.5, seconds / 2), spec="ismcts")
+
+
+BENCH_EXTRAS: tuple[Callable[[Game, float], dict[str, Any]], ...] = (bench_pettingzoo, bench_search)
+"""Callables ``(game, seconds) -> dict`` adding figures to every game's ``nightsky bench``; a
+game adds its own by declaring ``Game.bench``."""
+
+
+def bench_figures(g: Game, seconds: float) -> dict[str, Any]:
+    """Every extra figure of ``nightsky bench`` for ``g``: the shared ones, then the game's."""
+    out: dict[str, Any] = {}
+    for extra in BENCH_EXTRAS:
+        out.update(extra(g, seconds))
+    if g.bench is not None:
+        out.update(load_object(g.bench)(g, seconds))
+    return out
 
 
 @app.command()
@@ -536,8 +552,7 @@ def bench(
     """Measure random-playout speed of GAME and ISMCTS iterations per second (one core)."""
     g = build_game(game, players, option)
     result = bench_random_playouts(g, seconds)
-    for extra in BENCH_EXTRAS:
-        result.update(extra(g, seconds))
+    result.update(bench_figures(g, seconds))
     if as_json:
         print(json.dumps(result))
         return

@@ -11,7 +11,6 @@ from rich.table import Table
 from nightsky.agents.base import make_agent
 from nightsky.cli.app import GameArg, app, build_game, console, fail
 from nightsky.cli.commands import (
-    BENCH_EXTRAS,
     AddressFlag,
     Engine,
     EngineFlag,
@@ -124,12 +123,3 @@ def print_tournament(summary: dict[str, Any]) -> None:
         f"{summary['mean_actions']:.1f}; {summary['games_per_second']} games/s"
     )
 
-
-def _bench_search(game: Any, seconds: float) -> dict[str, float]:
-    """``nightsky bench`` figures for the search agent: ISMCTS iterations per second."""
-    from nightsky.agents.search import measure_speed
-
-    return measure_speed(game, max(0.5, seconds / 2), spec="ismcts")
-
-
-BENCH_EXTRAS.append(_bench_search)

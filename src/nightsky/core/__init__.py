@@ -10,6 +10,7 @@ from nightsky.core.errors import (
     OptionError,
     RecordError,
 )
+from nightsky.core.evaluator import Evaluator
 from nightsky.core.game import (
     CHANCE,
     Action,
@@ -31,6 +32,7 @@ __all__ = [
     "Action",
     "ActionBase",
     "ComponentError",
+    "Evaluator",
     "Game",
     "GameError",
     "GameInfo",

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from nightsky.core.errors import InvalidActionError, OptionError
+from nightsky.core.evaluator import Evaluator
 from nightsky.core.info import GameInfo, Option, Tutorial
 from nightsky.core.state import CHANCE, Action, ActionBase, LogSecret, State
 
@@ -59,7 +60,8 @@ class Game(ABC):
     """A game with fixed parameters: a factory of initial states plus the action codec.
 
     Subclasses set ``info`` and implement ``new_initial_state`` and ``all_actions``; they name
-    their presentation in ``ui_class`` and their observation tensor in ``observer_class``.
+    their presentation in ``ui_class``, their observation tensor in ``observer_class`` and
+    their judging of positions (heuristic, cut-off values, learned value) in ``evaluator_class``.
     """
 
     info: ClassVar[GameInfo]
@@ -70,11 +72,20 @@ class Game(ABC):
     safeguard_ends: ClassVar[tuple[str, ...]] = ()
     """End conditions (``State.end_condition`` names) that are caps against endless games, not
     the rulebook's goal: a balance measured on games that mostly end by one gives no verdict."""
+    evaluator_class: ClassVar[type[Evaluator] | None] = None
+    """How the game judges positions (``Evaluator`` subclass); None: the score margin."""
+    agents: ClassVar[Mapping[str, str]] = {}
+    """The game's own bots: agent name -> ``module:attribute`` of its factory, imported when
+    the agent is first built or listed (``nightsky.agents``)."""
+    bench: ClassVar[str | None] = None
+    """``module:attribute`` of a function ``(game, seconds) -> dict`` adding the game's own
+    figures to ``nightsky bench`` (None: none)."""
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         self.num_players = self._check_players(players)
         self.options: dict[str, Any] = self._resolve_options(params)
         self._ui: GameUI | None = None
+        self._evaluator: Evaluator | None = None
         self._action_index: dict[Action, int] | None = None
         self._notation_index: dict[str, Action] | None = None
         self.validate_options()
@@ -162,6 +173,14 @@ class Game(ABC):
         if self.observer_class is None:
             raise NotImplementedError(f"{self.info.id} defines no observation tensor")
         return self.observer_class(self)
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """The game's judge of positions (``greedy``, the search's cut-offs, a learned value,
+        how a game ended); one per game, shared by every consumer (it keeps no state)."""
+        if self._evaluator is None:
+            self._evaluator = (self.evaluator_class or Evaluator)(self)
+        return self._evaluator
 
     # ------------------------------------------------------------------ action codec
     @abstractmethod

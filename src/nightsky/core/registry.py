@@ -1,5 +1,6 @@
-"""The registry of games: every subpackage of ``nightsky.games`` that exports ``GAME``, and
-every game an installed distribution declares in the entry-point group ``nightsky.games``.
+"""The registry of games: every subpackage that exports ``GAME`` of a package declared with
+``declare_game_package`` (the distribution's root declares its ``games``), and every game an
+installed distribution declares in the entry-point group ``nightsky.games``.
 
 Discovery is automatic, so adding a sixth game means adding a package and nothing else; a game
 published as its own distribution declares, in its ``pyproject.toml``::
@@ -24,20 +25,34 @@ from typing import Any
 from nightsky.core.errors import OptionError
 from nightsky.core.game import Game
 
+_PACKAGES: list[str] = []
+"""Packages whose subpackages are games (``declare_game_package``)."""
+
+
+def declare_game_package(name: str) -> None:
+    """Declare ``name`` a package of game packages: each subpackage that exports ``GAME`` is
+    a game. The distribution's root (``nightsky/__init__.py``) declares its own ``games``
+    package this way, so the registry never names a higher layer; another distribution
+    declares entry points instead (see the module doc)."""
+    if name not in _PACKAGES:
+        _PACKAGES.append(name)
+        _registry.cache_clear()
+        _plugins.cache_clear()
+
 
 @cache
 def _registry() -> dict[str, type[Game]]:
-    import nightsky.games as games_pkg
-
     found: dict[str, type[Game]] = {}
-    for mod in pkgutil.iter_modules(games_pkg.__path__):
-        if not mod.ispkg or mod.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"nightsky.games.{mod.name}")
-        cls = getattr(module, "GAME", None)
-        if cls is None:
-            continue
-        found[cls.info.id] = cls
+    for package in _PACKAGES:
+        path = importlib.import_module(package).__path__
+        for mod in pkgutil.iter_modules(path):
+            if not mod.ispkg or mod.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{package}.{mod.name}")
+            cls = getattr(module, "GAME", None)
+            if cls is None:
+                continue
+            found[cls.info.id] = cls
     return dict(sorted(found.items()))
 
 
@@ -47,7 +62,7 @@ ENTRY_POINTS = "nightsky.games"
 
 @cache
 def _plugins() -> dict[str, type[Game]]:
-    """Games of the ``nightsky.games`` entry points (not those shipped in ``nightsky.games``)."""
+    """Games of the ``nightsky.games`` entry points (not those of a declared game package)."""
     shipped = _registry()
     found: dict[str, type[Game]] = {}
     for ep in entry_points(group=ENTRY_POINTS):
@@ -100,9 +115,27 @@ def game_ids() -> list[str]:
 
 
 def packaged_game_ids() -> list[str]:
-    """Ids of the games shipped as packages of ``nightsky.games`` (not those added at run time
-    with ``register``, such as the test suite's toy game), sorted."""
+    """Ids of the games shipped as packages of a declared game package (not those added at run
+    time with ``register``, such as the test suite's toy game), sorted."""
     return list(_registry())
+
+
+def game_classes() -> list[type[Game]]:
+    """The class of every registered game, in ``game_ids`` order."""
+    reg = _all()
+    return [reg[gid] for gid in sorted(reg)]
+
+
+def load_object(where: str) -> Any:
+    """The object a declaration names as ``module:attribute`` (``Game.agents``, ``Game.bench``,
+    the built-in agents), imported now."""
+    module, sep, attr = where.partition(":")
+    if not sep or not module or not attr:
+        raise OptionError(f"a declaration must read 'module:attribute', got {where!r}")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def game_class(game_id: str) -> type[Game]:

@@ -241,12 +241,6 @@ class State(ABC):
         parts = cast("list[dict[str, Any]]", self.score_breakdown())
         return [b["total"] for b in parts]
 
-    def end_condition(self) -> str | None:
-        """Which of the rulebook's end conditions ended the game, as a short name (``goal``,
-        ``deck``, ...), for statistics on how games end; None before the end or where the game
-        does not name them (the default)."""
-        return None
-
     def tiebreakers(self, seat: int) -> tuple[float, ...]:
         """The rulebook's tie-breakers for ``seat``, most important first (higher is better)."""
         return ()
@@ -265,40 +259,6 @@ class State(ABC):
         w = self.winners()
         n = self.game.num_seats  # one score per seat: no second scoring of the position
         return [1.0 / len(w) if p in w else 0.0 for p in range(n)] if w else [0.0] * n
-
-    def evaluate(self, player: int) -> float:
-        """Heuristic value for ``player`` (greedy agents, search cut-offs). Override per game."""
-        s = self.scores()
-        others = [v for p, v in enumerate(s) if p != player]
-        return s[player] - (max(others) if others else 0.0)
-
-    def evaluate_all(self) -> list[float]:
-        """``evaluate`` of every seat, in seat order (a search scores every seat of a cut-off
-        position). A game whose seats' values share work (each seat's value compares it with
-        its rivals') overrides this to do that work once; the values must be exactly those of
-        ``evaluate``."""
-        return [self.evaluate(p) for p in range(self.game.num_seats)]
-
-    def cutoff_values(self) -> list[float]:
-        """Each seat's value where a search compares the seats at a cut-off (``leaf=share``
-        weighs each against the others); ``evaluate_all`` unless a game overrides it. A game
-        overrides it where a term of ``evaluate`` suits one seat's own one-ply choice but not a
-        comparison of seats across turns (Starlight: action points in hand)."""
-        return self.evaluate_all()
-
-    def value(self, player: int) -> float:
-        """A learned value of the position for ``player`` (a game whose ``GameInfo.value_model``
-        names a weights file overrides it; the search uses it with ``value=learned``)."""
-        raise NotImplementedError(f"game {self.game.info.id!r} has no learned value")
-
-    def value_features(self, player: int) -> list[float]:
-        """The numbers a learned value is computed from (``value_feature_names`` names them);
-        ``scripts/train_value.py`` records them in self-play."""
-        raise NotImplementedError(f"game {self.game.info.id!r} has no learned value")
-
-    def value_feature_names(self) -> tuple[str, ...]:
-        """The names of ``value_features``' numbers, in order."""
-        return ()
 
     # ------------------------------------------------------------------ copying
     def clone(self, history: bool = True) -> Self:

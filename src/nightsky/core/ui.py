@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from nightsky.core.state import CHANCE
 
@@ -39,12 +39,43 @@ class ScorePart:
     points: bool = True
 
 
+Narration = Callable[
+    [Any, Any, int, "int | None", Sequence[str], Callable[[], list[str]]], list[str]
+]
+"""``(before, after, index, viewer, names, default) -> sentences``: a game's log in words;
+``default()`` gives ``GameUI``'s own sentences for an entry the game tells no differently."""
+
+
+@dataclass(frozen=True, slots=True)
+class UIParts:
+    """The module functions a game's presentation is drawn by, declared once on its ``GameUI``
+    (``parts = UIParts(board_svg=board_svg, ...)``) instead of a method per
+    function that only forwards to it. Each takes the game's own state type; a part left None
+    keeps ``GameUI``'s default. The signatures are those of the ``GameUI`` methods of the same
+    names, without ``self`` (``describe_action`` without ``names``) and, for
+    ``describe_log_entry``, with the default sentences as a last argument (``Narration``).
+    (``render``, the terminal's text, stays a method: it takes the seats' names there.)"""
+
+    board_svg: (
+        Callable[[Any, int | None, Sequence[str] | None, Sequence[str] | None], str | None]
+        | None
+    ) = None
+    describe_action: Callable[[Any, Any, int], str] | None = None
+    action_targets: Callable[[Any, Any, int], list[str]] | None = None
+    describe_log_entry: Narration | None = None
+
+
 class GameUI:
     """The default presentation: the view as JSON text, no board, notations as labels.
 
-    A game subclasses it and names the subclass in ``Game.ui_class``. ``action_ui`` builds
-    its label from ``describe_action``, so menus, logs and the board agree on one wording.
+    A game subclasses it and names the subclass in ``Game.ui_class``; the functions it is
+    drawn by are declared in ``parts`` (``UIParts``), methods it needs beyond them written as
+    methods. ``action_ui`` builds its label from ``describe_action``, so menus, logs and the
+    board agree on one wording.
     """
+
+    parts: ClassVar[UIParts] = UIParts()
+    """The game's drawing functions (``UIParts``); none by default."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -72,6 +103,8 @@ class GameUI:
         colour as the page shows them (None: the game's own wording and ``seat_colors``).
         None: the client shows ``render``.
         """
+        if self.parts.board_svg is not None:
+            return self.parts.board_svg(state, viewer, names, colors)
         return None
 
     # ------------------------------------------------------------------ seats
@@ -104,10 +137,14 @@ class GameUI:
         Two different legal actions of one position must never get the same label.
         ``names``: how to call each seat, where an action names one (default: the game's
         own wording)."""
+        if self.parts.describe_action is not None:
+            return self.parts.describe_action(state, action, player)
         return str(action)
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:
         """The board elements (ids in ``board_svg``) a click on which chooses ``action``."""
+        if self.parts.action_targets is not None:
+            return self.parts.action_targets(state, action, player)
         return []
 
     def action_ui(
@@ -142,6 +179,17 @@ class GameUI:
         the viewer may read the move, else its redacted notation; a public chance outcome by
         ``describe_chance``; a hidden draw ("chance") says nothing.
         """
+        tell = self.parts.describe_log_entry
+        if tell is not None:
+            return tell(
+                before, after, index, viewer, names,
+                lambda: self._default_entry(before, after, index, viewer, names),
+            )
+        return self._default_entry(before, after, index, viewer, names)
+
+    def _default_entry(
+        self, before: State, after: State, index: int, viewer: int | None, names: Sequence[str]
+    ) -> list[str]:
         seat, action = after.history[index]
         seen = after.log_text(index, viewer)
         if seat == CHANCE:

@@ -50,7 +50,7 @@ class GameResult:
     usage: list[dict[str, int]] = field(default_factory=list)
     # The agent spec of every seat (tournaments vary them from game to game).
     agents: list[str] = field(default_factory=list)
-    # How the game ended (``State.end_condition``: ``goal``, ``deck``, ...), None where the game
+    # How the game ended (``Evaluator.end_condition``: ``goal``, ``deck``, ...), None where the game
     # does not say.
     end: str | None = None
     # ``[seat, verb, component, player actions before it]`` for every named component a seat
@@ -163,7 +163,7 @@ def play_game(
         trace=points,
         usage=usage,
         agents=[getattr(a, "name", "game") if a is not None else "game" for a in agents],
-        end=state.end_condition(),
+        end=state.game.evaluator.end_condition(state),
         components=taken,
         turns=turns,
     )

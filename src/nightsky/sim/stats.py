@@ -222,7 +222,7 @@ def summarize(
 
 
 def end_conditions(results: Sequence[GameResult]) -> dict[str, int]:
-    """How many games ended by each end condition the game names (``State.end_condition``),
+    """How many games ended by each end condition the game names (``Evaluator.end_condition``),
     in order of first appearance; empty when the game names none."""
     counts: dict[str, int] = {}
     for r in results:

@@ -107,15 +107,17 @@ def test_the_value_is_the_weights_dot_the_features_and_deterministic() -> None:
             assert len(f) == len(FEATURES)
             expect = model.bias + sum(w * x for w, x in zip(model.weights, f, strict=True))
             assert value(st, p) == pytest.approx(expect)
-            assert st.value(p) == value(st, p) == st.clone().value(p)  # pure: same every time
-            assert st.value_features(p) == f
+            judge = st.game.evaluator
+            # pure: the same every time
+            assert judge.value(st, p) == value(st, p) == judge.value(st.clone(), p)
+            assert judge.value_features(st, p) == f
 
 
 def test_the_learned_value_predicts_a_late_sheet_near_its_score() -> None:
     # At the end of a game nothing is left to gain: the value is close to the score itself.
     late = _positions(4, 200)[-1]
     for p in (0, 1):
-        assert abs(late.value(p) - late.scores()[p]) < 6.0
+        assert abs(late.game.evaluator.value(late, p) - late.scores()[p]) < 6.0
 
 
 def test_the_search_uses_the_learned_value_with_value_learned() -> None:
@@ -139,19 +141,20 @@ def test_value_learned_in_a_game_without_one_is_refused_by_name() -> None:
     with pytest.raises(OptionError, match="value must be 'heuristic' or 'learned'"):
         make_agent("ismcts:value=neural")
     with pytest.raises(NotImplementedError, match="no learned value"):
-        state.value(0)
+        state.game.evaluator.value(state, 0)
 
 
 def test_compiled_and_pure_values_agree() -> None:
     if not _native.compiled():
         pytest.skip(f"no compiled engine here ({_native.engine()})")
-    mine = [[st.value(p) for p in (0, 1)] for st in _positions(6, 10)]
+    mine = [[st.game.evaluator.value(st, p) for p in (0, 1)] for st in _positions(6, 10)]
     code = (
         "import json\n"
         "from nightsky import _native\n"
         "from tests.games.mihi_anguli.test_value import _positions\n"
         "assert not _native.compiled()\n"
-        "print(json.dumps([[st.value(p) for p in (0, 1)] for st in _positions(6, 10)]))\n"
+        "judge = _positions(6, 1)[0].game.evaluator\n"
+        "print(json.dumps([[judge.value(st, p) for p in (0, 1)] for st in _positions(6, 10)]))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "NIGHTSKY_PURE": "1"},
@@ -168,10 +171,10 @@ def test_greedy_with_value_learned_maximises_the_learned_value() -> None:
     for a in state.legal_actions(seat):
         child = state.clone()
         child.step(a, seat)
-        best = max(best, child.value(seat))
+        best = max(best, child.game.evaluator.value(child, seat))
     chosen = state.clone()
     chosen.step(move, seat)
-    assert chosen.value(seat) == best
+    assert chosen.game.evaluator.value(chosen, seat) == best
     with pytest.raises(OptionError, match="greedy: value must be 'heuristic' or 'learned'"):
         make_agent("greedy:value=neural")
     other = load_game("star-fire", players=2).new_initial_state()

@@ -31,7 +31,7 @@ from nightsky.games.shooting_star.constants import (
     pile_of_cover,
     pile_planets,
 )
-from nightsky.games.shooting_star.observation import CELL, SEAT, SEATS
+from nightsky.games.shooting_star.observer import CELL, SEAT, SEATS
 from tests.games.shooting_star.helpers import build_position, play, setup
 
 

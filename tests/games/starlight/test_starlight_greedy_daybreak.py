@@ -8,7 +8,7 @@ complete star, SL-12.5) and later seats, whose final turns come last, lost most 
 
 from __future__ import annotations
 
-from nightsky.games.starlight.evaluate import potential, turns_to_come
+from nightsky.games.starlight.evaluator import potential, turns_to_come
 
 from .starlight_helpers import give_rays, new, turn
 

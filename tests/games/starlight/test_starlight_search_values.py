@@ -8,7 +8,7 @@ values count the whole hand; ``evaluate`` (``greedy``) is unchanged.
 
 from __future__ import annotations
 
-from nightsky.games.starlight.evaluate import HAND_CAP, SEARCH_HAND_CAP, TURN
+from nightsky.games.starlight.evaluator import HAND_CAP, SEARCH_HAND_CAP, TURN
 
 from .starlight_helpers import do, new, turn
 
@@ -20,10 +20,11 @@ def _ending_with_savings() -> tuple[list[float], list[float], list[float], list[
     s = turn(s, 0, s.t.rondel[0], ap=10)
     s.pos[1] = 2  # not its first turn (SL-2.1): the turn brings 5 new points
     s.saved[1] = 5
-    before = (s.cutoff_values(), s.evaluate_all())
+    judge = s.game.evaluator
+    before = (judge.cutoff_values(s), judge.evaluate_all(s))
     do(s, "end")
     assert s.turn == 1 and s.ap >= 10  # seat 1's turn began with its saved points in hand
-    after = (s.cutoff_values(), s.evaluate_all())
+    after = (judge.cutoff_values(s), judge.evaluate_all(s))
     return before[0], after[0], before[1], after[1]
 
 
@@ -47,6 +48,7 @@ def test_search_values_ending_a_turn_never_gains_on_the_next_seat() -> None:
 def test_search_values_differ_from_evaluate_only_in_the_hand() -> None:
     s = new(players=2, seed=1)
     s = turn(s, 0, s.t.rondel[0], ap=HAND_CAP)
-    assert s.cutoff_values() == s.evaluate_all()  # up to 6 in hand: the same values
+    judge = s.game.evaluator
+    assert judge.cutoff_values(s) == judge.evaluate_all(s)  # up to 6 in hand: the same values
     s.ap = SEARCH_HAND_CAP
-    assert s.cutoff_values()[0] > s.evaluate_all()[0]
+    assert judge.cutoff_values(s)[0] > judge.evaluate_all(s)[0]

@@ -16,7 +16,7 @@ from nightsky.games.starlight.constants import (
     P_CORE_RAY,
     P_REFILL,
 )
-from nightsky.games.starlight.evaluate import cutoff_values, evaluate_all
+from nightsky.games.starlight.evaluator import cutoff_values, evaluate_all
 from tests.games.starlight.starlight_helpers import do, give_core, new, settle, texts, turn
 
 

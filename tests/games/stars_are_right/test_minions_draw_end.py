@@ -88,7 +88,7 @@ def test_TSAR_8_4_by_default_the_deck_is_rebuilt_whenever_it_runs_out() -> None:
         play(s, "end")
         assert not s.is_terminal() and s.reshuffles == before + 1
         assert s.deck == [cid(g, "gug-P")] and s.is_chance_node()
-        assert s.end_condition() is None
+        assert s.game.evaluator.end_condition(s) is None
     # The Dhole may take from an empty deck whenever there are discards to rebuild it from.
     s = pos(g, {}, [HAND[:3], ["gug-F"]], [["dhole-P"], []], discard=["gug-P"])
     s.deck = []
@@ -101,7 +101,7 @@ def test_TSAR_8_4_by_default_the_deck_is_rebuilt_whenever_it_runs_out() -> None:
     s.deck = []
     s.reshuffles = 2
     play(s, "end")
-    assert s.is_terminal() and s.end_condition() == "deck" and s.winners() == [0]
+    assert s.is_terminal() and s.game.evaluator.end_condition(s) == "deck" and s.winners() == [0]
     with pytest.raises(OptionError, match="reshuffles"):
         game(reshuffles=-2)
 
@@ -273,7 +273,8 @@ def test_TSAR_10_3_the_default_safeguard_is_1000_rounds() -> None:
     assert not s.is_terminal() and s.current == 1 and s.turn == 120
     s.turn = 1000 * 2 - 1
     play(s, "end", seat=1)
-    assert s.is_terminal() and s.end_condition() == "rounds" and s.winners() == [0, 1]
+    assert s.is_terminal() and s.winners() == [0, 1]
+    assert s.game.evaluator.end_condition(s) == "rounds"
 
 
 def test_TSAR_8_4_and_TSAR_10_3_the_simulator_counts_how_games_end() -> None:

@@ -10,6 +10,7 @@ from nightsky.games.mihi_anguli import attribution
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.actions import Move, MoveTable, Roll, parse_roll
 from nightsky.games.mihi_anguli.components import load_sheet
+from nightsky.games.mihi_anguli.evaluator import MihiAnguliEvaluator
 from nightsky.games.mihi_anguli.observer import MihiAnguliObserver
 from nightsky.games.mihi_anguli.state import MihiAnguliState
 from nightsky.games.mihi_anguli.tutorials import tutorials as _tutorials
@@ -77,6 +78,7 @@ class MihiAnguliGame(Game):
     ui_class = MihiAnguliUI
     observer_class = MihiAnguliObserver
     component_events = attribution.component_events  # the design lab's hook
+    evaluator_class = MihiAnguliEvaluator
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)

@@ -34,10 +34,6 @@ from nightsky.games.mihi_anguli.constants import (
     WAIT,
     XP,
 )
-from nightsky.games.mihi_anguli.heuristic import evaluate as _evaluate
-from nightsky.games.mihi_anguli.value import FEATURES as VALUE_FEATURES
-from nightsky.games.mihi_anguli.value import features as _value_features
-from nightsky.games.mihi_anguli.value import value as _value
 
 if TYPE_CHECKING:
     from nightsky.games.mihi_anguli.game import MihiAnguliGame
@@ -812,20 +808,6 @@ class MihiAnguliState(State):
             "turn": self.turn,
             "sheets": [self.seat_view(i) for i in range(len(self.seats))],
         }
-
-    # ------------------------------------------------------------------ heuristics
-    def evaluate(self, player: int) -> float:
-        return _evaluate(self, player)
-
-    def value(self, player: int) -> float:
-        """The learned value (``value.py``): ``player``'s expected final score."""
-        return _value(self, player)
-
-    def value_features(self, player: int) -> list[float]:
-        return _value_features(self, player)
-
-    def value_feature_names(self) -> tuple[str, ...]:
-        return VALUE_FEATURES
 
     def check(self, action: Action, player: int) -> None:
         """Raise IllegalActionError (naming the rule) unless ``action`` is legal for ``player``."""

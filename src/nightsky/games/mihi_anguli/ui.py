@@ -8,32 +8,25 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from nightsky.core.game import CHANCE
-from nightsky.core.ui import GameUI, ScorePart, seat_label
+from nightsky.core.ui import GameUI, ScorePart, UIParts, seat_label
 from nightsky.games.mihi_anguli.actions import Roll
 from nightsky.games.mihi_anguli.render import action_targets, describe, render
 from nightsky.games.mihi_anguli.svg import VIEW_LABELS, board_svg
 
 if TYPE_CHECKING:
-    from nightsky.core.game import Action, State
+    from nightsky.core.game import State
     from nightsky.games.mihi_anguli.state import MihiAnguliState
 
 
 class MihiAnguliUI(GameUI):
     """Text sheets, the SVG board, and one wording for every action (``render.describe``)."""
 
+    parts = UIParts(board_svg=board_svg, describe_action=describe, action_targets=action_targets)
+
     def render(
         self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
     ) -> str:
         return render(cast("MihiAnguliState", state), viewer, names)
-
-    def board_svg(
-        self,
-        state: State,
-        viewer: int | None = None,
-        names: Sequence[str] | None = None,
-        colors: Sequence[str] | None = None,
-    ) -> str | None:
-        return board_svg(cast("MihiAnguliState", state), viewer, names, colors)
 
     def describe_log_entry(
         self,
@@ -71,11 +64,3 @@ class MihiAnguliUI(GameUI):
 
     def view_labels(self) -> dict[str, str]:
         return VIEW_LABELS
-
-    def describe_action(
-        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
-    ) -> str:
-        return describe(cast("MihiAnguliState", state), action, player)
-
-    def action_targets(self, state: State, action: Action, player: int) -> list[str]:
-        return action_targets(cast("MihiAnguliState", state), action, player)

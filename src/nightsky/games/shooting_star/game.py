@@ -32,7 +32,8 @@ from nightsky.games.shooting_star.constants import (
     NCARDS,
     PLANETS_PER_PLAYER,
 )
-from nightsky.games.shooting_star.observation import ShootingStarObserver
+from nightsky.games.shooting_star.evaluator import ShootingStarEvaluator
+from nightsky.games.shooting_star.observer import ShootingStarObserver
 from nightsky.games.shooting_star.state import ShootingStarState
 from nightsky.games.shooting_star.tutorials import tutorials
 from nightsky.games.shooting_star.ui import ShootingStarUI
@@ -203,6 +204,7 @@ class ShootingStarGame(Game):
     ui_class = ShootingStarUI
     observer_class = ShootingStarObserver
     component_events = attribution.component_events  # the design lab's hook
+    evaluator_class = ShootingStarEvaluator
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)

@@ -66,8 +66,10 @@ def describe_entry(
     index: int,
     viewer: int | None,
     names: Sequence[str],
+    default: Callable[[], list[str]] | None = None,
 ) -> list[str]:
-    """History entry ``index`` in words for ``viewer`` (see ``GameUI.describe_log_entry``)."""
+    """History entry ``index`` in words for ``viewer`` (see ``GameUI.describe_log_entry``;
+    every entry is told here, so ``default`` goes unused)."""
     seat, action = after.history[index]
     g = after.g
 

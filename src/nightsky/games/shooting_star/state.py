@@ -668,35 +668,6 @@ class ShootingStarState(State):
         """SS-12.6/12.7: most captured cards (Conquest pile), then most Moons."""
         return (float(len(self.conq[seat])), float(self.moons(seat)))
 
-    # ------------------------------------------------------------------ heuristic
-    def evaluate(self, player: int) -> float:
-        """Own prospects minus the best rival's, after resolving what is on the table now.
-
-        Placed cards that are still face down are resolved on a copy (as if the turn ended
-        now), so a one-ply search sees what its own card would do.
-        """
-        return self.evaluate_all()[player]
-
-    def evaluate_all(self) -> list[float]:
-        """``evaluate`` of every seat, the table resolved and each seat's worth counted once."""
-        st = self
-        if self.placed and self.phase == PH_PLACE:
-            st = self.clone()
-            st._resolve()
-        vals = [st._worth(s) for s in range(self.g.num_players)]
-        out: list[float] = []
-        for p in range(len(vals)):
-            rest = vals[:p] + vals[p + 1 :]
-            out.append(vals[p] - max(rest))
-        return out
-
-    def _worth(self, seat: int) -> float:
-        cards = len(self.conq[seat])
-        moons = self.moons(seat)
-        missions = self.missions_points(seat)
-        # every Space Debris card is a step toward the 3-point bonus of SS-12.4
-        return cards + moons + missions + 0.25 * len(self.debris[seat])
-
     # ------------------------------------------------------------------ hidden information
     def unrevealed(self, seat: int) -> list[int]:
         """Cards of ``seat`` the others have not seen played: the hand plus this turn's

@@ -315,7 +315,6 @@ def _chip(x: float, y: float, key: str, colour: str, faded: bool = False) -> str
 
 def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
            look: _Look) -> str:
-    g = state.g
     seats = v["seats"]
     n = len(seats)
     x0 = 860
@@ -357,27 +356,7 @@ def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
         for key in seat["unrevealed"]:
             out.append(_chip(cx, y + 38, key, seat["colour"]))
             cx += 29
-        conq = seat["conquest"]
-        planets = [c for c in conq if ":" not in c]
-        moons = sum(1 for c in planets if g.p_moon[g.code_index[c]])
-        cards = len(conq) - len(planets)
-        out.append(text(x0 + 16, y + 78, f"conquest: {len(planets)} planets ({moons} with a "
-                        f"Moon), {cards} cards \u00b7 Debris {len(seat['debris'])}", 12, INK))
-        if row_h > 110:
-            px = x0 + 16
-            for c in conq[:22]:
-                if ":" in c:
-                    colour, key = c.split(":")
-                    out.append(_chip(px, y + 88, key, colour))
-                else:
-                    p = g.code_index[c]
-                    lv = 3 if g.p_kind[p] == 1 else 1
-                    out.append(el("circle", cx=px + 13, cy=y + 98, r=9,
-                                  fill=LEVEL_FILL[lv] if g.p_kind[p] != 2 else "#1a0b2e",
-                                  stroke="#9d4edd" if g.p_kind[p] == 2 else "none"))
-                    if g.p_moon[p]:
-                        out.append(el("circle", cx=px + 22, cy=y + 90, r=3.5, fill="#dfe6ff"))
-                px += 29
+        out.append(_conquest(state, seat, x0, y, row_h > 110))
         if v["terminal"]:  # the final score, item by item (everything is revealed now)
             b = breakdown[q]
             codes = ", ".join(seat.get("missions", []))
@@ -391,6 +370,35 @@ def _seats(state: ShootingStarState, v: dict[str, Any], viewer: int | None,
     ly = top + n * row_h + 10
     if H - ly > 130:
         out.append(_legend(x0, ly))
+    return "".join(out)
+
+
+def _conquest(state: ShootingStarState, seat: dict[str, Any], x0: float, y: float,
+              drawn: bool) -> str:
+    """A seat's conquest pile counted in words and, where the row has room (``drawn``), each
+    captured card and planet as a chip (SS-12)."""
+    g = state.g
+    conq = seat["conquest"]
+    planets = [c for c in conq if ":" not in c]
+    moons = sum(1 for c in planets if g.p_moon[g.code_index[c]])
+    cards = len(conq) - len(planets)
+    out = [text(x0 + 16, y + 78, f"conquest: {len(planets)} planets ({moons} with a "
+                f"Moon), {cards} cards \u00b7 Debris {len(seat['debris'])}", 12, INK)]
+    if drawn:
+        px = x0 + 16
+        for c in conq[:22]:
+            if ":" in c:
+                colour, key = c.split(":")
+                out.append(_chip(px, y + 88, key, colour))
+            else:
+                p = g.code_index[c]
+                lv = 3 if g.p_kind[p] == 1 else 1
+                out.append(el("circle", cx=px + 13, cy=y + 98, r=9,
+                              fill=LEVEL_FILL[lv] if g.p_kind[p] != 2 else "#1a0b2e",
+                              stroke="#9d4edd" if g.p_kind[p] == 2 else "none"))
+                if g.p_moon[p]:
+                    out.append(el("circle", cx=px + 22, cy=y + 90, r=3.5, fill="#dfe6ff"))
+            px += 29
     return "".join(out)
 
 

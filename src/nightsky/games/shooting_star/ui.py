@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from nightsky.core.game import Action, State
-from nightsky.core.ui import GameUI, ScorePart
+from nightsky.core.ui import GameUI, ScorePart, UIParts
 from nightsky.games.shooting_star.actions import Build, Discard, Place
 from nightsky.games.shooting_star.constants import CARD_KEYS, DARK_LEVEL
 from nightsky.games.shooting_star.narrate import card_words, describe_entry
@@ -23,37 +23,16 @@ class ShootingStarUI(GameUI):
     """Shooting Star's presentation; ``describe_action`` is also the label of every choice."""
 
     game: ShootingStarGame
+    parts = UIParts(board_svg=board_svg, describe_log_entry=describe_entry)
 
     def render(
         self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
     ) -> str:
         return render(cast("ShootingStarState", state), viewer, names)
 
-    def board_svg(
-        self,
-        state: State,
-        viewer: int | None = None,
-        names: Sequence[str] | None = None,
-        colors: Sequence[str] | None = None,
-    ) -> str | None:
-        return board_svg(cast("ShootingStarState", state), viewer, names, colors)
-
     def seat_colors(self) -> list[str]:
         """Each admiral's own colour (the colour of its Destruction cards, SS-1.1)."""
         return [COLOUR.get(c, "#cccccc") for c in self.game.colours]
-
-    def describe_log_entry(
-        self,
-        before: State,
-        after: State,
-        index: int,
-        viewer: int | None,
-        names: Sequence[str],
-    ) -> list[str]:
-        return describe_entry(
-            cast("ShootingStarState", before), cast("ShootingStarState", after), index, viewer,
-            names,
-        )
 
     def score_parts(self, state: State) -> list[ScorePart]:
         return [

@@ -26,10 +26,11 @@ from nightsky.games.star_fire.constants import (
     WILD,
     WORMHOLE,
 )
-from nightsky.games.star_fire.observe import StarFireObserver
-from nightsky.games.star_fire.render import StarFireUI
+from nightsky.games.star_fire.evaluator import StarFireEvaluator
+from nightsky.games.star_fire.observer import StarFireObserver
 from nightsky.games.star_fire.state import StarFireState
 from nightsky.games.star_fire.tutorials import tutorials
+from nightsky.games.star_fire.ui import StarFireUI
 
 
 class StarFireGame(Game):
@@ -90,6 +91,7 @@ class StarFireGame(Game):
     ui_class = StarFireUI
     observer_class = StarFireObserver
     component_events = attribution.component_events  # the design lab's hook
+    evaluator_class = StarFireEvaluator
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)

@@ -1,7 +1,7 @@
 """The rules of Star Fire: Galactic Architects (rule ids refer to ``rules.md``).
 
 Only the rules and what a seat may know live here; the presentation is ``StarFireUI``
-(``render.py``, ``svg.py``) and the observation tensor ``StarFireObserver`` (``observe.py``).
+(``ui.py``, ``svg.py``) and the observation tensor ``StarFireObserver`` (``observer.py``).
 
 State layout (small lists of ints, cloned by hand):
 
@@ -981,66 +981,6 @@ class StarFireState(State):
 
     def tiebreakers(self, seat: int) -> tuple[float, ...]:
         return (float(self.built_count(seat)),)  # SF-18.10
-
-    # ------------------------------------------------------------------ heuristic
-    def evaluate(self, player: int) -> float:
-        """Own score plus the promise of held cards, minus the best rival's (greedy agent)."""
-        return self.evaluate_all()[player]
-
-    def evaluate_all(self) -> list[float]:
-        """``evaluate`` of every seat, each seat's value worked out once."""
-        vals = [self._value(q) for q in range(self.n)]
-        out: list[float] = []
-        for p in range(self.n):
-            rivals = [v for q, v in enumerate(vals) if q != p]
-            out.append(vals[p] - (max(rivals) if rivals else 0.0))
-        return out
-
-    def _value(self, seat: int) -> float:
-        C = self.C
-        total = self._quick_score(seat)
-        units = [0, 0, 0, 0, 0]
-        for c in self.nursery[seat]:
-            units[WILD_EL if self.wild >> c & 1 else C.element[c]] += C.units[c]
-        for c in self.hands[seat]:
-            k = C.cat[c]
-            if k == STARFIRE:
-                total += 0.9  # a Star Fire card is a point waiting to be played
-            else:
-                cost = C.cost[c]
-                short = sum(max(0, cost[e] - units[e]) for e in range(4)) - units[WILD_EL]
-                pts = C.points(c)
-                if c == self.free_star[seat]:
-                    total += 0.8 * pts
-                elif k == STAR or self.systems[seat]:
-                    total += pts * (0.45 if short <= 0 else 0.25 / (1 + max(0, short)))
-        if self.eliminated[seat]:
-            total -= 0.5
-        return total
-
-    def _quick_score(self, seat: int) -> float:
-        C = self.C
-        total = float(len(self.pile[seat]) + len(self.nursery[seat]))
-        total += 0.25 * sum(C.units[c] for c in self.nursery[seat])
-        for stars, planets, loose in self.systems[seat]:
-            hosted = 0
-            for pl in planets:
-                m = len(self.moons_on[pl])
-                hosted += m
-                rm, pts = C.moon_bonus[pl]
-                if rm and m >= rm:
-                    total += pts
-                elif rm:
-                    total += 0.3 * pts * m / rm
-            n_moons = hosted + len(loose)
-            total += 5 * len(stars) + 3 * len(planets) + n_moons
-            for s in stars:
-                rp, rm, pts = C.star_bonus[s]
-                if len(planets) >= rp and n_moons >= rm:
-                    total += pts
-            if planets:
-                total += 1.0  # towards Most Solar Systems
-        return float(total)
 
     # ------------------------------------------------------------------ views
     def _view(self, player: int | None) -> dict[str, Any]:

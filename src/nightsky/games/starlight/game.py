@@ -12,9 +12,10 @@ from nightsky.core.info import Level
 from . import attribution
 from .actions import Act, Draw, build_actions, build_draws
 from .components import Tables, load_tables
-from .observation import StarlightObserver
+from .evaluator import StarlightEvaluator
+from .observer import StarlightObserver
 from .state import StarlightState
-from .tutorial import example_of_play
+from .tutorials import example_of_play
 from .ui import StarlightUI
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -107,6 +108,7 @@ class StarlightGame(Game):
     ui_class = StarlightUI
     observer_class = StarlightObserver
     component_events = attribution.component_events  # the design lab's hook
+    evaluator_class = StarlightEvaluator
 
     tables: Tables
     """The compiled components (loaded by ``validate_options``, so a bad file fails at once)."""

@@ -63,9 +63,6 @@ from .constants import (
     TAKE,
     USE,
 )
-from .evaluate import cutoff_values as cutoff_every_seat
-from .evaluate import evaluate as evaluate_position
-from .evaluate import evaluate_all as evaluate_every_seat
 from .views import make_census, make_view
 
 if TYPE_CHECKING:
@@ -1501,15 +1498,6 @@ class StarlightState(State):
 
     def census(self) -> dict[str, list[str]]:
         return make_census(self)
-
-    def evaluate(self, player: int) -> float:
-        return evaluate_position(self, player)
-
-    def evaluate_all(self) -> list[float]:
-        return evaluate_every_seat(self)
-
-    def cutoff_values(self) -> list[float]:
-        return cutoff_every_seat(self)
 
 
 __all__ = ["PHASE_NAMES", "StarlightState"]

@@ -7,9 +7,9 @@ targets of choices from ``labels``; each of them reads what ``state.view(viewer)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from nightsky.core.ui import GameUI, ScorePart
+from nightsky.core.ui import GameUI, ScorePart, UIParts
 
 from .labels import action_targets, describe_action, draw_words
 from .narrate import describe_entry
@@ -19,41 +19,20 @@ from .svg import VIEW_LABELS, board_svg
 if TYPE_CHECKING:
     from nightsky.core.game import Action, State
 
-    from .actions import Act
-    from .state import StarlightState
 
 
 class StarlightUI(GameUI):
     """Text, SVG and choice labels of a Starlight position."""
 
+    parts = UIParts(
+        board_svg=board_svg, describe_action=describe_action, action_targets=action_targets,
+        describe_log_entry=describe_entry,
+    )
+
     def render(
         self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
     ) -> str:
         return render_state(state, viewer, names)
-
-    def board_svg(
-        self,
-        state: State,
-        viewer: int | None = None,
-        names: Sequence[str] | None = None,
-        colors: Sequence[str] | None = None,
-    ) -> str:
-        return board_svg(state, viewer, names, colors)
-
-    def describe_log_entry(
-        self,
-        before: State,
-        after: State,
-        index: int,
-        viewer: int | None,
-        names: Sequence[str],
-    ) -> list[str]:
-        return describe_entry(
-            cast("StarlightState", before), cast("StarlightState", after), index, viewer, names,
-            lambda: super(StarlightUI, self).describe_log_entry(
-                before, after, index, viewer, names
-            ),
-        )
 
     def describe_chance(self, state: State, outcome: Action) -> str:
         """A public draw in words: a ray out of its bag, a Core or Flare turned up."""
@@ -76,11 +55,3 @@ class StarlightUI(GameUI):
 
     def view_labels(self) -> dict[str, str]:
         return VIEW_LABELS
-
-    def describe_action(
-        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
-    ) -> str:
-        return describe_action(cast("StarlightState", state), cast("Act", action), player)
-
-    def action_targets(self, state: State, action: Action, player: int) -> list[str]:
-        return action_targets(cast("StarlightState", state), cast("Act", action), player)

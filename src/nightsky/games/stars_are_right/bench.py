@@ -1,13 +1,12 @@
 """Extra figures for ``nightsky bench stars-are-right``: matcher speed and planner time.
 
-Registered into the CLI's ``BENCH_EXTRAS`` hook when the CLI is loaded (see ``__init__``).
+Declared by the game (``StarsAreRightGame.bench``); ``nightsky bench`` imports it when asked.
 """
 
 from __future__ import annotations
 
 import random
 import statistics
-import sys
 import time
 from typing import TYPE_CHECKING, Any, cast
 
@@ -33,8 +32,7 @@ def check_all(game: Any, masks: list[int]) -> int:
 
 
 def bench_extra(game: Game, seconds: float) -> dict[str, Any]:
-    if game.info.id != "stars-are-right":
-        return {}
+    """The matcher's time per sky and the planner's time per decision."""
     from nightsky.agents import make_agent
 
     rng = random.Random(0)
@@ -88,10 +86,3 @@ def bench_extra(game: Game, seconds: float) -> dict[str, Any]:
             round(statistics.median(cpu), 2) if cpu else None),
     }
 
-
-def register() -> None:
-    """Add ``bench_extra`` to the CLI's bench when the CLI is loaded (never import it here)."""
-    cli = sys.modules.get("nightsky.cli.commands")
-    extras = getattr(cli, "BENCH_EXTRAS", None)
-    if extras is not None and bench_extra not in extras:
-        extras.append(bench_extra)

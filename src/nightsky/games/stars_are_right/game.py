@@ -34,6 +34,7 @@ from .actions import (
 )
 from .components import Card, load
 from .constants import FACES, GOO, GREATER, LESSER, MAX_BONUS
+from .evaluator import StarsAreRightEvaluator
 from .observer import StarsAreRightObserver
 from .state import StarsAreRightState
 from .tutorials import tutorials as rulebook_tutorials
@@ -103,6 +104,9 @@ class StarsAreRightGame(Game):
     observer_class = StarsAreRightObserver
     component_events = attribution.component_events  # the design lab's hook
     safeguard_ends = ("rounds",)  # the round cap (TSAR-10.3) stops games, it decides nothing
+    evaluator_class = StarsAreRightEvaluator
+    agents = {"tsar-planner": "nightsky.games.stars_are_right.planner:PlannerAgent"}
+    bench = "nightsky.games.stars_are_right.bench:bench_extra"
 
     def __init__(self, players: int | str | None = None, **params: object) -> None:
         super().__init__(players, **params)

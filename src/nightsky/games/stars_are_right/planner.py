@@ -1,5 +1,5 @@
 """Bots for The Stars Are Right: the heuristic ``evaluate`` (used by ``greedy``; it lives in
-``heuristic.py`` and is re-exported here) and the ``tsar-planner`` agent, which searches the
+``evaluator.py`` and is re-exported here) and the ``tsar-planner`` agent, which searches the
 invocations, powers and symbol moves of its turn for the best summoning.
 
 Both only look at a determinization of their own seat (``state.resample(player, rng)``): the sky,
@@ -16,15 +16,15 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
-from nightsky.agents.base import Bounds, check_flag, determinize, register_agent
+from nightsky.agents.kit import Bounds, check_flag, determinize
 from nightsky.agents.simple import GreedyAgent
 from nightsky.core.game import Action, State
 
 from . import matcher
 from .actions import Flip, Push, Summon, Swap
 from .constants import INVOKE, MINION, MOVE, POWERS, SUMMON
+from .evaluator import evaluate, option_value, summon_options, waste_plan
 from .game import StarsAreRightGame
-from .heuristic import evaluate, option_value, summon_options, waste_plan
 
 if TYPE_CHECKING:
     from .state import StarsAreRightState
@@ -182,7 +182,6 @@ def _moved(tiles: list[int], sides: list[int], a: Action) -> tuple[list[int], li
     return t, s
 
 
-@register_agent("tsar-planner")
 class PlannerAgent:
     """Plans its whole turn for the best summoning; one-ply ``evaluate`` otherwise.
 

@@ -2,7 +2,7 @@
 
 The state holds the rules and what each seat may know, nothing else: the text, SVG board and
 choice labels are the game's ``GameUI`` (``ui.py``), the observation tensor its ``Observer``
-(``observer.py``), and the ``evaluate`` heuristic lives in ``heuristic.py``.
+(``observer.py``), and the judging of positions in ``evaluator.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from nightsky.core.game import CHANCE, Action, State
 from nightsky.core.rng import randrange, shuffle
 
-from . import heuristic, matcher
+from . import matcher
 from .actions import (
     END,
     Discard,
@@ -780,11 +780,6 @@ class StarsAreRightState(State):
         self.summoned = False
 
     # ------------------------------------------------------------------ results
-    def end_condition(self) -> str | None:
-        """``goal`` (TSAR-10.2), ``deck`` (the short game's deck cap, TSAR-8.4) or ``rounds``
-        (the round safeguard, TSAR-10.3); None before the end."""
-        return self.end_reason or None
-
     def score_breakdown(self) -> list[dict[str, float]]:
         cards = self.g.cards
         out = []
@@ -797,9 +792,6 @@ class StarsAreRightState(State):
             d["total"] = float(self.vp(p))
             out.append(d)
         return out
-
-    def evaluate(self, player: int) -> float:
-        return heuristic.evaluate(self, player)
 
     # ------------------------------------------------------------------ views
     def _codes(self, cs: Iterable[int]) -> list[str]:

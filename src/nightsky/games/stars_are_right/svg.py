@@ -289,26 +289,46 @@ def board_svg(state: StarsAreRightState, viewer: int | None,
         status = f"Turn {v['turn'] + 1} \u00b7 {actor} to act \u00b7 step: {v['phase']}"
     out.append(text(30, 42, "The Stars Are Right", 26, GOLD, weight="bold"))
     out.append(text(330, 42, status, 17, INK))
-    # symbols to spend
-    sx = SKY_X - 10
-    syms = v["symbols"]
-    if any(syms.values()):
-        out.append(text(sx, SKY_Y + TILE * 5 + 95, "to spend:", 14, DIM))
-        sx += 75
-        for sym in "PSF":
-            for _ in range(syms[sym]):
-                out.append(group(
-                    el("rect", x=sx, y=SKY_Y + TILE * 5 + 78, width=24, height=24, rx=5,
-                       fill=SYM_COLOUR[sym])
-                    + text(sx + 12, SKY_Y + TILE * 5 + 96, SYM_GLYPH[sym], 16, "#0b1026",
-                           anchor="middle", weight="bold"), None, SYM_NAME[sym]))
-                sx += 28
+    out.append(_symbols(v["symbols"]))
     out.append(_sky(v))
     out.append(section("Sky", SKY_X - 50, SKY_Y - 40, TILE * 5 + 100, TILE * 5 + 80))
-    # deck, discard, invoked
+    out.append(_piles(v, by_id))
+    last = v.get("last_summon")
+    if last:
+        summoner = "you" if last["seat"] == viewer else who(last["seat"])
+        out.append(text(30, 72, f"Last summoning: {summoner} summoned {by_id[last['card']].name} "
+                        "on the gold-framed tiles", 13, DIM))
+    out.append(_legend(SKY_X - 45, H - 116))
+    # seats on the right
+    out.append(_seats(v, viewer, by_id, state.winners() if v["terminal"] else [], names, colors))
+    out.append(section("Seats", 670, 60, W - 680, H - 70 - (190 if viewer is not None else 0)))
+    if viewer is not None:
+        out.append(section("Your hand", 670, H - 200, W - 680, 200))
+    return svg(W, H, "".join(out), "The Stars Are Right")
+
+
+def _symbols(syms: dict[str, int]) -> str:
+    """The symbols left to spend this turn, under the sky."""
+    if not any(syms.values()):
+        return ""
+    out = [text(SKY_X - 10, SKY_Y + TILE * 5 + 95, "to spend:", 14, DIM)]
+    sx = SKY_X - 10 + 75
+    for sym in "PSF":
+        for _ in range(syms[sym]):
+            out.append(group(
+                el("rect", x=sx, y=SKY_Y + TILE * 5 + 78, width=24, height=24, rx=5,
+                   fill=SYM_COLOUR[sym])
+                + text(sx + 12, SKY_Y + TILE * 5 + 96, SYM_GLYPH[sym], 16, "#0b1026",
+                       anchor="middle", weight="bold"), None, SYM_NAME[sym]))
+            sx += 28
+    return "".join(out)
+
+
+def _piles(v: dict[str, Any], by_id: dict[str, Card]) -> str:
+    """The draw deck, the discard pile and the card being invoked or resolved."""
     py = SKY_Y + TILE * 5 + 118
-    out.append(card_back(SKY_X, py, 86, 112, f"draw deck: {v['deck_size']} cards", "deck",
-                         v["deck_size"]))
+    out = [card_back(SKY_X, py, 86, 112, f"draw deck: {v['deck_size']} cards", "deck",
+                     v["deck_size"])]
     out.append(text(SKY_X + 43, py + 127, f"deck \u00b7 reshuffles {v['reshuffles']}", 12,
                     DIM, anchor="middle"))
     disc = v["discard"]
@@ -326,18 +346,7 @@ def board_svg(state: StarsAreRightState, viewer: int | None,
         if v[key]:
             out.append(card_svg(by_id[v[key]], SKY_X + 270, py, 132, 112))
             out.append(text(SKY_X + 336, py + 127, title, 12, GOLD, anchor="middle"))
-    last = v.get("last_summon")
-    if last:
-        summoner = "you" if last["seat"] == viewer else who(last["seat"])
-        out.append(text(30, 72, f"Last summoning: {summoner} summoned {by_id[last['card']].name} "
-                        "on the gold-framed tiles", 13, DIM))
-    out.append(_legend(SKY_X - 45, H - 116))
-    # seats on the right
-    out.append(_seats(v, viewer, by_id, state.winners() if v["terminal"] else [], names, colors))
-    out.append(section("Seats", 670, 60, W - 680, H - 70 - (190 if viewer is not None else 0)))
-    if viewer is not None:
-        out.append(section("Your hand", 670, H - 200, W - 680, 200))
-    return svg(W, H, "".join(out), "The Stars Are Right")
+    return "".join(out)
 
 
 def _legend(x: float, y: float) -> str:
@@ -366,7 +375,6 @@ def _seats(v: dict[str, Any], viewer: int | None, by_id: dict[str, Card],
     hand_h = 190 if viewer is not None else 0
     avail = H - 80 - hand_h
     row_h = min(215, avail / n)
-    cw = 98
     ch = min(150, row_h - 56)
     y: float = 70
     used = set(v["powers_used"])
@@ -392,36 +400,53 @@ def _seats(v: dict[str, Any], viewer: int | None, by_id: dict[str, Card],
         if won:
             info = "\u2605 winner"
         out.append(text(vp_x + 80, y + 28, info, 13, DIM))
-        # creatures
-        cx: float = x0 + 14
-        cards = v["creatures"][q]
-        step = min(cw + 6, (W - x0 - 60 - cw) / max(1, len(cards) - 1)) if cards else 0
-        for cid in cards:
-            note = "power used" if cid in used and q == v["current"] else ""
-            out.append(card_svg(by_id[cid], cx, y + 40, cw, ch, f"card-{cid}", note))
-            cx += step
-        if not cards:
-            out.append(text(x0 + 20, y + 40 + ch / 2, "no creatures yet", 13, DIM))
-        # others' hands: backs with count, known cards named
+        out.append(_creatures(v, q, by_id, used, x0, y, ch))
         if q != viewer:
-            known = v["known_in_hands"][q]
-            hx: float = W - 150
             whose = names[q] if names is not None and q < len(names) else f"seat {q}"
-            out.append(card_back(hx, y + 8, 34, 26, f"{whose}'s hand: {v['hand_sizes'][q]} "
-                                 "cards" + (f" (known: {', '.join(known)})" if known else "")))
-            out.append(text(hx + 42, y + 27, f"\u00d7{v['hand_sizes'][q]}", 14, INK))
-            if known:
-                out.append(text(W - 36, y + 52, "known: " + ", ".join(by_id[k].name
-                                for k in known), 12, DIM, anchor="end"))
+            out.append(_hand_backs(v, q, by_id, whose, y))
         y += row_h
     if viewer is not None:
-        hand = v["hand"] or []
-        out.append(text(x0, H - hand_h + 12, "Your hand", 16, GOLD, weight="bold"))
-        hx = float(x0)
-        hw = min(132.0, (W - x0 - 20) / max(1, len(hand)) - 8)
-        for cid in hand:
-            out.append(card_svg(by_id[cid], hx, H - hand_h + 22, hw, 150, f"card-{cid}"))
-            hx += hw + 8
+        out.append(_own_hand(v["hand"] or [], by_id, x0, hand_h))
+    return "".join(out)
+
+
+def _creatures(v: dict[str, Any], q: int, by_id: dict[str, Card], used: set[str], x0: float,
+               y: float, ch: float, cw: float = 98) -> str:
+    """Seat ``q``'s creatures in a row (a power used this turn marked)."""
+    out = []
+    cx: float = x0 + 14
+    cards = v["creatures"][q]
+    step = min(cw + 6, (W - x0 - 60 - cw) / max(1, len(cards) - 1)) if cards else 0
+    for cid in cards:
+        note = "power used" if cid in used and q == v["current"] else ""
+        out.append(card_svg(by_id[cid], cx, y + 40, cw, ch, f"card-{cid}", note))
+        cx += step
+    if not cards:
+        out.append(text(x0 + 20, y + 40 + ch / 2, "no creatures yet", 13, DIM))
+    return "".join(out)
+
+
+def _hand_backs(v: dict[str, Any], q: int, by_id: dict[str, Card], whose: str, y: float) -> str:
+    """Another seat's hand: card backs with the count, the cards known to all named."""
+    known = v["known_in_hands"][q]
+    hx: float = W - 150
+    out = [card_back(hx, y + 8, 34, 26, f"{whose}'s hand: {v['hand_sizes'][q]} "
+                     "cards" + (f" (known: {', '.join(known)})" if known else ""))]
+    out.append(text(hx + 42, y + 27, f"\u00d7{v['hand_sizes'][q]}", 14, INK))
+    if known:
+        out.append(text(W - 36, y + 52, "known: " + ", ".join(by_id[k].name
+                        for k in known), 12, DIM, anchor="end"))
+    return "".join(out)
+
+
+def _own_hand(hand: list[str], by_id: dict[str, Card], x0: float, hand_h: float) -> str:
+    """The viewer's own hand, face up, along the bottom."""
+    out = [text(x0, H - hand_h + 12, "Your hand", 16, GOLD, weight="bold")]
+    hx = float(x0)
+    hw = min(132.0, (W - x0 - 20) / max(1, len(hand)) - 8)
+    for cid in hand:
+        out.append(card_svg(by_id[cid], hx, H - hand_h + 22, hw, 150, f"card-{cid}"))
+        hx += hw + 8
     return "".join(out)
 
 

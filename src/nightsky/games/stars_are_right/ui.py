@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from nightsky.core.ui import GameUI, ScorePart
+from nightsky.core.ui import GameUI, ScorePart, UIParts
 
 from .narrate import describe_entry
 from .render import action_targets, describe, render
 from .svg import SEAT_COLOURS, board_svg
 
 if TYPE_CHECKING:
-    from nightsky.core.game import Action, State
+    from nightsky.core.game import State
 
     from .state import StarsAreRightState
 
@@ -22,35 +22,15 @@ class StarsAreRightUI(GameUI):
     """Text and SVG boards; a choice's label is ``describe_action`` (one wording for menus and
     the board), its targets the tiles, arrows and cards a click on which takes it."""
 
+    parts = UIParts(
+        board_svg=board_svg, describe_action=describe, action_targets=action_targets,
+        describe_log_entry=describe_entry,
+    )
+
     def render(
         self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
     ) -> str:
         return render(cast("StarsAreRightState", state), viewer, names)
-
-    def board_svg(
-        self,
-        state: State,
-        viewer: int | None = None,
-        names: Sequence[str] | None = None,
-        colors: Sequence[str] | None = None,
-    ) -> str | None:
-        return board_svg(cast("StarsAreRightState", state), viewer, names, colors)
-
-    def describe_log_entry(
-        self,
-        before: State,
-        after: State,
-        index: int,
-        viewer: int | None,
-        names: Sequence[str],
-    ) -> list[str]:
-        return describe_entry(
-            cast("StarsAreRightState", before), cast("StarsAreRightState", after), index,
-            viewer, names,
-            lambda: super(StarsAreRightUI, self).describe_log_entry(
-                before, after, index, viewer, names
-            ),
-        )
 
     def score_parts(self, state: State) -> list[ScorePart]:
         """The VP of the creatures by kind (TSAR-10.1); how many creatures, apart."""
@@ -64,11 +44,3 @@ class StarsAreRightUI(GameUI):
     def seat_colors(self) -> list[str]:
         """The board's own four seat colours, on the page too."""
         return [SEAT_COLOURS[i % len(SEAT_COLOURS)] for i in range(self.game.num_seats)]
-
-    def describe_action(
-        self, state: State, action: Action, player: int, names: Sequence[str] | None = None
-    ) -> str:
-        return describe(cast("StarsAreRightState", state), action, player)
-
-    def action_targets(self, state: State, action: Action, player: int) -> list[str]:
-        return action_targets(cast("StarsAreRightState", state), action, player)

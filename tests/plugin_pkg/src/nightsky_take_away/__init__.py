@@ -54,9 +54,6 @@ class TakeAwayState(State):
     def resample(self, player: int, rng: random.Random) -> TakeAwayState:
         return self.clone()  # nothing is hidden
 
-    def evaluate(self, player: int) -> float:
-        return 0.0
-
 
 class TakeAwayObserver(Observer):
     """Stones left (scaled) and whether the viewer is to act: what the RL adapters feed."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from nightsky.core.ui import GameUI, ScorePart, seat_label
+from nightsky.core.ui import GameUI, ScorePart, UIParts, seat_label
 from nightsky.games.star_fire.actions import Act
 from nightsky.games.star_fire.constants import (
     BUILD,
@@ -51,6 +51,8 @@ def _el(s: StarFireState, c: int) -> str:
 class StarFireUI(GameUI):
     """Star Fire's presentation: text, the SVG board (``svg.py``), and each choice's label
     (``describe_action``, also used by the terminal's menu) and click targets."""
+
+    parts = UIParts(board_svg=board_svg, describe_log_entry=describe_entry)
 
     def render(
         self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
@@ -103,21 +105,6 @@ class StarFireUI(GameUI):
                          + extra.get(s.sub, ""))
         return "\n".join(lines)
 
-    def describe_log_entry(
-        self,
-        before: State,
-        after: State,
-        index: int,
-        viewer: int | None,
-        names: Sequence[str],
-    ) -> list[str]:
-        return describe_entry(
-            cast("StarFireState", before), cast("StarFireState", after), index, viewer, names,
-            lambda: super(StarFireUI, self).describe_log_entry(
-                before, after, index, viewer, names
-            ),
-        )
-
     def score_parts(self, state: State) -> list[ScorePart]:
         """The score's sources in words (SF-6)."""
         return [
@@ -130,15 +117,6 @@ class StarFireUI(GameUI):
             ScorePart("most_systems", "Most complete systems (3)"),
             ScorePart("largest_nebula", "Largest nebula (3)"),
         ]
-
-    def board_svg(
-        self,
-        state: State,
-        viewer: int | None = None,
-        names: Sequence[str] | None = None,
-        colors: Sequence[str] | None = None,
-    ) -> str:
-        return board_svg(cast("StarFireState", state), viewer, names, colors)
 
     def describe_action(
         self, state: State, action: Action, player: int, names: Sequence[str] | None = None

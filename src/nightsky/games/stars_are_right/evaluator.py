@@ -8,13 +8,16 @@ action tables, and draws nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from nightsky.core.evaluator import Evaluator
 from nightsky.core.game import Action
 
 from .constants import INVOKE, LESSER, MINION, MOVE, OVER, POWERS, SUMMON
 
 if TYPE_CHECKING:
+    from nightsky.core.state import State
+
     from .state import StarsAreRightState
 
 ROW_MASKS = [0b11111 << (5 * r) for r in range(5)]
@@ -129,3 +132,16 @@ def evaluate(state: StarsAreRightState, p: int) -> float:
         close = max(close, cards[card].vp * have / total if total else 0.0)
     v += 0.3 * close + 0.05 * len(state.hands[p])
     return v
+
+
+class StarsAreRightEvaluator(Evaluator):
+    """The Stars Are Right's judge (``game.evaluator``): ``evaluate`` above, and how a game
+    ended for the simulator's statistics."""
+
+    def evaluate(self, state: State, player: int) -> float:
+        return evaluate(cast("StarsAreRightState", state), player)
+
+    def end_condition(self, state: State) -> str | None:
+        """``goal`` (TSAR-10.2), ``deck`` (the short game's deck cap, TSAR-8.4) or ``rounds``
+        (the round safeguard, TSAR-10.3); None before the end."""
+        return cast("StarsAreRightState", state).end_reason or None

@@ -52,7 +52,7 @@ STEPS: tuple[tuple[int, str], ...] = (
 
 def build() -> StarlightState:
     """The position at the start of Red's turn."""
-    from nightsky import load_game
+    from nightsky.core.registry import load_game
 
     # The book's example knows nothing of our designed turn-order compensation (Ruling
     # SL-1.5): it is played on the uncompensated set-up so that it runs exactly as printed.

@@ -1,4 +1,5 @@
-"""The heuristic ``greedy`` maximises: points now plus the promise of what a seat holds.
+"""How Starlight judges a position (``StarlightEvaluator``, ``game.evaluator``): the heuristic
+``greedy`` maximises, points now plus the promise of what a seat holds.
 
 The weights are tuned so that every small action of a good turn is a small gain on its own
 (a one-ply search only sees one action ahead): a ray towards a Core's plan is worth more than
@@ -8,11 +9,14 @@ the step, and a star being launched is worth more than the same star still in ha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from nightsky.core.evaluator import Evaluator
 from nightsky.games.starlight.constants import BETWEEN, CHOOSE_STAR
 
 if TYPE_CHECKING:
+    from nightsky.core.state import State
+
     # Typed so that compiled, every call on the state is a native one.
     from nightsky.games.starlight.state import StarlightState
 
@@ -185,3 +189,17 @@ def _values(s: StarlightState, hand_cap: int) -> list[float]:
         others = [pots[q] for q in range(n) if q != p]
         out.append(mine - (max(others) if others else 0.0) * 0.5)
     return out
+
+
+class StarlightEvaluator(Evaluator):
+    """Starlight's judge (``game.evaluator``): ``evaluate`` for ``greedy``, ``cutoff_values``
+    (the whole hand of action points counted) for the search."""
+
+    def evaluate(self, state: State, player: int) -> float:
+        return evaluate(cast("StarlightState", state), player)
+
+    def evaluate_all(self, state: State) -> list[float]:
+        return evaluate_all(cast("StarlightState", state))
+
+    def cutoff_values(self, state: State) -> list[float]:
+        return cutoff_values(cast("StarlightState", state))
