@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any

@@ -193,7 +193,7 @@ def provenance(
     """What a report or JSON records so that it can be reproduced and told apart from a
     variant: the command line, seed, game count, agents, options, and the components file
     with its SHA-256 (``shipped``: the game's own set)."""
-    from nightsky import __version__
+    from nightsky._version import __version__
 
     path = options.get("components") or None
     return {
