@@ -18,6 +18,7 @@ from nightsky.games.star_fire.constants import (
     END,
     FISSION,
     GAMMA,
+    JOIN,
     SETUP,
     STEAL,
     STOP,
@@ -55,6 +56,9 @@ class StarFireGame(Game):
                    choices=("full", "split")),
             Option("discard_keeps_alive", bool, False,
                    "holding any card counts as able to take 2 actions (SF-16.1)"),
+            Option("join_any_time", bool, True,
+                   "join two of your systems for free during your turn (SF-6.2); false: a Star"
+                   " links only as it is built"),
             Option("max_rounds", int, 60, "round cap that ends a stalled game (SF-17.3)",
                    minimum=1, maximum=1000),
         ),
@@ -91,6 +95,7 @@ class StarFireGame(Game):
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)
         self.cards: Cards = load_cards(self.options["components"])
+        self.join_any_time = bool(self.options["join_any_time"])  # SF-6.2, read on a hot path
         acts = build_actions(self.cards, self.num_players)
         self._actions = acts
         self.setup_actions = [a for a in acts if a.kind == SETUP]
@@ -107,6 +112,7 @@ class StarFireGame(Game):
         self.act_gamma = {a.a: a for a in acts if a.kind == GAMMA}
         self.act_discard = {a.a: a for a in acts if a.kind == DISCARD}
         self.act_discard_sf = {a.a: a for a in acts if a.kind == DISCARD_SF}
+        self.act_join = {(a.a, a.b): a for a in acts if a.kind == JOIN}
         self.chance_actions = [Card(c, f"card {nm}") for c, nm in enumerate(self.cards.name)]
         self._chance_by_text = {str(c): c for c in self.chance_actions}
         self.body_set = frozenset(self.cards.bodies)
