@@ -190,3 +190,12 @@ def test_SF_6_2_greedy_joins_when_it_completes_a_star_bonus() -> None:
         )
         chosen.add(str(agent.choose(s, 0, random.Random(seed))))
     assert chosen == {"join S1 S4"}
+
+
+def test_SF_6_2_SF_6_3_join_systems_tutorial() -> None:
+    t = game(2).tutorial("join-systems")
+    s = t.build()
+    assert s.score_breakdown()[0]["system_bonus"] == 2  # Sirius only
+    act(s, "join S1 S4")
+    assert s.score_breakdown()[0]["system_bonus"] == 2 + 4  # Rigel counts all three planets
+    assert s.actions_left == 2
