@@ -115,8 +115,10 @@ def test_SF_6_2_join_refused_beyond_three_stars_or_for_others_systems() -> None:
     illegal(s, "join S1 S2", "SF-6.2")  # 4 Stars
     illegal(s, "join S3 S6", "SF-6.2")  # seat 1's system
     illegal(s, "join S3 S4", "SF-6.2")  # S4 is not the first Star of its system
+    # One action per pair, written with the lower Star first; either order reads as it.
+    assert s.game.parse_action("join S3 S1") is s.game.parse_action("join S1 S3")
     with pytest.raises(InvalidActionError):
-        s.game.parse_action("join S3 S1")  # one notation per pair: the lower Star first
+        s.game.parse_action("join S3 S3")
 
 
 def test_SF_6_2_join_not_during_a_worm_hole() -> None:

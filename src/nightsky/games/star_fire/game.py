@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nightsky.core.game import Game, GameInfo, Option, Tutorial
+from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
 from nightsky.core.info import Level
 from nightsky.games.star_fire.actions import Act, Card, build_actions
 from nightsky.games.star_fire.components import Cards, load_cards
@@ -122,6 +122,17 @@ class StarFireGame(Game):
 
     def all_actions(self) -> list[Act]:
         return self._actions
+
+    def parse_action(self, text: str) -> Action:
+        """The notation of ``all_actions``; a ``join`` may name its two Stars in either order
+        (the action itself lists the lower card first, SF-6.2)."""
+        if isinstance(text, str):
+            words = text.split()
+            if len(words) == 3 and words[0] == "join":
+                by = self.cards.by_name
+                if by.get(words[1], -1) > by.get(words[2], -1) >= 0:
+                    text = f"join {words[2]} {words[1]}"
+        return super().parse_action(text)
 
     def parse_chance(self, text: str) -> Card | None:
         return self._chance_by_text.get(" ".join(text.split()))
