@@ -135,7 +135,7 @@ def test_action_ui_targets_and_labels() -> None:
 def test_every_tutorial_plays_its_steps() -> None:
     g = game(2)
     tuts = g.tutorials()
-    assert {t.name for t in tuts} == {"split-double", "surplus-lost"}
+    assert {t.name for t in tuts} == {"split-double", "surplus-lost", "join-systems"}
     for t in tuts:
         s = t.build()
         for seat, note in t.steps:

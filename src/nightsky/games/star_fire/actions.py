@@ -13,6 +13,7 @@ outcome is a ``Card`` (the card that comes off a deck). Notation examples::
     transmute / wild C2 / stop   Transmutation, then up to 2 own cards made wild (SF-12)
     discard P7 | discard H3 | discard gamma    (SF-13)
     end                          stop where stopping early is allowed (SF-3.3)
+    join S1 S3                   join two of your systems, named by their first Stars (SF-6.2)
     card H5                      chance: the card drawn
 """
 
@@ -37,6 +38,7 @@ from nightsky.games.star_fire.constants import (
     END,
     FISSION,
     GAMMA,
+    JOIN,
     MOON,
     NEW,
     PLANET,
@@ -105,6 +107,10 @@ def build_actions(cards: Cards, players: int) -> list[Act]:
             for c in (*cards.bodies, *cards.elements)]
     out += [Act(DISCARD_SF, k, text=f"discard {SF_KINDS[k]}") for k in range(len(SF_KINDS))]
     out.append(Act(END, text="end"))
+    # Joins come last so the ids of every older action stay put. One per pair of Stars, the
+    # lower card first: the joined system keeps that Star's name (SF-6.2).
+    out += [Act(JOIN, s, t, text=f"join {nm[s]} {nm[t]}")
+            for s in cards.stars for t in cards.stars if s < t]
     return out
 
 
@@ -114,6 +120,6 @@ def is_body_cat(cat: int) -> bool:
 
 __all__ = [
     "BUILD", "DECKS", "DECK_B", "DECK_E", "DECK_S", "DECK_SETUP", "DISCARD", "DISCARD_SF",
-    "DIVINE", "DRAW", "ELEMENT", "END", "FISSION", "GAMMA", "NEW", "SETUP", "STEAL", "STOP",
+    "DIVINE", "DRAW", "ELEMENT", "END", "FISSION", "GAMMA", "JOIN", "NEW", "SETUP", "STEAL", "STOP",
     "TRANSMUTE", "WILD", "WORMHOLE", "Act", "Card", "build_actions", "is_body_cat",
 ]

@@ -33,6 +33,7 @@ DECK_E, DECK_B, DECK_S, DECK_SETUP = 0, 1, 2, 3
 # ------------------------------------------------------------------ action kinds
 SETUP, DRAW, BUILD, DIVINE, WORMHOLE, STEAL, STOP, FISSION, GAMMA, TRANSMUTE, WILD = range(11)
 DISCARD, DISCARD_SF, END = 11, 12, 13
+JOIN = 14  # join two of one's own systems, free, during one's turn (SF-6.2)
 
 NEW = -1  # target of a Star that founds a new system
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nightsky.core.game import Game, GameInfo, Option, Tutorial
+from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
 from nightsky.core.info import Level
 from nightsky.games.star_fire import attribution
 from nightsky.games.star_fire.actions import Act, Card, build_actions
@@ -19,6 +19,7 @@ from nightsky.games.star_fire.constants import (
     END,
     FISSION,
     GAMMA,
+    JOIN,
     SETUP,
     STEAL,
     STOP,
@@ -57,6 +58,9 @@ class StarFireGame(Game):
                    choices=("full", "split")),
             Option("discard_keeps_alive", bool, False,
                    "holding any card counts as able to take 2 actions (SF-16.1)"),
+            Option("join_any_time", bool, True,
+                   "join two of your systems for free during your turn (SF-6.2); false: a Star"
+                   " links only as it is built"),
             Option("max_rounds", int, 60, "round cap that ends a stalled game (SF-17.3)",
                    minimum=1, maximum=1000),
         ),
@@ -96,6 +100,7 @@ class StarFireGame(Game):
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)
         self.cards: Cards = load_cards(self.options["components"])
+        self.join_any_time = bool(self.options["join_any_time"])  # SF-6.2, read on a hot path
         acts = build_actions(self.cards, self.num_players)
         self._actions = acts
         self.setup_actions = [a for a in acts if a.kind == SETUP]
@@ -112,6 +117,7 @@ class StarFireGame(Game):
         self.act_gamma = {a.a: a for a in acts if a.kind == GAMMA}
         self.act_discard = {a.a: a for a in acts if a.kind == DISCARD}
         self.act_discard_sf = {a.a: a for a in acts if a.kind == DISCARD_SF}
+        self.act_join = {(a.a, a.b): a for a in acts if a.kind == JOIN}
         self.chance_actions = [Card(c, f"card {nm}") for c, nm in enumerate(self.cards.name)]
         self._chance_by_text = {str(c): c for c in self.chance_actions}
         self.body_set = frozenset(self.cards.bodies)
@@ -121,6 +127,17 @@ class StarFireGame(Game):
 
     def all_actions(self) -> list[Act]:
         return self._actions
+
+    def parse_action(self, text: str) -> Action:
+        """The notation of ``all_actions``; a ``join`` may name its two Stars in either order
+        (the action itself lists the lower card first, SF-6.2)."""
+        if isinstance(text, str):
+            words = text.split()
+            if len(words) == 3 and words[0] == "join":
+                by = self.cards.by_name
+                if by.get(words[1], -1) > by.get(words[2], -1) >= 0:
+                    text = f"join {words[2]} {words[1]}"
+        return super().parse_action(text)
 
     def parse_chance(self, text: str) -> Card | None:
         return self._chance_by_text.get(" ".join(text.split()))

@@ -41,6 +41,7 @@ from nightsky.games.star_fire.constants import (
     EVENT,
     FISSION,
     GAMMA,
+    JOIN,
     MODE_BLOOM,
     MODE_NORMAL,
     MODE_SETUP,
@@ -403,8 +404,29 @@ class StarFireState(State):
             out.append(g.act_stop)
             return out
         out += self._real_actions(seat)
-        if out and (self.actions_taken >= 2 or (self.last_turn and self.actions_taken == 0)):
+        if not out:
+            return out
+        if g.join_any_time:
+            out += self._joins(seat)
+        if self.actions_taken >= 2 or (self.last_turn and self.actions_taken == 0):
             out.append(g.act_end)
+        return out
+
+    def _joins(self, seat: int) -> list[Act]:
+        """SF-6.2 ruling: every pair of the seat's systems that may join (at most 3 Stars in
+        all). Free, so never among ``_real_actions``: a join is no action of the turn's two and
+        keeps nobody in the game (SF-16.1); it is offered only beside a real action."""
+        systems = self.systems[seat]
+        out: list[Act] = []
+        if len(systems) < 2:
+            return out
+        join = self.g.act_join
+        for i in range(len(systems)):
+            for j in range(i + 1, len(systems)):
+                if len(systems[i][0]) + len(systems[j][0]) <= 3:
+                    x, y = systems[i][0][0], systems[j][0][0]
+                    out.append(join[(x, y) if x < y else (y, x)])
+        out.sort(key=lambda a: (a.a, a.b))
         return out
 
     def _real_actions(self, seat: int, first_only: bool = False) -> list[Act]:
@@ -519,6 +541,8 @@ class StarFireState(State):
             return self._explain_build(action, player)
         if k in (WORMHOLE, FISSION, GAMMA, TRANSMUTE):
             return self._explain_star_fire(action, player)
+        if k == JOIN:
+            return self._explain_join(action, player)
         if k in (DISCARD, DISCARD_SF):
             if self.actions_left < 2:
                 return "discarding costs 2 actions", "SF-13.1"
@@ -566,6 +590,17 @@ class StarFireState(State):
                 return "a Moon needs your own built Planet with room under its limit", "SF-6.4"
             return "this Moon needs a host Planet", "SF-6.5"
         return f"your nursery cannot pay for {C.name[c]}", "SF-5.1"
+
+    def _explain_join(self, action: Act, player: int) -> tuple[str, str | None]:
+        """Why joining two systems is refused (SF-6.2)."""
+        nm = self.C.name
+        if not self.g.join_any_time:
+            return ("with join_any_time=false, Stars link only as a Star is built "
+                    "(build <star> link <star>)", "SF-6.2")
+        for star in (action.a, action.b):
+            if self.system_of(player, star) is None:
+                return f"{nm[star]} is not the first Star of one of your systems", "SF-6.2"
+        return "a joined system may hold at most 3 Stars", "SF-6.2"
 
     def _explain_star_fire(self, action: Act, player: int) -> tuple[str, str | None]:
         """Why playing a Worm Hole, Nuclear Fission, Gamma Ray Burst or Transmutation is
@@ -643,6 +678,8 @@ class StarFireState(State):
             self._spend(2)
         elif k == END:
             self.actions_left = 0
+        elif k == JOIN:
+            self._join(seat, action.a, action.b)
 
     def _setup_choice(self, seat: int, place: int) -> None:
         """SF-2.3: place the dealt Star before play (``place``), or keep it in hand."""
@@ -685,6 +722,16 @@ class StarFireState(State):
         self.public &= ~(1 << c)
         self._place(seat, c, t)
         self._spend(cost)
+
+    def _join(self, seat: int, a: int, b: int) -> None:
+        """SF-6.2 ruling: the system led by Star ``b`` joins the one led by ``a``: its Stars,
+        Planets and Moons stay as they were connected; no action is spent."""
+        first = self.system_of(seat, a)
+        second = self.system_of(seat, b)
+        assert first is not None and second is not None
+        for part in range(3):
+            first[part] += second[part]
+        self.systems[seat].remove(second)
 
     def _steal(self, seat: int, c: int) -> None:
         """SF-8.2: one element card taken by the Worm Hole."""

@@ -96,6 +96,15 @@ def _split(game: Any) -> StarFireState:
     )
 
 
+def _join(game: Any) -> StarFireState:
+    return position(
+        game,
+        nursery={0: ["H1", "C1"], 1: ["He1"]},
+        systems={0: [(["S1"], [("P1", []), ("P2", [])], []), (["S4"], [("P3", [])], [])],
+                 1: [(["S2"], [], [])]},
+    )
+
+
 def tutorials(game: Any) -> list[Tutorial]:
     return [
         Tutorial(
@@ -120,6 +129,19 @@ def tutorials(game: Any) -> list[Tutorial]:
             ),
             build=lambda: _split(game),
             steps=((0, "build M6 at S1"), (0, "draw bodies")),
+        ),
+        Tutorial(
+            name="join-systems",
+            title="Two standing systems joined, for free",
+            text=(
+                "Sirius (S1) has two planets, Rigel (S4) one, and Rigel's bonus (+4) needs three "
+                "in its system. Joining the two systems (join S1 S4) costs no action (SF-6.2): "
+                "Rigel then counts all three planets of the binary system (SF-6.3), and the "
+                "turn's two actions are still to take. A join is for good, and leaves one "
+                "system fewer for Most Solar Systems (SF-18.7)."
+            ),
+            build=lambda: _join(game),
+            steps=((0, "join S1 S4"), (0, "draw elements"), (0, "draw bodies")),
         ),
     ]
 

@@ -20,6 +20,7 @@ from nightsky.games.star_fire.constants import (
     END,
     FISSION,
     GAMMA,
+    JOIN,
     NEW,
     PH_PLAY,
     SETUP,
@@ -161,6 +162,12 @@ class StarFireUI(GameUI):
             return f"discard {card_words(C, a.a)} to the bottom of its deck (2 actions)"
         if k == DISCARD_SF:
             return f"discard a {SF_KINDS[a.a]} card (2 actions)"
+        if k == JOIN:  # SF-6.2: free, so the label says so
+            first, second = s.system_of(player, a.a), s.system_of(player, a.b)
+            stars = len(first[0]) + len(second[0]) if first and second else 0
+            kind = {2: "binary ", 3: "tertiary "}.get(stars, "")
+            return (f"make one {kind}system of your systems of {tt[a.a]} ({nm[a.a]}) and "
+                    f"{tt[a.b]} ({nm[a.b]}), free (no action)")
         return str(a)
 
     def action_targets(self, state: State, action: Action, player: int) -> list[str]:
@@ -196,6 +203,8 @@ class StarFireUI(GameUI):
             elif k == SETUP and a.a and s.free_star[player] >= 0:
                 # placing the dealt Star founds a new system with it (SF-2.3)
                 targets = [f"card:{nm[s.free_star[player]]}", f"systems:{player}"]
+            elif k == JOIN:  # the two systems, each by its first Star (SF-6.2)
+                targets = [f"system:{player}:{nm[a.a]}", f"system:{player}:{nm[a.b]}"]
             elif k in (STOP, END, SETUP):
                 targets = ["button:" + str(a)]
         return targets
