@@ -52,3 +52,17 @@ def config_id(value: Any) -> str:
     if isinstance(value, dict):
         return ",".join(f"{k}={v}" for k, v in value.items())
     return str(value)
+
+
+def final_reward(state: Any, seat: int, solo_or_win: str = "auto") -> float:
+    """What ``reward=win`` (or ``score``) pays ``seat`` at the end, written out from the
+    rules of the docs: the win share, or the score less the best other seat's (the score
+    alone in a game of one seat). ``auto`` is win unless the game has one seat."""
+    scores = [float(v) for v in state.scores()]
+    kind = solo_or_win
+    if kind == "auto":
+        kind = "score" if len(scores) == 1 else "win"
+    if kind == "win":
+        return float(state.returns()[seat])
+    others = [v for q, v in enumerate(scores) if q != seat]
+    return scores[seat] - (max(others) if others else 0.0)
