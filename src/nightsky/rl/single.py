@@ -197,7 +197,9 @@ def gym_env(
 def register_gym_envs() -> list[str]:
     """Register ``nightsky/<game-id>-v0`` with Gymnasium for every game (idempotent).
 
-    ``gymnasium.make("nightsky/star-fire-v0", players=3, seat=1)`` then builds ``gym_env``.
+    ``gymnasium.make("nightsky/star-fire-v0", players=3, seat=1)`` then builds ``gym_env``;
+    ``gymnasium.make_vec(..., num_envs=64, vectorization_mode="vector_entry_point")`` builds
+    ``nightsky.rl.vector.NightskyVectorEnv``.
     """
     from nightsky.core.registry import game_ids
 
@@ -206,7 +208,10 @@ def register_gym_envs() -> list[str]:
         name = f"nightsky/{gid}-v0"
         if name not in gymnasium.registry:
             gymnasium.register(
-                id=name, entry_point="nightsky.rl.single:NightskyGymEnv", kwargs={"game_id": gid}
+                id=name,
+                entry_point="nightsky.rl.single:NightskyGymEnv",
+                vector_entry_point="nightsky.rl.vector:NightskyVectorEnv",
+                kwargs={"game_id": gid},
             )
         names.append(name)
     return names
