@@ -109,6 +109,21 @@ def test_pettingzoo_wrapped_env_passes_the_api_test(game_id: str, params: dict[s
         api_test(mod.env(**params), num_cycles=300)
 
 
+def test_pettingzoo_wrapped_env_reads_the_raw_env_and_enforces_the_order() -> None:
+    """``env()``'s wrappers read the learner's hot attributes straight from the raw env (the
+    same objects), and still refuse them before ``reset`` as PettingZoo's wrapper does."""
+    env = nzoo.star_fire_v0.env(players=2)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        _ = env.agent_selection
+    env.reset(seed=1)
+    raw = env.unwrapped
+    for layer in (env, env.env, env.env.env):
+        assert layer.agent_selection == raw.agent_selection
+        assert layer.rewards is raw.rewards and layer.terminations is raw.terminations
+        assert layer.infos is raw.infos and layer.agents is raw.agents
+        assert layer._cumulative_rewards is raw._cumulative_rewards
+
+
 def test_pettingzoo_wrapped_env_ends_the_game_on_an_illegal_id() -> None:
     env = nzoo.star_fire_v0.env(players=2)
     env.reset(seed=4)

@@ -117,6 +117,7 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         self.game_state: State = self.game.new_initial_state()
         self.chance_steps = 0
         self.agents: list[str] = []
+        self._has_reset = False  # read by the wrappers of nightsky.rl.pettingzoo.env()
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -133,6 +134,7 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         self.game_state = self.game.new_initial_state()
         self.chance_steps = _core.resolve_chance(self.game_state, self._rng)
         self.rewarder.reset(self.game_state)
+        self._has_reset = True
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
