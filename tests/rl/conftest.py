@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from nightsky.core.game import CHANCE
@@ -66,3 +69,15 @@ def final_reward(state: Any, seat: int, solo_or_win: str = "auto") -> float:
         return float(state.returns()[seat])
     others = [v for q, v in enumerate(scores) if q != seat]
     return scores[seat] - (max(others) if others else 0.0)
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def load_example(name: str) -> ModuleType:
+    """``examples/<name>.py`` as a module (the examples are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

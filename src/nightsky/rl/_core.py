@@ -47,6 +47,21 @@ def make_game(game_id: str, **params: Any) -> Game:
     return game
 
 
+def opponent_specs(game: Game, seat: int, opponents: str | list[str]) -> dict[int, str]:
+    """The agent spec of every live seat but the learner's ``seat``: one spec for all, or a
+    list with one per other seat in seat order. A bad seat or count is an ``OptionError``."""
+    n = game.num_players
+    if not isinstance(seat, int) or not 0 <= seat < n:
+        raise OptionError(f"seat must be a live seat 0..{n - 1} of {game.info.id}, got {seat!r}")
+    others = [p for p in range(n) if p != seat]
+    specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+    if len(specs) != len(others):
+        raise OptionError(
+            f"opponents: give one spec or {len(others)} (one per other seat), got {len(specs)}"
+        )
+    return dict(zip(others, specs, strict=True))
+
+
 def legal_ids(game: Game, state: State, seat: int) -> list[int]:
     """Sorted integer ids of ``seat``'s legal actions."""
     return sorted(state.legal_action_ids(seat))

@@ -32,7 +32,7 @@ except ModuleNotFoundError as exc:
     raise missing(exc, "gymnasium", "The Gymnasium environments (nightsky.rl)") from exc
 
 from nightsky.agents import Agent, make_agent
-from nightsky.core.errors import IllegalActionError, OptionError
+from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import Game, State
 from nightsky.rl import _core
 
@@ -58,19 +58,9 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
         self.game: Game = _core.make_game(game_id, **params)
-        n = self.game.num_players
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            raise OptionError(f"seat must be a live seat 0..{n - 1} of {game_id}, got {seat!r}")
+        specs = _core.opponent_specs(self.game, seat, opponents)
         self.seat = seat
-        others = [p for p in range(n) if p != seat]
-        specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != len(others):
-            raise OptionError(
-                f"opponents: give one spec or {len(others)} (one per other seat), got {len(specs)}"
-            )
-        self.opponents: dict[int, Agent] = {
-            p: make_agent(s) for p, s in zip(others, specs, strict=True)
-        }
+        self.opponents: dict[int, Agent] = {p: make_agent(s) for p, s in specs.items()}
         self.render_mode = render_mode
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)

@@ -71,15 +71,7 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         if illegal not in ("lose", "raise"):
             raise OptionError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
         self.game: Game = _core.make_game(game_id, **params)
-        n = self.game.num_players
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            raise OptionError(f"seat must be a live seat 0..{n - 1} of {game_id}, got {seat!r}")
-        others = [p for p in range(n) if p != seat]
-        specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != len(others):
-            raise OptionError(
-                f"opponents: give one spec or {len(others)} (one per other seat), got {len(specs)}"
-            )
+        specs = _core.opponent_specs(self.game, seat, opponents)
         self.game_id = game_id
         self.num_envs = num_envs
         self.seat = seat
@@ -88,7 +80,7 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.copy = copy
         # One agent per game and seat: search agents may keep state between their moves.
         self._opponents: list[dict[int, Agent]] = [
-            {p: make_agent(s) for p, s in zip(others, specs, strict=True)}
+            {p: make_agent(s) for p, s in specs.items()}
             for _ in range(num_envs)
         ]
         self.rewarders = [_core.Rewarder(self.game, reward) for _ in range(num_envs)]
