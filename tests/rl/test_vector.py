@@ -149,7 +149,8 @@ def test_vector_env_from_gymnasium_make_vec_with_other_seats_played_by_an_agent(
 
 
 def test_vector_env_without_copies_hands_out_its_batches() -> None:
-    env = NightskyVectorEnv("shooting-star", num_envs=2, players=2, copy=False)
+    env = nightsky.rl.vector_env("shooting-star", num_envs=2, players=2, copy=False)
+    assert isinstance(env, NightskyVectorEnv)
     obs, _ = env.reset(seed=0)
     again, *_ = env.step(_masked(np.random.default_rng(0), obs["action_mask"]))
     assert again["observation"] is obs["observation"]
