@@ -167,3 +167,19 @@ def test_openspiel_returns_follow_the_reward_parameter(
         expected = [e - s for e, s in zip(expected, start, strict=True)]
     assert state.returns() == pytest.approx(expected)
     assert game.min_utility() <= min(expected) and max(expected) <= game.max_utility()
+
+
+@pytest.mark.parametrize(("game_id", "params"), smallest_configs(), ids=config_id)
+def test_the_libraries_checkers_pass_with_shaped_rewards(
+    game_id: str, params: dict[str, Any]
+) -> None:
+    """Rewards at every step still satisfy PettingZoo's api_test and Gymnasium's check_env."""
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(pettingzoo_env(game_id, reward="shaped", **params), num_cycles=300)
+        check_env(gym_env(game_id, reward="shaped", **params), skip_render_check=True)

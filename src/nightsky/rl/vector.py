@@ -200,9 +200,11 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         ids = np.asarray(actions, dtype=np.int64).reshape(-1)
         if ids.shape[0] != self.num_envs:
             raise ValueError(f"need {self.num_envs} action ids, got {ids.shape[0]}")
-        nda = self.game.num_distinct_actions
-        rows = self._mask_rows
-        legal = [0 <= a < nda and rows[i][a] == 1 for i, a in enumerate(ids.tolist())]
+        # Legal where in range and set in the mask batch: one numpy lookup for all games.
+        in_range = (ids >= 0) & (ids < self.game.num_distinct_actions)
+        ok = np.zeros(self.num_envs, dtype=bool)
+        ok[in_range] = self._mask[self._env_index[in_range], ids[in_range]] == 1
+        legal: list[bool] = ok.tolist()
         if self.illegal == "raise" and not all(legal):
             i = legal.index(False)
             a = int(ids[i])
