@@ -87,6 +87,18 @@ class StepArrays:
         self.obs = np.zeros(self.size, dtype=np.float32)
         self._obs_view = self.obs.data
 
+    def __getstate__(self) -> dict[str, Any]:
+        # memoryviews do not pickle: environments are pickled and deep-copied by vectorising
+        # libraries; the views are rebuilt from the arrays.
+        state = self.__dict__.copy()
+        del state["_mask_view"], state["_obs_view"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._mask_view = self.mask.data
+        self._obs_view = self.obs.data
+
     def action_mask(self, state: State, seat: int) -> np.ndarray:
         """``int8`` mask over ``game.num_distinct_actions`` (a new array each call)."""
         self.mask.fill(0)

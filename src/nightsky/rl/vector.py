@@ -113,6 +113,17 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         """Moves the other seats made so far."""
         self._ready = False
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The row views (memoryviews) do not pickle; they are rebuilt from the batches.
+        state = self.__dict__.copy()
+        del state["_obs_rows"], state["_mask_rows"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._obs_rows = [self._obs[i].data for i in range(self.num_envs)]
+        self._mask_rows = [self._mask[i].data for i in range(self.num_envs)]
+
     # ------------------------------------------------------------------ internals
     def _advance(self, i: int) -> bool:
         """Play chance and the other seats of game ``i`` until the learner acts (False) or the
