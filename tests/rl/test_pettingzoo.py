@@ -160,3 +160,10 @@ def test_pettingzoo_ansi_render_is_terminal_text() -> None:
     assert "[bold]" not in text and "[/" not in text  # no rich markup left
     plain = env.game.ui.render(env.game_state, 0)
     assert "Shooting Star" in text and "[bold]" in plain
+    from pettingzoo.test import render_test
+
+    from nightsky.rl.pettingzoo import env as wrapped_env
+
+    # PettingZoo's own render_test: every declared mode, along a game (human mode prints).
+    render_test(lambda render_mode=None: wrapped_env("mihi-anguli", players=2,
+                                                     render_mode=render_mode))
