@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import re
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -81,3 +82,19 @@ def load_example(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def assert_terminal_text(text: str, styled: str) -> None:
+    """``text`` (an ``ansi`` render) is ``styled`` (the game's render, with rich style tags)
+    as terminal text: the same visible characters, no tag left, escape codes where it had
+    tags."""
+    from nightsky.core.markup import plain_text
+
+    visible = _ESCAPE.sub("", text)
+    assert visible.rstrip() == plain_text(styled).rstrip()
+    assert plain_text(text) == text  # no style tag left
+    if plain_text(styled) != styled:
+        assert _ESCAPE.search(text), "style tags but no escape codes"

@@ -11,7 +11,13 @@ from gymnasium.utils.env_checker import check_env
 
 from nightsky.core.errors import IllegalActionError, OptionError
 from nightsky.rl import gym_env
-from tests.rl.conftest import all_configs, config_id, final_reward, smallest_configs
+from tests.rl.conftest import (
+    all_configs,
+    assert_terminal_text,
+    config_id,
+    final_reward,
+    smallest_configs,
+)
 
 
 @pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
@@ -112,4 +118,5 @@ def test_gymnasium_ansi_render_is_terminal_text() -> None:
     env = gym_env("shooting-star", players=2, render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
-    assert isinstance(text, str) and "\x1b[" in text and "[bold]" not in text
+    assert isinstance(text, str)
+    assert_terminal_text(text, env.game.ui.render(env.state, 0))
