@@ -97,8 +97,9 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
         self._mask = np.zeros((num_envs, nda), dtype=np.int8)
+        # The observers write a row through a memoryview (item assignment without numpy's
+        # per-item overhead).
         self._obs_rows = [self._obs[i].data for i in range(num_envs)]
-        self._mask_rows = [self._mask[i].data for i in range(num_envs)]
         self._final_arrays = _core.StepArrays(self.game, self.observer)
         self._env_index = np.arange(num_envs)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
@@ -114,15 +115,14 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._ready = False
 
     def __getstate__(self) -> dict[str, Any]:
-        # The row views (memoryviews) do not pickle; they are rebuilt from the batches.
+        # The row views (memoryviews) do not pickle; they are rebuilt from the batch.
         state = self.__dict__.copy()
-        del state["_obs_rows"], state["_mask_rows"]
+        del state["_obs_rows"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._obs_rows = [self._obs[i].data for i in range(self.num_envs)]
-        self._mask_rows = [self._mask[i].data for i in range(self.num_envs)]
 
     # ------------------------------------------------------------------ internals
     def _advance(self, i: int) -> bool:
