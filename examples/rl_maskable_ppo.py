@@ -1,7 +1,7 @@
 """Train a masked PPO policy on one seat of a nightsky game and evaluate it on fresh seeds.
 
     pip install -e ".[train]"   # from a checkout: sb3-contrib, Stable-Baselines3, PyTorch
-    python examples/rl_maskable_ppo.py --game shooting-star --players 2 --steps 200000
+    python examples/rl_maskable_ppo.py --game shooting-star --players 2 --steps 300000
 
 The learner plays seat 0 of ``nightsky.rl.gym_env`` against ``--opponents`` (default
 ``random``); sb3-contrib's ``MaskablePPO`` reads the legal moves from the env's
@@ -98,7 +98,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--opponents", default="random", help="agent spec of the other seats")
     ap.add_argument("--reward", default="auto", help="auto, win, score or shaped")
-    ap.add_argument("--steps", type=int, default=200_000, help="training steps")
+    ap.add_argument("--steps", type=int, default=300_000, help="training steps")
     ap.add_argument("--envs", type=int, default=8, help="environments stepped together")
     ap.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per env")
     ap.add_argument("--batch-size", type=int, default=256)
