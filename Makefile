@@ -70,8 +70,13 @@ test: test-deps
 wheel-check: $(VENV)/.test-installed
 	PYTHON=$(PY) LOCK=$(LOCK) bash scripts/wheel_check.sh
 
-## Long benchmarks and big simulations (not part of `make test`).
-bench: test-deps
+## Long benchmarks and big simulations (not part of `make test`). The `train` extra (PyTorch,
+## Stable-Baselines3: large) is installed here only, for the RL recipe (docs/rl.md).
+$(VENV)/.train-installed: $(VENV)/.test-installed
+	$(PIP) install -q -c $(LOCK) -e ".[$(TEST_EXTRAS),train]" --group test --group dev
+	touch $@
+
+bench: test-deps $(VENV)/.train-installed
 	$(PY) -m pytest -m bench --benchmark-enable -q -p no:xdist
 
 lint: test-deps

@@ -1,20 +1,45 @@
-"""Print a Markdown table: PettingZoo step loop speed next to native random playouts, per game.
+"""Print a Markdown table: the RL adapters' speed next to the native engine and to PettingZoo's
+own ``connect_four_v3``, like with like (wrapped with wrapped, raw with raw).
 
-    PYTHONPATH=src python scripts/rl_bench.py [--seconds 2]
+    PYTHONPATH=src python scripts/rl_bench.py [--seconds 2] [--games shooting-star ...]
 
-"native actions/s" is ``nightsky bench``'s random playout (``State.step`` on a random legal
-action, chance included); "PZ actions/s" plays masked-random moves through
-``nightsky.rl.pettingzoo_env`` (observation + mask built at every step) and counts the same
-actions; "PZ steps/s" counts only the seat steps a learner sees.
+Every figure is per CPU-second of this process (steadier than wall clock on a shared machine):
+
+* native: ``nightsky bench``'s random playout, game actions (seat moves and chance events).
+* raw / env: masked-random seat steps through ``raw_env()`` and the wrapped ``env()`` of
+  ``nightsky.rl.pettingzoo`` (observation and mask built at every step by ``env.last()``).
+* c4 raw / c4 env: the same loop on PettingZoo's ``connect_four_v3.raw_env()`` / ``env()``.
+* vector: ``nightsky.rl.vector`` with 64 games, the learner's masked-random choice outside the
+  timing; "actions" counts the learner's steps, the other seats' moves and chance events, the
+  native count, so "vector ÷ native" compares the same work.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+import types
 
 from nightsky.cli.commands import bench_random_playouts
 from nightsky.core.registry import game_ids, load_game
-from nightsky.rl.bench import pettingzoo_rate
+from nightsky.rl.bench import steps_per_cpu_second, vector_rate
+from nightsky.rl.pettingzoo import env as wrapped_env
+from nightsky.rl.pettingzoo import raw_env
+
+
+def connect_four(seconds: float) -> tuple[float, float]:
+    """``connect_four_v3``: (raw_env, env) steps per CPU-second."""
+    if "pygame" not in sys.modules:
+        try:
+            import pygame  # noqa: F401
+        except ImportError:  # imported at module level for rendering only (unused here)
+            sys.modules["pygame"] = types.ModuleType("pygame")
+    from pettingzoo.classic import connect_four_v3
+
+    return (
+        steps_per_cpu_second(connect_four_v3.raw_env, seconds),
+        steps_per_cpu_second(connect_four_v3.env, seconds),
+    )
 
 
 def main() -> None:
@@ -22,17 +47,22 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measure")
     parser.add_argument("--games", nargs="*", default=None, help="game ids (default: all)")
     args = parser.parse_args()
-    print("| game | players | native actions/s | PZ actions/s | PZ steps/s | PZ games/s | ratio |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    c4_raw, c4_env = connect_four(args.seconds)
+    print(f"connect_four_v3: raw_env {c4_raw:.0f}, env {c4_env:.0f} steps/CPU-s "
+          f"(env ÷ raw {c4_env / c4_raw:.2f})\n")
+    print("| game | players | native actions | raw steps | env steps | env ÷ raw | raw ÷ c4 raw "
+          "| env ÷ c4 env | vector steps | vector actions | vector ÷ native |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for gid in args.games or game_ids():
         game = load_game(gid)
-        native = bench_random_playouts(game, args.seconds)
-        pz = pettingzoo_rate(game, args.seconds)
-        ratio = pz["pz_actions_per_second"] / native["actions_per_second"]
+        native = bench_random_playouts(game, args.seconds)["actions_per_cpu_second"]
+        raw = steps_per_cpu_second(lambda g=gid: raw_env(g), args.seconds)
+        env = steps_per_cpu_second(lambda g=gid: wrapped_env(g), args.seconds)
+        vec = vector_rate(gid, args.seconds)
         print(
-            f"| {gid} | {game.num_players} | {native['actions_per_second']:.0f} "
-            f"| {pz['pz_actions_per_second']:.0f} | {pz['pz_steps_per_second']:.0f} "
-            f"| {pz['pz_games_per_second']:.1f} | {ratio:.2f} |",
+            f"| {gid} | {game.num_players} | {native:.0f} | {raw:.0f} | {env:.0f} "
+            f"| {env / raw:.2f} | {raw / c4_raw:.2f} | {env / c4_env:.2f} "
+            f"| {vec['steps']:.0f} | {vec['actions']:.0f} | {vec['actions'] / native:.2f} |",
             flush=True,
         )
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
+import re
 from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from nightsky.core.game import CHANCE
@@ -52,3 +56,45 @@ def config_id(value: Any) -> str:
     if isinstance(value, dict):
         return ",".join(f"{k}={v}" for k, v in value.items())
     return str(value)
+
+
+def final_reward(state: Any, seat: int, solo_or_win: str = "auto") -> float:
+    """What ``reward=win`` (or ``score``) pays ``seat`` at the end, written out from the
+    rules of the docs: the win share, or the score less the best other seat's (the score
+    alone in a game of one seat). ``auto`` is win unless the game has one seat."""
+    scores = [float(v) for v in state.scores()]
+    kind = solo_or_win
+    if kind == "auto":
+        kind = "score" if len(scores) == 1 else "win"
+    if kind == "win":
+        return float(state.returns()[seat])
+    others = [v for q, v in enumerate(scores) if q != seat]
+    return scores[seat] - (max(others) if others else 0.0)
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def load_example(name: str) -> ModuleType:
+    """``examples/<name>.py`` as a module (the examples are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def assert_terminal_text(text: str, styled: str) -> None:
+    """``text`` (an ``ansi`` render) is ``styled`` (the game's render, with rich style tags)
+    as terminal text: the same visible characters, no tag left, escape codes where it had
+    tags."""
+    from nightsky.core.markup import plain_text
+
+    visible = _ESCAPE.sub("", text)
+    assert visible.rstrip() == plain_text(styled).rstrip()
+    assert plain_text(text) == text  # no style tag left
+    if plain_text(styled) != styled:
+        assert _ESCAPE.search(text), "style tags but no escape codes"

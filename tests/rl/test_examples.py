@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from tests.rl.conftest import config_id, smallest_configs
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rl_random_vs_masked.py"
+from tests.rl.conftest import config_id, load_example, smallest_configs
 
 
 def _example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rl_random_vs_masked", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example("rl_random_vs_masked")
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,13 @@ from gymnasium.utils.env_checker import check_env
 
 from nightsky.core.errors import IllegalActionError, OptionError
 from nightsky.rl import gym_env
-from tests.rl.conftest import all_configs, config_id, smallest_configs
+from tests.rl.conftest import (
+    all_configs,
+    assert_terminal_text,
+    config_id,
+    final_reward,
+    smallest_configs,
+)
 
 
 @pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
@@ -24,7 +30,7 @@ def test_gymnasium_check_env(game_id: str, params: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "params"), smallest_configs(), ids=config_id)
-def test_gymnasium_masked_episode_ends_with_the_seat_win_share(
+def test_gymnasium_masked_episode_pays_the_seat_final_reward(
     game_id: str, params: dict[str, Any]
 ) -> None:
     env = gym_env(game_id, seat=0, opponents="random", **params)
@@ -41,7 +47,7 @@ def test_gymnasium_masked_episode_ends_with_the_seat_win_share(
         assert "illegal_action" not in info
         total += reward
         steps += 1
-    assert total == pytest.approx(env.state.returns()[0])
+    assert total == pytest.approx(final_reward(env.state, 0))
     assert "winners" in info and "scores" in info
     assert steps > 0
 
@@ -87,3 +93,30 @@ def test_gymnasium_make_builds_registered_envs() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize(("game_id", "params"), smallest_configs(), ids=config_id)
+def test_gymnasium_action_masks_for_maskable_learners(
+    game_id: str, params: dict[str, Any]
+) -> None:
+    """``action_masks()`` (sb3-contrib's convention): booleans equal to the observation's and
+    ``info``'s mask at every step, all False once the episode is over."""
+    env = gym_env(game_id, **params)
+    obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    done = False
+    while not done:
+        masks = env.action_masks()
+        assert masks.dtype == bool and masks.shape == (env.action_space.n,)
+        assert np.array_equal(masks, obs["action_mask"].astype(bool))
+        assert np.array_equal(masks, info["action_mask"].astype(bool))
+        obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(masks))))
+    assert not env.action_masks().any()
+
+
+def test_gymnasium_ansi_render_is_terminal_text() -> None:
+    env = gym_env("shooting-star", players=2, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str)
+    assert_terminal_text(text, env.game.ui.render(env.state, 0))

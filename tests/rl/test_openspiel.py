@@ -4,7 +4,10 @@ API for every configuration, and OpenSpiel's MCTS and IS-MCTS bots finishing a g
 from __future__ import annotations
 
 import json
+import pickle
 import random
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -14,13 +17,76 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from nightsky.core.game import CHANCE
 from nightsky.rl import openspiel as nos
-from tests.rl.conftest import all_configs, config_id, smallest_configs
+from tests.conftest import ROOT
+from tests.rl.conftest import all_configs, config_id, final_reward, smallest_configs
 
 
 @pytest.mark.parametrize(("game_id", "params"), smallest_configs(), ids=config_id)
 def test_openspiel_random_sim_test(game_id: str, params: dict[str, Any]) -> None:
+    """OpenSpiel's C++ random simulation test, serialisation included, on one finite
+    configuration per game (The Stars Are Right with no reshuffle: the book's unlimited
+    reshuffles make games of about 12k actions)."""
     game = nos.load(game_id, **params)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
+def test_openspiel_games_sim_test_sim_game(game_id: str, params: dict[str, Any]) -> None:
+    """OpenSpiel's own ``games_sim_test.sim_game``: pickling of the game, its type and states,
+    pyspiel serialisation, clones, and returns within the utility bounds (its 1000-action cap
+    stops long games before their end)."""
+    from open_spiel.python.tests.games_sim_test import GamesSimTest
+
+    GamesSimTest("test_pig").sim_game(nos.load(game_id, **params))
+
+
+@pytest.mark.parametrize("reward", ["score", "shaped"])
+@pytest.mark.parametrize(("game_id", "params"), smallest_configs(), ids=config_id)
+def test_openspiel_sim_game_with_other_rewards(
+    game_id: str, params: dict[str, Any], reward: str
+) -> None:
+    from open_spiel.python.tests.games_sim_test import GamesSimTest
+
+    GamesSimTest("test_pig").sim_game(nos.load(game_id, reward=reward, **params))
+
+
+def test_openspiel_games_and_states_pickle_and_keep_their_rewards() -> None:
+    game = nos.load("star-fire", players=3, reward="shaped")
+    assert type(game) is getattr(nos, nos.class_name("star-fire"))
+    state = game.new_initial_state()
+    rng = random.Random(8)
+    for _ in range(80):
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    again = pickle.loads(pickle.dumps(state))
+    assert again.history() == state.history()
+    assert again.ns_state.history == state.ns_state.history
+    assert again.returns() == pytest.approx(state.returns())
+    assert any(r != 0.0 for r in state.returns())
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    # A fresh interpreter finds the class by its module-level name (multiprocessing's case).
+    code = "import pickle, sys; print(pickle.loads(sys.stdin.buffer.read()).num_players())"
+    run = subprocess.run(
+        [sys.executable, "-c", code], input=pickle.dumps(game), capture_output=True,
+        cwd=ROOT, timeout=120, check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == b"3"
+
+
+def test_openspiel_information_state_tensor_is_declared_absent() -> None:
+    game = nos.load("shooting-star", players=2)
+    assert not game.get_type().provides_information_state_tensor
+    assert game.get_type().provides_observation_tensor
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(pyspiel.SpielError, match="no information-state tensor"):
+        state.information_state_tensor(state.current_player())
+    assert state.information_state_string(state.current_player())
 
 
 @pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
@@ -51,7 +117,8 @@ def test_openspiel_random_game_through_the_pyspiel_api(
         assert len(tensor) == game.observation_tensor_size()
         json.loads(state.information_state_string(player))
         state.apply_action(int(rng.choice(legal)))
-    assert state.returns() == pytest.approx(state.ns_state.returns()[: game.num_players()])
+    finals = [final_reward(state.ns_state, p) for p in range(game.num_players())]
+    assert state.returns() == pytest.approx(finals)
 
 
 def _chance_state(game_id: str, params: dict[str, Any], explicit: bool) -> Any:
@@ -137,6 +204,8 @@ def _bot_game(game_id: str, params: dict[str, Any], make_bot: Any) -> list[float
             state.apply_action(int(rs.choice(actions, p=probs)))
         else:
             state.apply_action(bot.step(state))
+    finals = [final_reward(state.ns_state, p) for p in range(game.num_players())]
+    assert state.returns() == pytest.approx(finals)
     return list(state.returns())
 
 
@@ -165,4 +234,3 @@ def test_openspiel_search_bots_play_a_whole_game(
 ) -> None:
     returns = _bot_game(game_id, params, _mcts if bot == "mcts" else _ismcts)
     assert len(returns) == params.get("players", 1)
-    assert all(0.0 <= r <= 1.0 for r in returns)

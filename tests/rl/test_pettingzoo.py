@@ -13,7 +13,13 @@ from pettingzoo.test import api_test, seed_test
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.rl import pettingzoo_env
-from tests.rl.conftest import all_configs, config_id, smallest_configs
+from tests.rl.conftest import (
+    all_configs,
+    assert_terminal_text,
+    config_id,
+    final_reward,
+    smallest_configs,
+)
 
 
 @pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
@@ -47,7 +53,7 @@ def _play(game_id: str, params: dict[str, Any], seed: int) -> tuple[list[Any], d
 
 
 @pytest.mark.parametrize(("game_id", "params"), smallest_configs(), ids=config_id)
-def test_pettingzoo_full_game_pays_the_win_shares(game_id: str, params: dict[str, Any]) -> None:
+def test_pettingzoo_full_game_pays_the_final_rewards(game_id: str, params: dict[str, Any]) -> None:
     trace, total = _play(game_id, params, seed=7)
     again, _ = _play(game_id, params, seed=7)
     assert trace == again  # the seed fixes every chance event
@@ -56,9 +62,9 @@ def test_pettingzoo_full_game_pays_the_win_shares(game_id: str, params: dict[str
     for agent, action in trace:
         assert env.agent_selection == agent
         env.step(action)
-    returns = env.state.returns()[: env.game.num_players]
-    assert list(total.values()) == pytest.approx(returns)
-    assert env.state.is_terminal()
+    finals = [final_reward(env.game_state, p) for p in range(env.game.num_players)]
+    assert list(total.values()) == pytest.approx(finals)
+    assert env.game_state.is_terminal()
 
 
 def test_pettingzoo_illegal_action_raises_and_changes_nothing() -> None:
@@ -68,10 +74,10 @@ def test_pettingzoo_illegal_action_raises_and_changes_nothing() -> None:
     agent = env.agent_selection
     mask = env.observe(agent)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    before = len(env.state.history)
+    before = len(env.game_state.history)
     with pytest.raises(IllegalActionError):
         env.step(illegal)
-    assert len(env.state.history) == before
+    assert len(env.game_state.history) == before
     assert env.agent_selection == agent
 
 
@@ -92,7 +98,7 @@ def test_pettingzoo_simultaneous_turns_are_asked_in_seat_order() -> None:
         if term or trunc:
             env.step(None)
             continue
-        players = env.state.current_players()
+        players = env.game_state.current_players()
         if len(players) > 1:
             saw_several = True
             assert env.agent_selection == f"seat_{min(players)}"
@@ -117,9 +123,52 @@ def test_pettingzoo_mask_and_observation_follow_the_contract(seed: int, which: i
         if term or trunc:
             break
         seat = int(agent.split("_")[1])
-        assert seat == min(env.state.current_players())
-        legal = {env.game.action_id(a) for a in env.state.legal_actions(seat)}
+        assert seat == min(env.game_state.current_players())
+        legal = {env.game.action_id(a) for a in env.game_state.legal_actions(seat)}
         assert set(np.flatnonzero(obs["action_mask"]).tolist()) == legal
-        expected = np.float32(env.observer.observation(env.state, seat))
+        expected = np.float32(env.observer.observation(env.game_state, seat))
         assert np.array_equal(obs["observation"], expected)
         env.step(int(rng.choice(sorted(legal))))
+
+
+@pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
+def test_pettingzoo_state_check(game_id: str, params: dict[str, Any]) -> None:
+    """PettingZoo's own ``state_test`` checks: ``state_space`` and ``state()`` along a game
+    of the wrapped ``env()`` (its actions are sampled blindly: an illegal one ends the game),
+    and the Parallel env's where the game has one."""
+    from pettingzoo.test.state_test import test_parallel_env, test_state, test_state_space
+
+    from nightsky.rl.pettingzoo import env as wrapped_env
+    from nightsky.rl.pettingzoo import parallel_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unbounded Box, as for the observations
+        wrapped = wrapped_env(game_id, **params)
+        test_state_space(wrapped)
+        test_state(wrapped, num_cycles=10)
+        if wrapped.unwrapped.game.info.simultaneous:
+            test_parallel_env(parallel_env(game_id, **params))
+    env = pettingzoo_env(game_id, **params)
+    env.reset(seed=1)
+    state = env.state()
+    n, size = env.game.num_players, env.observer.size
+    assert state.shape == (n * size,) and state.dtype == np.float32
+    for p in range(n):  # each live seat's observation, in seat order
+        expected = np.float32(env.observer.observation(env.game_state, p))
+        assert np.array_equal(state[p * size : (p + 1) * size], expected)
+
+
+def test_pettingzoo_ansi_render_is_terminal_text() -> None:
+    env = pettingzoo_env("shooting-star", players=2, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str)
+    styled = env.game.ui.render(env.game_state, 0)  # rich style tags
+    assert_terminal_text(text, styled)
+    from pettingzoo.test import render_test
+
+    from nightsky.rl.pettingzoo import env as wrapped_env
+
+    # PettingZoo's own render_test: every declared mode, along a game (human mode prints).
+    render_test(lambda render_mode=None: wrapped_env("mihi-anguli", players=2,
+                                                     render_mode=render_mode))

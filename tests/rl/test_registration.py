@@ -39,7 +39,7 @@ def _simultaneous() -> list[str]:
 def test_gymnasium_ids_are_registered_by_importing_nightsky_rl(game_id: str) -> None:
     env = gymnasium.make(f"nightsky/{game_id}-v0")
     obs, info = env.reset(seed=0)
-    assert obs["action_mask"].any() or env.unwrapped.state.is_terminal()
+    assert obs["action_mask"].any() or env.unwrapped.game_state.is_terminal()
     env.close()
 
 
@@ -107,6 +107,21 @@ def test_pettingzoo_wrapped_env_passes_the_api_test(game_id: str, params: dict[s
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # dict observations "are not a NumPy array"
         api_test(mod.env(**params), num_cycles=300)
+
+
+def test_pettingzoo_wrapped_env_reads_the_raw_env_and_enforces_the_order() -> None:
+    """``env()``'s wrappers read the learner's hot attributes straight from the raw env (the
+    same objects), and still refuse them before ``reset`` as PettingZoo's wrapper does."""
+    env = nzoo.star_fire_v0.env(players=2)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        _ = env.agent_selection
+    env.reset(seed=1)
+    raw = env.unwrapped
+    for layer in (env, env.env, env.env.env):
+        assert layer.agent_selection == raw.agent_selection
+        assert layer.rewards is raw.rewards and layer.terminations is raw.terminations
+        assert layer.infos is raw.infos and layer.agents is raw.agents
+        assert layer._cumulative_rewards is raw._cumulative_rewards
 
 
 def test_pettingzoo_wrapped_env_ends_the_game_on_an_illegal_id() -> None:
@@ -177,7 +192,7 @@ def test_parallel_env_plays_the_game_the_aec_env_plays() -> None:
     total = dict.fromkeys(par.possible_agents, 0.0)
     steps = several = 0
     while par.agents:
-        acting = par.state.current_players()
+        acting = par.game_state.current_players()
         several += len(acting) > 1
         actions = {
             a: _masked_choice(rngs[a], obs[a]["action_mask"]) if obs[a]["action_mask"].any() else 0
@@ -204,20 +219,20 @@ def test_parallel_env_plays_the_game_the_aec_env_plays() -> None:
 
     # The interleaving within a round differs (one action per acting seat per step against
     # each seat's whole turn in a row), but every seat, chance included (-1), did the same.
-    assert by_seat(aec.state.history) == by_seat(par.state.history)
-    assert aec.state.returns() == par.state.returns()
-    assert list(total.values()) == pytest.approx(par.state.returns()[: par.game.num_players])
+    assert by_seat(aec.game_state.history) == by_seat(par.game_state.history)
+    assert aec.game_state.returns() == par.game_state.returns()
+    assert list(total.values()) == pytest.approx(par.game_state.returns()[: par.game.num_players])
 
 
 @pytest.mark.parametrize("illegal", ["raise", "lose"])
 def test_parallel_env_step_is_all_or_nothing(illegal: str) -> None:
     par = nzoo.parallel_env(_simultaneous()[0], players=2, illegal=illegal)
     obs, _ = par.reset(seed=2)
-    while len(par.state.current_players()) < 2:  # reach a round where both seats act
+    while len(par.game_state.current_players()) < 2:  # reach a round where both seats act
         acts = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) if obs[a]["action_mask"].any()
                 else 0 for a in par.agents}
         obs, *_ = par.step(acts)
-    before = len(par.state.history)
+    before = len(par.game_state.history)
     good = int(np.flatnonzero(obs["seat_0"]["action_mask"])[0])
     bad = int(np.flatnonzero(obs["seat_1"]["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match="no action for seat_1"):
@@ -231,4 +246,20 @@ def test_parallel_env_step_is_all_or_nothing(illegal: str) -> None:
         assert rewards == {"seat_0": 0.0, "seat_1": -1.0}
         assert all(terms.values()) and not par.agents
         assert infos["seat_1"]["illegal_action"] and not infos["seat_0"]["illegal_action"]
-    assert len(par.state.history) == before  # seat 0's legal action was not kept either
+    assert len(par.game_state.history) == before  # seat 0's legal action was not kept either
+
+
+def test_parallel_env_max_cycles_truncates() -> None:
+    par = nzoo.parallel_env(_simultaneous()[0], players=2, max_cycles=3)
+    obs, _ = par.reset(seed=0)
+    for step in range(3):
+        acts = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) if obs[a]["action_mask"].any()
+                else 0 for a in par.agents}
+        obs, _, terms, truncs, _ = par.step(acts)
+        assert not any(terms.values())
+        assert all(truncs.values()) == (step == 2)
+    assert par.agents == []
+    par.reset(seed=0)
+    assert par.agents and par.cycles == 0
+    with pytest.raises(OptionError, match="max_cycles"):
+        nzoo.parallel_env(_simultaneous()[0], players=2, max_cycles=0)

@@ -12,6 +12,13 @@ all three), registered the standard way of each library:
   ``pettingzoo_env(game_id, **params)`` is the raw AEC environment of any game.
 * OpenSpiel: importing ``nightsky.rl.openspiel`` registers ``nightsky_<game_id>`` for every game,
   so ``pyspiel.load_game("nightsky_star_fire(players=3)")`` works.
+* A Gymnasium ``VectorEnv`` of many games stepped in one call: ``vector_env(game_id,
+  num_envs=64, seat=0, opponents="random", **params)`` (``nightsky.rl.vector``), also
+  ``gymnasium.make_vec("nightsky/<id>-v0", num_envs=64, vectorization_mode="vector_entry_point")``.
+
+Every face takes ``reward="auto" | "win" | "score" | "shaped"`` (``nightsky.rl._core.Rewarder``):
+the win share, the score margin, or the change of the game's evaluation at every step; a game
+of one seat never pays a constant.
 
 This package imports without any extra; a face whose library is missing raises
 ``MissingExtraError`` naming the extra to install. Each adapter goes through the game contract
@@ -40,6 +47,13 @@ def gym_env(
     return make(game_id, seat=seat, opponents=opponents, **params)
 
 
+def vector_env(game_id: str, num_envs: int = 16, **kwargs: Any) -> Any:
+    """Gymnasium vector environment of ``num_envs`` games (see ``nightsky.rl.vector``)."""
+    from nightsky.rl.vector import vector_env as make
+
+    return make(game_id, num_envs=num_envs, **kwargs)
+
+
 def register_gym_envs() -> list[str]:
     """Register ``nightsky/<game-id>-v0`` for ``gymnasium.make`` (idempotent; importing this
     package already did, for the games known then). Returns the ids."""
@@ -61,4 +75,4 @@ def _register_on_import() -> None:
 
 _register_on_import()
 
-__all__ = ["gym_env", "pettingzoo_env", "register_gym_envs"]
+__all__ = ["gym_env", "pettingzoo_env", "register_gym_envs", "vector_env"]

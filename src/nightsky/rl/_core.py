@@ -22,9 +22,14 @@ try:
 except ModuleNotFoundError as exc:
     raise missing(exc, "rl", "nightsky.rl") from exc
 
+from nightsky.core.errors import OptionError
 from nightsky.core.game import CHANCE, Game, State
+from nightsky.core.markup import console_text
 from nightsky.core.observer import Observer
 from nightsky.core.registry import load_game
+
+REWARDS = ("auto", "win", "score", "shaped")
+"""What every adapter's ``reward=`` takes (see ``Rewarder``)."""
 
 
 def make_game(game_id: str, **params: Any) -> Game:
@@ -40,6 +45,21 @@ def make_game(game_id: str, **params: Any) -> Game:
     if size <= 0:
         raise ValueError(f"{game_id}: observation_size must be positive, got {size}")
     return game
+
+
+def opponent_specs(game: Game, seat: int, opponents: str | list[str]) -> dict[int, str]:
+    """The agent spec of every live seat but the learner's ``seat``: one spec for all, or a
+    list with one per other seat in seat order. A bad seat or count is an ``OptionError``."""
+    n = game.num_players
+    if not isinstance(seat, int) or not 0 <= seat < n:
+        raise OptionError(f"seat must be a live seat 0..{n - 1} of {game.info.id}, got {seat!r}")
+    others = [p for p in range(n) if p != seat]
+    specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+    if len(specs) != len(others):
+        raise OptionError(
+            f"opponents: give one spec or {len(others)} (one per other seat), got {len(specs)}"
+        )
+    return dict(zip(others, specs, strict=True))
 
 
 def legal_ids(game: Game, state: State, seat: int) -> list[int]:
@@ -65,6 +85,18 @@ class StepArrays:
         self.mask = np.zeros(game.num_distinct_actions, dtype=np.int8)
         self._mask_view = self.mask.data
         self.obs = np.zeros(self.size, dtype=np.float32)
+        self._obs_view = self.obs.data
+
+    def __getstate__(self) -> dict[str, Any]:
+        # memoryviews do not pickle: environments are pickled and deep-copied by vectorising
+        # libraries; the views are rebuilt from the arrays.
+        state = self.__dict__.copy()
+        del state["_mask_view"], state["_obs_view"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._mask_view = self.mask.data
         self._obs_view = self.obs.data
 
     def action_mask(self, state: State, seat: int) -> np.ndarray:
@@ -131,3 +163,104 @@ def acting_seat(state: State) -> int | None:
 def live_returns(state: State, num_players: int) -> list[float]:
     """Win shares (``State.returns``) of the live seats at the end of a game."""
     return [float(r) for r in state.returns()[:num_players]]
+
+
+def evaluations(state: State, num_players: int) -> list[float]:
+    """The game's own evaluation of every live seat (the potential of ``reward="shaped"``).
+
+    The one place ``rl/`` reads a game's evaluation: the game's evaluator (``game.evaluator``),
+    beside its observer.
+    """
+    return [float(v) for v in state.game.evaluator.evaluate_all(state)[:num_players]]
+
+
+def score_rewards(state: State, num_players: int) -> list[float]:
+    """``reward="score"`` of every live seat of a finished game: its final score, less the best
+    score of the other seats (Starbots included) when there are any."""
+    scores = [float(s) for s in state.scores()]
+    if len(scores) == 1:
+        return scores
+    out = []
+    for p in range(num_players):
+        best_other = max(v for q, v in enumerate(scores) if q != p)
+        out.append(scores[p] - best_other)
+    return out
+
+
+def resolve_reward(game: Game, reward: str) -> str:
+    """The reward kind an adapter pays: ``reward`` checked; ``auto`` is ``win`` where a seat
+    can lose and ``score`` in a game of one seat (whose win share is always 1)."""
+    if reward not in REWARDS:
+        raise OptionError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+    solo = game.num_seats == 1
+    if reward == "auto":
+        return "score" if solo else "win"
+    if reward == "win" and solo:
+        raise OptionError(
+            f"reward='win' is constant in {game.info.id} with one seat and no rival (the win "
+            "share is always 1): use reward='score' or 'shaped'"
+        )
+    return reward
+
+
+class Rewarder:
+    """The rewards of the live seats of one environment, step by step.
+
+    * ``win``: 0 until the end, then each seat's win share (``State.returns``).
+    * ``score``: 0 until the end, then ``score_rewards``.
+    * ``shaped``: after every step, the change of a potential: the game's own evaluation
+      (``evaluations``) while the game runs, the ``score`` reward once it is over. An
+      episode's shaped rewards thus add up to its ``score`` reward less the evaluation of the
+      position the seat first saw: potential-based shaping (Ng, Harada, Russell 1999), which
+      keeps the ``score`` objective's best policies and pays something at every step.
+    """
+
+    def __init__(self, game: Game, reward: str = "auto") -> None:
+        self.kind = resolve_reward(game, reward)
+        self.num_players = game.num_players
+        self._zeros = [0.0] * self.num_players
+        self.potential = self._zeros
+
+    def final(self, state: State) -> list[float]:
+        """The terminal reward of ``win`` / ``score`` (the potential of a finished game)."""
+        if self.kind == "win":
+            return live_returns(state, self.num_players)
+        return score_rewards(state, self.num_players)
+
+    def potential_of(self, state: State) -> list[float]:
+        """The potential of ``shaped``: the evaluation, or the ``score`` reward at the end."""
+        if state.is_terminal():
+            return self.final(state)
+        return evaluations(state, self.num_players)
+
+    def reset(self, state: State) -> None:
+        """Start an episode at ``state``."""
+        if self.kind == "shaped":
+            self.potential = self.potential_of(state)
+
+    def step(self, state: State) -> list[float]:
+        """Each live seat's reward for what happened since the last call (or ``reset``)."""
+        if self.kind == "shaped":
+            new = self.potential_of(state)
+            out = [a - b for a, b in zip(new, self.potential, strict=True)]
+            self.potential = new
+            return out
+        if state.is_terminal():
+            return self.final(state)
+        return self._zeros[:]
+
+
+def ansi_render(text: str) -> str:
+    """A render's rich style tags as terminal escape codes (what ``render_mode="ansi"`` and
+    ``"human"`` print); its own brackets stay text."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(
+        file=io.StringIO(), force_terminal=True, color_system="standard", width=200,
+        highlight=False, emoji=False, soft_wrap=True,
+    )
+    with console.capture() as captured:
+        console.print(console_text(text), end="")
+    return captured.get()

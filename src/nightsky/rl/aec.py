@@ -12,8 +12,14 @@
   ``reset()`` without a seed continues the same random stream (a new game each time).
 * Simultaneous turns: when several seats act at once, they are asked one after another (lowest
   seat first) and each action is applied as it comes, which the game contract allows.
-* Rewards are terminal: each live seat receives its win share (``State.returns``: 1 for a sole
-  winner, split on a shared win, 0 otherwise) when the game ends.
+* Rewards (``reward=``, see ``nightsky.rl._core.Rewarder``): ``"win"`` pays each live seat its
+  win share (``State.returns``: 1 for a sole winner, split on a shared win, 0 otherwise) at the
+  end; ``"score"`` its final score less the best other seat's (the score itself alone);
+  ``"shaped"`` the change of the game's evaluation after every step, ending on the ``score``
+  reward; ``"auto"`` (the default) is ``win``, or ``score`` in a game of one seat.
+* ``state()`` is PettingZoo's global state: every live seat's observation, one after another
+  (what a centralised critic reads); ``state_space`` its Box. The nightsky state itself is
+  ``env.game_state``.
 """
 
 from __future__ import annotations
@@ -36,6 +42,17 @@ from nightsky.rl import _core
 
 def agent_name(seat: int) -> str:
     return f"seat_{seat}"
+
+
+def state_space(game: Game, obs_size: int) -> spaces.Box:
+    """The Box of ``state()``: every live seat's observation, concatenated."""
+    n = game.num_players * obs_size
+    return spaces.Box(low=-np.inf, high=np.inf, shape=(n,), dtype=np.float32)
+
+
+def global_state(arrays: _core.StepArrays, state: State, num_players: int) -> np.ndarray:
+    """``state()`` of the PettingZoo environments (see ``state_space``)."""
+    return np.concatenate([arrays.observation(state, p) for p in range(num_players)])
 
 
 def seat_spaces(
@@ -69,7 +86,11 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
     }
 
     def __init__(
-        self, game_id: str, render_mode: str | None = None, **params: Any
+        self,
+        game_id: str,
+        render_mode: str | None = None,
+        reward: str = "auto",
+        **params: Any,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -90,10 +111,13 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         self._observation_spaces, self._action_spaces = seat_spaces(
             self.game, self.observer.size, self.possible_agents
         )
+        self.state_space = state_space(self.game, self.observer.size)
+        self.rewarder = _core.Rewarder(self.game, reward)
         self._rng = random.Random()
-        self.state: State = self.game.new_initial_state()
+        self.game_state: State = self.game.new_initial_state()
         self.chance_steps = 0
         self.agents: list[str] = []
+        self._has_reset = False  # read by the wrappers of nightsky.rl.pettingzoo.env()
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -107,8 +131,10 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         """Start a new game; ``seed`` fixes every chance event of it."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = self.game.new_initial_state()
-        self.chance_steps = _core.resolve_chance(self.state, self._rng)
+        self.game_state = self.game.new_initial_state()
+        self.chance_steps = _core.resolve_chance(self.game_state, self._rng)
+        self.rewarder.reset(self.game_state)
+        self._has_reset = True
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -119,7 +145,7 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
         self._finish_if_over()
 
     def _select(self) -> None:
-        seat = _core.acting_seat(self.state)
+        seat = _core.acting_seat(self.game_state)
         if seat is not None:
             if not 0 <= seat < self._num_live:
                 raise RuntimeError(
@@ -131,24 +157,31 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
 
     def _finish_if_over(self) -> None:
-        if not self.state.is_terminal():
+        if not self.game_state.is_terminal():
             return
-        returns = _core.live_returns(self.state, self.game.num_players)
-        winners = self.state.winners()
-        scores = self.state.scores()
+        winners = self.game_state.winners()
+        scores = self.game_state.scores()
         for a in self.agents:
-            seat = self._seat[a]
-            self.rewards[a] = returns[seat]
             self.terminations[a] = True
             self.infos[a] = {"scores": list(scores), "winners": list(winners)}
-        self._accumulate_rewards()
         self.agent_selection = self.agents[0]
+
+    def _pay(self) -> None:
+        """Every live seat's reward for the step just taken (``Rewarder``)."""
+        paid = self.rewarder.step(self.game_state)
+        for a in self.agents:
+            self.rewards[a] = paid[self._seat[a]]
+        self._accumulate_rewards()
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: every live seat's observation, concatenated."""
+        return global_state(self._arrays, self.game_state, self._num_live)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         return {
-            "observation": self._arrays.observation(self.state, seat),
-            "action_mask": self._arrays.action_mask(self.state, seat),
+            "observation": self._arrays.observation(self.game_state, seat),
+            "action_mask": self._arrays.action_mask(self.game_state, seat),
         }
 
     def step(self, action: Any) -> None:
@@ -159,21 +192,22 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
             return
         seat = self._seat[agent]
         move = self.game.action_from_id(int(action))
-        self.state.apply(move, seat)  # raises IllegalActionError and changes nothing
+        self.game_state.apply(move, seat)  # raises IllegalActionError and changes nothing
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self.chance_steps += _core.resolve_chance(self.state, self._rng)
+        self.chance_steps += _core.resolve_chance(self.game_state, self._rng)
+        self._pay()
         self._select()
         self._finish_if_over()
         if self.render_mode == "human":
             self.render()
 
     def render(self) -> str | None:
-        """Text drawing of the position from the selected seat's point of view."""
+        """Text drawing of the position from the selected seat's point of view, styled with
+        terminal escape codes (``ansi`` returns it, ``human`` prints it)."""
         if self.render_mode is None:
             return None
         seat = self._seat.get(self.agent_selection) if self.agents else None
-        text = self.game.ui.render(self.state, seat)
+        text = _core.ansi_render(self.game.ui.render(self.game_state, seat))
         if self.render_mode == "human":
             print(text)
             return None
@@ -187,7 +221,8 @@ class NightskyAECEnv(AECEnv):  # type: ignore[misc]
 
 
 def pettingzoo_env(game_id: str, render_mode: str | None = None, **params: Any) -> NightskyAECEnv:
-    """PettingZoo AEC environment of ``game_id`` with the game's parameters (``players=3``...)."""
+    """PettingZoo AEC environment of ``game_id`` with the game's parameters (``players=3``...)
+    and ``reward`` (``"auto"``, ``"win"``, ``"score"``, ``"shaped"``)."""
     return NightskyAECEnv(game_id, render_mode=render_mode, **params)
 
 

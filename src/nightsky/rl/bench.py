@@ -1,4 +1,5 @@
-"""Speed of the PettingZoo step loop next to the native random playout (``scripts/rl_bench.py``).
+"""Speed of the PettingZoo step loop and the vector env next to the native random playout
+(``scripts/rl_bench.py``, ``tests/rl/test_bench_rl.py``).
 
 ``pettingzoo_rate(game, seconds)`` has the signature of ``nightsky.cli.commands.BENCH_EXTRAS``
 entries, so it can be added to ``nightsky bench`` as is.
@@ -72,3 +73,35 @@ def pettingzoo_rate(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]
         "pz_steps_per_cpu_second": round(seat_steps / cpu, 1),
         "pz_actions_per_cpu_second": round((seat_steps + chance) / cpu, 1),
     }
+
+
+def steps_per_cpu_second(make: Callable[[], Any], seconds: float) -> float:
+    """Masked-random seat steps per CPU-second through the PettingZoo AEC env ``make()``."""
+    cpu = time.process_time()
+    _, steps, _ = masked_random_play(make(), seconds)
+    return steps / max(time.process_time() - cpu, 1e-9)
+
+
+def vector_rate(
+    game_id: str, seconds: float, num_envs: int = 64, **params: Any
+) -> dict[str, float]:
+    """Masked-random play through ``nightsky.rl.vector`` for ``seconds`` of CPU time inside
+    ``step`` (the learner's choice is the caller's, outside): learner steps and game actions
+    (the learner's, the other seats' and chance events: the native bench's count) per
+    CPU-second."""
+    from nightsky.rl.vector import NightskyVectorEnv
+
+    env = NightskyVectorEnv(game_id, num_envs=num_envs, copy=False, **params)
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    inside = 0.0
+    steps = 0
+    while inside < seconds:
+        mask = obs["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)  # masked uniform choice
+        t0 = time.process_time()
+        obs, *_ = env.step(actions)
+        inside += time.process_time() - t0
+        steps += num_envs
+    actions_done = steps + env.chance_steps + env.opponent_steps
+    return {"steps": steps / inside, "actions": actions_done / inside}

@@ -28,8 +28,18 @@ How the contract maps onto OpenSpiel:
   observation tensor is ``observation(player)``; the information state string adds the history
   as that seat saw it (``state.log_text``), so it has perfect recall.
   ``resample_from_infostate`` uses ``State.resample`` (what IS-MCTS calls).
-* **Utility**: the win share of ``State.returns``, terminal rewards. General sum: the live
-  seats' shares add up to 1 except when a seat the game adds (a Starbot) wins.
+* **Utility**: the parameter ``reward`` (``auto``, ``win``, ``score``, ``shaped``; see
+  ``nightsky.rl._core.Rewarder``). ``win`` is the win share of ``State.returns``, in [0, 1];
+  ``score`` the final score less the best other seat's; both are TERMINAL rewards. ``shaped``
+  pays the change of the game's evaluation after every action (reward model REWARDS;
+  ``returns()`` is their sum). ``auto`` is ``win``, or ``score`` in a game of one seat. Scores
+  have no bound in the contract, so ``score`` and ``shaped`` declare +-``SCORE_BOUND``.
+  General sum: the live seats' win shares add up to 1 except when a seat the game adds (a
+  Starbot) wins.
+* **Pickling**: each game's class is ``nightsky.rl.openspiel.NightskySpielGame_<id>`` at module
+  level, so games and states pickle (OpenSpiel's ``games_sim_test`` and multiprocessing).
+* **Information-state tensor**: none; the game type declares
+  ``provides_information_state_tensor=False`` and asking for one raises ``SpielError``.
 * ``max_game_length`` and the probed ``max_chance_outcomes`` come from playing a few random games
   when a game is first loaded (the contract bounds games by their own round limits, but does not
   state a length); ``max_game_length`` is three times the longest length seen.
@@ -50,12 +60,16 @@ try:
 except ModuleNotFoundError as exc:
     raise missing(exc, "openspiel", "The OpenSpiel games (nightsky.rl.openspiel)") from exc
 
+from nightsky.core.errors import OptionError
 from nightsky.core.game import CHANCE, Action, Game, State
 from nightsky.core.registry import game_class, game_ids
 from nightsky.rl import _core
 
 SAMPLED_OUTCOMES = 16
 """Chance actions offered at a chance node the game only samples (see the module doc)."""
+
+SCORE_BOUND = 10_000.0
+"""The utility bound ``reward=score`` / ``shaped`` declare (the contract bounds no score)."""
 
 PROBE_GAMES = 8
 """Random games played at load time to size ``max_game_length`` and ``max_chance_outcomes``."""
@@ -95,10 +109,12 @@ def _probe(game_id: str, params_key: str) -> tuple[int, int]:
 
 
 def _spiel_params(game_id: str, params: dict[str, Any]) -> dict[str, Any]:
-    """Nightsky parameters from pyspiel's (drop defaults, keep ``players``)."""
+    """Nightsky parameters from pyspiel's (drop defaults and ``reward``, keep ``players``)."""
     cls = game_class(game_id)
     out: dict[str, Any] = {}
     for key, value in params.items():
+        if key == "reward":
+            continue
         if key == "players":
             out["players"] = int(value)
             continue
@@ -110,10 +126,11 @@ def _spiel_params(game_id: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _game_type(game_id: str) -> pyspiel.GameType:
+def _game_type(game_id: str, shaped: bool = False) -> pyspiel.GameType:
     cls = game_class(game_id)
     info = cls.info
-    spec: dict[str, Any] = {"players": info.default_players or info.min_players}
+    model = pyspiel.GameType.RewardModel
+    spec: dict[str, Any] = {"players": info.default_players or info.min_players, "reward": "auto"}
     for opt in info.options:
         spec[opt.name] = opt.default
     return pyspiel.GameType(
@@ -123,7 +140,7 @@ def _game_type(game_id: str) -> pyspiel.GameType:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        reward_model=model.REWARDS if shaped else model.TERMINAL,
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
@@ -143,19 +160,25 @@ class NightskySpielGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         ns_params = _spiel_params(self.game_id, params)
         self.ns_game: Game = _core.make_game(self.game_id, **ns_params)
+        try:
+            self.rewarder = _core.Rewarder(self.ns_game, str(params.get("reward", "auto")))
+        except OptionError as exc:
+            raise pyspiel.SpielError(str(exc)) from exc
         key = json.dumps(self.ns_game.params, sort_keys=True)
         longest, widest = _probe(self.game_id, key)
         self.max_chance = max(SAMPLED_OUTCOMES, widest)
+        win = self.rewarder.kind == "win"
         game_info = pyspiel.GameInfo(
             num_distinct_actions=self.ns_game.num_distinct_actions,
             max_chance_outcomes=self.max_chance,
             num_players=self.ns_game.num_players,
-            min_utility=0.0,
-            max_utility=1.0,
+            min_utility=0.0 if win else -SCORE_BOUND,
+            max_utility=1.0 if win else SCORE_BOUND,
             utility_sum=None,
             max_game_length=3 * longest,
         )
-        super().__init__(_game_type(self.game_id), game_info, params)
+        shaped = self.rewarder.kind == "shaped"
+        super().__init__(_game_type(self.game_id, shaped), game_info, params)
 
     def new_initial_state(self) -> NightskySpielState:
         return NightskySpielState(self)
@@ -172,22 +195,34 @@ class NightskySpielGame(pyspiel.Game):  # type: ignore[misc]
 class _Shared:
     """What every state of one pyspiel game shares; deep copies return the same object."""
 
-    def __init__(self, game: Game, max_chance: int) -> None:
+    def __init__(self, game: Game, max_chance: int, rewarder: _core.Rewarder) -> None:
         self.game = game
         self.max_chance = max_chance
+        self.rewarder = rewarder
+        self.shaped = rewarder.kind == "shaped"
 
     def __deepcopy__(self, memo: Any) -> _Shared:
         return self
 
 
 class _Box:
-    """Holds the nightsky state; a deep copy is ``State.clone()`` (the cheap, exact copy)."""
+    """Holds the nightsky state and, for ``reward=shaped``, the potential and the rewards so
+    far; a deep copy is ``State.clone()`` (the cheap, exact copy) and copies of the lists."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(
+        self,
+        state: State,
+        potential: list[float],
+        rewards: list[float],
+        returns: list[float],
+    ) -> None:
         self.state = state
+        self.potential = potential
+        self.rewards = rewards
+        self.returns = returns
 
     def __deepcopy__(self, memo: Any) -> _Box:
-        return _Box(self.state.clone())
+        return _Box(self.state.clone(), self.potential[:], self.rewards[:], self.returns[:])
 
 
 class NightskySpielState(pyspiel.State):  # type: ignore[misc]
@@ -195,8 +230,11 @@ class NightskySpielState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: NightskySpielGame) -> None:
         super().__init__(game)
-        self._shared = _Shared(game.ns_game, game.max_chance)
-        self._box = _Box(game.ns_game.new_initial_state())
+        self._shared = _Shared(game.ns_game, game.max_chance, game.rewarder)
+        state = game.ns_game.new_initial_state()
+        zeros = [0.0] * game.ns_game.num_players
+        potential = game.rewarder.potential_of(state) if self._shared.shaped else zeros
+        self._box = _Box(state, potential, zeros[:], zeros[:])
 
     @property
     def ns_game(self) -> Game:
@@ -255,9 +293,15 @@ class NightskySpielState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         if self.ns_state.current_players() == (CHANCE,):
             self.ns_state.step(self._chance_outcome(int(action)), CHANCE)
-            return
-        seat = self.current_player()
-        self.ns_state.apply(self.ns_game.action_from_id(int(action)), seat)
+        else:
+            seat = self.current_player()
+            self.ns_state.apply(self.ns_game.action_from_id(int(action)), seat)
+        if self._shared.shaped:
+            box = self._box
+            new = self._shared.rewarder.potential_of(box.state)
+            box.rewards = [a - b for a, b in zip(new, box.potential, strict=True)]
+            box.returns = [r + d for r, d in zip(box.returns, box.rewards, strict=True)]
+            box.potential = new
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -271,9 +315,18 @@ class NightskySpielState(pyspiel.State):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ results
     def returns(self) -> list[float]:
+        """The rewards so far (``shaped``), or the terminal reward of ``win`` / ``score``."""
+        if self._shared.shaped:
+            return self._box.returns[:]
         if not self.ns_state.is_terminal():
             return [0.0] * self.ns_game.num_players
-        return _core.live_returns(self.ns_state, self.ns_game.num_players)
+        return self._shared.rewarder.final(self.ns_state)
+
+    def rewards(self) -> list[float]:
+        """The rewards of the last action (``shaped``); else the returns once over."""
+        if self._shared.shaped:
+            return self._box.rewards[:]
+        return self.returns()
 
     # ------------------------------------------------------------------ copying
     def resample_from_infostate(self, player: int, sampler: Any) -> NightskySpielState:
@@ -283,7 +336,9 @@ class NightskySpielState(pyspiel.State):  # type: ignore[misc]
         except TypeError:
             seed = random.getrandbits(53)
         new: NightskySpielState = self.clone()
-        new._box = _Box(self.ns_state.resample(player, random.Random(seed)))
+        box = self._box
+        resampled = self.ns_state.resample(player, random.Random(seed))
+        new._box = _Box(resampled, box.potential[:], box.rewards[:], box.returns[:])
         return new
 
     def __str__(self) -> str:
@@ -303,10 +358,16 @@ class NightskyObserver:
         self.dict = {"observation": self.tensor} if size else {}
 
     def set_from(self, state: NightskySpielState, player: int) -> None:
-        if self.observer is not None:
-            # pyspiel's observers refill one tensor in place (callers copy what they keep).
-            self.tensor.fill(0.0)
-            self.observer.observation_into(state.ns_state, player, self._view)
+        if self.observer is None:
+            # Declared absent in the game type (provides_information_state_tensor=False):
+            # say so rather than hand out an empty tensor.
+            raise pyspiel.SpielError(
+                f"{state.ns_game.info.id} provides no information-state tensor (no perfect-recall "
+                "vector is defined); use observation_tensor, or information_state_string"
+            )
+        # pyspiel's observers refill one tensor in place (callers copy what they keep).
+        self.tensor.fill(0.0)
+        self.observer.observation_into(state.ns_state, player, self._view)
 
     def string_from(self, state: NightskySpielState, player: int) -> str:
         ns = state.ns_state
@@ -319,6 +380,24 @@ class NightskyObserver:
 
 
 _REGISTERED: set[str] = set()
+_CLASS_PREFIX = "NightskySpielGame_"
+
+
+def class_name(game_id: str) -> str:
+    """The module-level name of a game's pyspiel class: ``NightskySpielGame_star_fire``."""
+    return _CLASS_PREFIX + game_id.replace("-", "_")
+
+
+def __getattr__(name: str) -> type[NightskySpielGame]:
+    """A game registered after this module was imported gets its class on first access (what
+    unpickling in a fresh process asks for)."""
+    if name.startswith(_CLASS_PREFIX):
+        ids = {class_name(g): g for g in game_ids()}
+        if name in ids:
+            register(ids[name])
+            cls: type[NightskySpielGame] = globals()[name]
+            return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def register(game_id: str) -> str:
@@ -327,11 +406,10 @@ def register(game_id: str) -> str:
     if game_id in _REGISTERED:
         return name
     game_class(game_id)  # unknown ids fail here with the list of known games
-    cls = type(
-        f"NightskySpielGame_{game_id.replace('-', '_')}",
-        (NightskySpielGame,),
-        {"game_id": game_id},
-    )
+    cls_name = class_name(game_id)
+    cls = type(cls_name, (NightskySpielGame,), {"game_id": game_id, "__module__": __name__})
+    # A module-level name, so pickle finds the class (games_sim_test, multiprocessing).
+    globals()[cls_name] = cls
     pyspiel.register_game(_game_type(game_id), cls)
     _REGISTERED.add(game_id)
     return name
@@ -351,6 +429,8 @@ register_all()
 
 __all__ = [
     "SAMPLED_OUTCOMES",
+    "SCORE_BOUND",
+    "class_name",
     "NightskyObserver",
     "NightskySpielGame",
     "NightskySpielState",

@@ -5,7 +5,9 @@ Every step takes one action from each live agent; the seats that act now
 other seats' actions are ignored (their action mask is all zeros, so a masked sample is 0).
 The contract lets simultaneous seats act in any order, so this is the same game the AEC
 environment plays, one round of decisions per step. Chance is drawn inside the environment as
-in ``nightsky.rl.aec``; observations, masks, spaces and terminal rewards are the same.
+in ``nightsky.rl.aec``; observations, masks, spaces, ``state()`` and rewards (``reward=``) are
+the same. ``max_cycles`` (None: no limit) truncates the game after that many steps, as
+PettingZoo's ``parallel_api_test`` expects of an env it sets ``max_cycles`` on.
 
 A step is all or nothing. An illegal id of an acting seat, by default (``illegal="lose"``, as
 the Gymnasium environment and the wrapped AEC ``env()`` do, so that PettingZoo's checks may
@@ -31,7 +33,7 @@ except ModuleNotFoundError as exc:
 from nightsky.core.errors import OptionError
 from nightsky.core.game import Game, State
 from nightsky.rl import _core
-from nightsky.rl.aec import agent_name, seat_spaces
+from nightsky.rl.aec import agent_name, global_state, seat_spaces, state_space
 
 
 class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
@@ -45,8 +47,14 @@ class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         illegal: str = "lose",
         illegal_reward: float = -1.0,
+        reward: str = "auto",
+        max_cycles: int | None = None,
         **params: Any,
     ) -> None:
+        if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
+            raise OptionError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+        self.max_cycles = max_cycles
+        self.cycles = 0
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
         self.illegal = illegal
@@ -72,8 +80,10 @@ class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._observation_spaces, self._action_spaces = seat_spaces(
             self.game, self.observer.size, self.possible_agents
         )
+        self.state_space = state_space(self.game, self.observer.size)
+        self.rewarder = _core.Rewarder(self.game, reward)
         self._rng = random.Random()
-        self.state: State = self.game.new_initial_state()
+        self.game_state: State = self.game.new_initial_state()
         self.chance_steps = 0
         self.agents: list[str] = []
 
@@ -86,8 +96,8 @@ class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         return {
-            "observation": self._arrays.observation(self.state, seat),
-            "action_mask": self._arrays.action_mask(self.state, seat),
+            "observation": self._arrays.observation(self.game_state, seat),
+            "action_mask": self._arrays.action_mask(self.game_state, seat),
         }
 
     def reset(
@@ -97,8 +107,10 @@ class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
         environment's random stream goes on)."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = self.game.new_initial_state()
-        self.chance_steps = _core.resolve_chance(self.state, self._rng)
+        self.game_state = self.game.new_initial_state()
+        self.chance_steps = _core.resolve_chance(self.game_state, self._rng)
+        self.rewarder.reset(self.game_state)
+        self.cycles = 0
         self.agents = self.possible_agents[:]
         return {a: self._observe(a) for a in self.agents}, {a: {} for a in self.agents}
 
@@ -113,11 +125,11 @@ class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
         if not self.agents:
             raise RuntimeError("the game is over: call reset()")
         live = range(self.game.num_players)
-        acting = sorted(p for p in self.state.current_players() if p in live)
+        acting = sorted(p for p in self.game_state.current_players() if p in live)
         missing_agents = [agent_name(p) for p in acting if agent_name(p) not in actions]
         if missing_agents:
             raise ValueError(f"no action for {', '.join(missing_agents)}, which must act now")
-        state = self.state.clone()  # all or nothing: an illegal id leaves self.state as it was
+        state = self.game_state.clone()  # all or nothing: an illegal id changes nothing
         offenders = []
         for seat in acting:
             act_id = int(actions[agent_name(seat)])
@@ -142,29 +154,36 @@ class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
             self.agents = []
             return (observations, rewards, dict.fromkeys(agents, True),
                     dict.fromkeys(agents, False), infos)
-        self.state = state
-        self.chance_steps += _core.resolve_chance(self.state, self._rng)
-        over = self.state.is_terminal()
+        self.game_state = state
+        self.chance_steps += _core.resolve_chance(self.game_state, self._rng)
+        self.cycles += 1
+        over = self.game_state.is_terminal()
+        paid = self.rewarder.step(self.game_state)
+        for a in agents:
+            rewards[a] = paid[self._seat[a]]
         if over:
-            returns = _core.live_returns(self.state, self.game.num_players)
-            scores, winners = list(self.state.scores()), list(self.state.winners())
+            scores, winners = list(self.game_state.scores()), list(self.game_state.winners())
             for a in agents:
-                rewards[a] = returns[self._seat[a]]
                 infos[a] = {"scores": scores, "winners": winners}
+        cut = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
         observations = {a: self._observe(a) for a in agents}
         terminations = dict.fromkeys(agents, over)
-        truncations = dict.fromkeys(agents, False)
-        if over:
+        truncations = dict.fromkeys(agents, cut)
+        if over or cut:
             self.agents = []
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
 
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: every live seat's observation, concatenated."""
+        return global_state(self._arrays, self.game_state, self.game.num_players)
+
     def render(self) -> str | None:
         """Text drawing of the position (the spectator's view: every seat may act)."""
         if self.render_mode is None:
             return None
-        text = self.game.ui.render(self.state, None)
+        text = _core.ansi_render(self.game.ui.render(self.game_state, None))
         if self.render_mode == "human":
             print(text)
             return None
@@ -176,7 +195,8 @@ class NightskyParallelEnv(ParallelEnv):  # type: ignore[misc]
 
 def parallel_env(game_id: str, **params: Any) -> NightskyParallelEnv:
     """Parallel environment of a game with simultaneous turns: the game's parameters
-    (``players=3``...) plus ``render_mode``, ``illegal`` and ``illegal_reward``."""
+    (``players=3``...) plus ``render_mode``, ``illegal``, ``illegal_reward``, ``reward`` and
+    ``max_cycles``."""
     return NightskyParallelEnv(game_id, **params)
 
 

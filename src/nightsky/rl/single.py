@@ -6,11 +6,15 @@ other seat in seat order). Chance events and the opponents' moves happen inside 
 ``random.Random`` streams drawn from the environment's ``np_random`` (seeded by ``reset``).
 
 * Observation: ``{"observation": float32[observation_size], "action_mask":
-  int8[num_distinct_actions]}`` for the learner's seat; ``info["action_mask"]`` repeats the mask.
+  int8[num_distinct_actions]}`` for the learner's seat; ``info["action_mask"]`` repeats the mask
+  and ``action_masks()`` returns it as booleans (sb3-contrib's ``MaskablePPO`` reads it).
 * Action: an integer id (``game.action_id``). An illegal id, by default (``illegal="lose"``),
   ends the episode with reward ``illegal_reward`` (-1) and ``info["illegal_action"] = True``
   without touching the game; ``illegal="raise"`` raises ``IllegalActionError`` instead.
-* Reward: 0 until the end, then the seat's win share (``State.returns``).
+* Reward (``reward=``, see ``nightsky.rl._core.Rewarder``): ``"win"`` (the seat's win share at
+  the end), ``"score"`` (its final score less the best other seat's; the score itself in a game
+  of one seat), ``"shaped"`` (the change of the game's evaluation over each step, ending on the
+  ``score`` reward); ``"auto"``, the default, is ``win``, or ``score`` in a game of one seat.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ except ModuleNotFoundError as exc:
     raise missing(exc, "gymnasium", "The Gymnasium environments (nightsky.rl)") from exc
 
 from nightsky.agents import Agent, make_agent
-from nightsky.core.errors import IllegalActionError, OptionError
+from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import Game, State
 from nightsky.rl import _core
 
@@ -46,6 +50,7 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
         render_mode: str | None = None,
         illegal: str = "lose",
         illegal_reward: float = -1.0,
+        reward: str = "auto",
         **params: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -53,22 +58,13 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
         self.game: Game = _core.make_game(game_id, **params)
-        n = self.game.num_players
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            raise OptionError(f"seat must be a live seat 0..{n - 1} of {game_id}, got {seat!r}")
+        specs = _core.opponent_specs(self.game, seat, opponents)
         self.seat = seat
-        others = [p for p in range(n) if p != seat]
-        specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != len(others):
-            raise OptionError(
-                f"opponents: give one spec or {len(others)} (one per other seat), got {len(specs)}"
-            )
-        self.opponents: dict[int, Agent] = {
-            p: make_agent(s) for p, s in zip(others, specs, strict=True)
-        }
+        self.opponents: dict[int, Agent] = {p: make_agent(s) for p, s in specs.items()}
         self.render_mode = render_mode
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
+        self.rewarder = _core.Rewarder(self.game, reward)
         self.observer = self.game.make_observer()
         self._arrays = _core.StepArrays(self.game, self.observer)
         self.observation_space = spaces.Dict(
@@ -120,6 +116,7 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
         self._agent_rng = random.Random(int(self.np_random.integers(0, 2**62)))
         self.state = self.game.new_initial_state()
         self._advance()
+        self.rewarder.reset(self.state)
         self._done = self.state.is_terminal()
         obs = self._obs()
         return obs, self._info(obs)
@@ -145,19 +142,26 @@ class NightskyGymEnv(gymnasium.Env):  # type: ignore[type-arg]
         self.state.apply(move, self.seat)
         self._advance()
         terminated = self.state.is_terminal()
-        reward = 0.0
-        if terminated:
-            self._done = True
-            reward = _core.live_returns(self.state, self.game.num_players)[self.seat]
+        reward = self.rewarder.step(self.state)[self.seat]
+        self._done = terminated
         obs = self._obs()
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, False, self._info(obs)
 
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal action ids as a boolean array over ``num_distinct_actions``
+        (sb3-contrib's convention; all False once the episode is over)."""
+        if self._done:
+            return np.zeros(self.game.num_distinct_actions, dtype=bool)
+        return self._arrays.action_mask(self.state, self.seat).astype(bool)
+
     def render(self) -> str | None:  # type: ignore[override]
+        """The position as the learner sees it, styled with terminal escape codes (``ansi``
+        returns it, ``human`` prints it)."""
         if self.render_mode is None:
             return None
-        text = self.game.ui.render(self.state, self.seat)
+        text = _core.ansi_render(self.game.ui.render(self.state, self.seat))
         if self.render_mode == "human":
             print(text)
             return None
@@ -172,8 +176,8 @@ def gym_env(
 ) -> NightskyGymEnv:
     """Gymnasium environment of ``seat`` in ``game_id``; the other seats play ``opponents``.
 
-    ``params`` are the game's parameters (``players=3``...) plus ``render_mode``, ``illegal``
-    and ``illegal_reward``.
+    ``params`` are the game's parameters (``players=3``...) plus ``render_mode``, ``illegal``,
+    ``illegal_reward`` and ``reward``.
     """
     return NightskyGymEnv(game_id, seat=seat, opponents=opponents, **params)
 
@@ -183,7 +187,9 @@ def gym_env(
 def register_gym_envs() -> list[str]:
     """Register ``nightsky/<game-id>-v0`` with Gymnasium for every game (idempotent).
 
-    ``gymnasium.make("nightsky/star-fire-v0", players=3, seat=1)`` then builds ``gym_env``.
+    ``gymnasium.make("nightsky/star-fire-v0", players=3, seat=1)`` then builds ``gym_env``;
+    ``gymnasium.make_vec(..., num_envs=64, vectorization_mode="vector_entry_point")`` builds
+    ``nightsky.rl.vector.NightskyVectorEnv``.
     """
     from nightsky.core.registry import game_ids
 
@@ -192,7 +198,10 @@ def register_gym_envs() -> list[str]:
         name = f"nightsky/{gid}-v0"
         if name not in gymnasium.registry:
             gymnasium.register(
-                id=name, entry_point="nightsky.rl.single:NightskyGymEnv", kwargs={"game_id": gid}
+                id=name,
+                entry_point="nightsky.rl.single:NightskyGymEnv",
+                vector_entry_point="nightsky.rl.vector:NightskyVectorEnv",
+                kwargs={"game_id": gid},
             )
         names.append(name)
     return names

@@ -1,0 +1,300 @@
+"""Many games of one seat stepped in one call: a Gymnasium ``VectorEnv`` at engine speed.
+
+``NightskyVectorEnv(game_id, num_envs=64, seat=0, opponents="random", **params)`` plays
+``num_envs`` independent games in one process. Each ``step(actions)`` applies one action id per
+game for the learner's ``seat``, plays chance and the other seats (agents from ``opponents``, as
+in ``nightsky.rl.gym_env``) until the learner acts again, and writes every game's observation
+and action mask into two preallocated numpy batches (``Observer.observation_into`` into a row
+of the batch, no Python list of floats, no per-game array).
+
+* Spaces: ``single_observation_space`` / ``single_action_space`` are the Gymnasium env's
+  (``Dict(observation, action_mask)``, ``Discrete(num_distinct_actions)``); the batched ones
+  come from Gymnasium's ``batch_space``. ``action_masks()`` is the ``(num_envs,
+  num_distinct_actions)`` boolean mask (sb3-contrib's convention).
+* Autoreset: ``metadata["autoreset_mode"]`` is Gymnasium's ``SAME_STEP``: a game that ends
+  in a step is reset in that same step, so every returned row is a position where the learner
+  acts and its mask is never empty. The terminal observation is in ``infos["final_obs"]`` and
+  the scores and winners in ``infos["final_info"]`` (with the boolean ``_final_obs`` /
+  ``_final_info`` masks of Gymnasium's vector infos).
+* Rewards: ``reward=`` as in every adapter (``auto``, ``win``, ``score``, ``shaped``).
+* Illegal ids: ``illegal="lose"`` (default) ends that game with ``illegal_reward`` and sets
+  ``infos["illegal_action"]``; ``illegal="raise"`` raises ``IllegalActionError`` before any
+  game moves (all or nothing). Legality is read from the mask batch, one lookup per game.
+* Seeds: ``reset(seed=s)`` seeds game ``i`` with ``s + i`` (or ``seed`` may be a list, one per
+  game); without a seed the games' random streams go on.
+* ``copy=False`` returns the batches themselves (overwritten by the next step) instead of
+  copies, for learners that consume them at once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import chain
+from typing import Any
+
+from nightsky._extras import missing
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ModuleNotFoundError as exc:
+    raise missing(exc, "gymnasium", "The vector environment (nightsky.rl.vector)") from exc
+
+from nightsky.agents import Agent, make_agent
+from nightsky.core.errors import IllegalActionError, OptionError
+from nightsky.core.game import CHANCE, Game, State
+from nightsky.rl import _core
+
+
+class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
+    """``num_envs`` games of ``game_id``, the learner at ``seat`` in each; see the module doc."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int = 16,
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        reward: str = "auto",
+        illegal: str = "lose",
+        illegal_reward: float = -1.0,
+        copy: bool = True,
+        **params: Any,
+    ) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise OptionError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if illegal not in ("lose", "raise"):
+            raise OptionError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
+        self.game: Game = _core.make_game(game_id, **params)
+        specs = _core.opponent_specs(self.game, seat, opponents)
+        self.game_id = game_id
+        self.num_envs = num_envs
+        self.seat = seat
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.copy = copy
+        # One agent per game and seat: search agents may keep state between their moves.
+        self._opponents: list[dict[int, Agent]] = [
+            {p: make_agent(s) for p, s in specs.items()}
+            for _ in range(num_envs)
+        ]
+        self.rewarders = [_core.Rewarder(self.game, reward) for _ in range(num_envs)]
+        self.observer = self.game.make_observer()
+        size, nda = self.observer.size, self.game.num_distinct_actions
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(nda,), dtype=np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(nda)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._obs = np.zeros((num_envs, size), dtype=np.float32)
+        self._mask = np.zeros((num_envs, nda), dtype=np.int8)
+        # The observers write a row through a memoryview (item assignment without numpy's
+        # per-item overhead).
+        self._obs_rows = [self._obs[i].data for i in range(num_envs)]
+        self._final_arrays = _core.StepArrays(self.game, self.observer)
+        self._env_index = np.arange(num_envs)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._terminations = np.zeros(num_envs, dtype=bool)
+        self._truncations = np.zeros(num_envs, dtype=bool)
+        self.states: list[State] = [self.game.new_initial_state() for _ in range(num_envs)]
+        self._chance_rngs = [random.Random(i) for i in range(num_envs)]
+        self._agent_rngs = [random.Random(-1 - i) for i in range(num_envs)]
+        self.chance_steps = 0
+        """Chance events applied so far (for speed figures that count every game action)."""
+        self.opponent_steps = 0
+        """Moves the other seats made so far."""
+        self._ready = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The row views (memoryviews) do not pickle; they are rebuilt from the batch.
+        state = self.__dict__.copy()
+        del state["_obs_rows"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._obs_rows = [self._obs[i].data for i in range(self.num_envs)]
+
+    # ------------------------------------------------------------------ internals
+    def _advance(self, i: int) -> bool:
+        """Play chance and the other seats of game ``i`` until the learner acts (False) or the
+        game ends (True)."""
+        state = self.states[i]
+        seat = self.seat
+        chance_rng = self._chance_rngs[i]
+        while True:
+            players = state.current_players()
+            if not players:
+                return True
+            if players == (CHANCE,):
+                state.step(state.sample_chance(chance_rng), CHANCE)
+                self.chance_steps += 1
+                continue
+            if seat in players:
+                return False
+            other = min(players)
+            action = self._opponents[i][other].choose(state, other, self._agent_rngs[i])
+            # An agent picks among legal_actions (the contract of Agent.choose): no re-check.
+            state.step(action, other)
+            self.opponent_steps += 1
+
+    def _start(self, i: int) -> None:
+        state = self.states[i] = self.game.new_initial_state()
+        self._advance(i)
+        self.rewarders[i].reset(state)
+
+    def _write_all(self) -> None:
+        """Every game's observation and mask into the batches: the observer writes each row,
+        the legal ids of all games are set in the mask with one numpy assignment."""
+        self._obs.fill(0.0)
+        self._mask.fill(0)
+        seat = self.seat
+        write = self.observer.observation_into
+        rows = self._obs_rows
+        ids: list[list[int]] = []
+        for i, state in enumerate(self.states):
+            if state.is_terminal():
+                ids.append([])
+                continue
+            write(state, seat, rows[i])
+            ids.append(state.legal_action_ids(seat))
+        counts = [len(x) for x in ids]
+        cols = np.fromiter(chain.from_iterable(ids), dtype=np.intp, count=sum(counts))
+        self._mask[np.repeat(self._env_index, counts), cols] = 1
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        if self.copy:
+            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        return {"observation": self._obs, "action_mask": self._mask}
+
+    def _seed(self, seed: int | Sequence[int] | None) -> None:
+        if seed is None:
+            return
+        seeds = [seed + i for i in range(self.num_envs)] if isinstance(seed, int) else list(seed)
+        if len(seeds) != self.num_envs:
+            raise OptionError(f"seed: give one int or {self.num_envs} (one per game)")
+        for i, s in enumerate(seeds):
+            chance, agents = np.random.SeedSequence(int(s)).generate_state(2)
+            self._chance_rngs[i] = random.Random(int(chance))
+            self._agent_rngs[i] = random.Random(int(agents))
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start every game afresh (``seed``: see the module doc)."""
+        self._seed(seed)
+        for i in range(self.num_envs):
+            self._start(i)
+        self._write_all()
+        self._ready = True
+        return self._observations(), {}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One learner action id per game; see the module doc."""
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        ids = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if ids.shape[0] != self.num_envs:
+            raise ValueError(f"need {self.num_envs} action ids, got {ids.shape[0]}")
+        # Legal where in range and set in the mask batch: one numpy lookup for all games.
+        in_range = (ids >= 0) & (ids < self.game.num_distinct_actions)
+        ok = np.zeros(self.num_envs, dtype=bool)
+        ok[in_range] = self._mask[self._env_index[in_range], ids[in_range]] == 1
+        legal: list[bool] = ok.tolist()
+        if self.illegal == "raise" and not all(legal):
+            i = legal.index(False)
+            a = int(ids[i])
+            move = self.game.action_from_id(a)  # an id out of range raises here, with the range
+            self.states[i].apply(move, self.seat)  # raises, naming the rule; changes nothing
+            raise IllegalActionError(f"action id {a} is not legal in game {i}")
+        rewards, terms = self._rewards, self._terminations
+        rewards.fill(0.0)
+        terms.fill(False)
+        finals: list[int] = []
+        illegal_rows: list[int] = []
+        seat = self.seat
+        action_from_id = self.game.action_from_id
+        for i, a in enumerate(ids.tolist()):
+            if not legal[i]:
+                rewards[i] = self.illegal_reward
+                terms[i] = True
+                illegal_rows.append(i)
+                finals.append(i)
+                continue
+            state = self.states[i]
+            state.step(action_from_id(a), seat)  # legal: the mask said so
+            over = self._advance(i)
+            rewards[i] = self.rewarders[i].step(state)[seat]
+            if over:
+                terms[i] = True
+                finals.append(i)
+        infos: dict[str, Any] = {}
+        if finals:
+            self._final_infos(infos, finals, illegal_rows)
+            for i in finals:
+                self._start(i)
+        self._write_all()
+        return (
+            self._observations(),
+            rewards.copy(),
+            terms.copy(),
+            self._truncations.copy(),
+            infos,
+        )
+
+    def _final_infos(self, infos: dict[str, Any], finals: list[int], illegal: list[int]) -> None:
+        """The terminal observation, scores and winners of the games that end in this step."""
+        n = self.num_envs
+        final_obs = np.empty(n, dtype=object)
+        final_info = np.empty(n, dtype=object)
+        mask = np.zeros(n, dtype=bool)
+        arrays = self._final_arrays
+        for i in finals:
+            state = self.states[i]
+            mask[i] = True
+            final_obs[i] = {
+                "observation": arrays.observation(state, self.seat),
+                "action_mask": arrays.action_mask(state, self.seat),
+            }
+            info: dict[str, Any] = {"illegal_action": i in illegal}
+            if state.is_terminal():
+                info["scores"] = list(state.scores())
+                info["winners"] = list(state.winners())
+            final_info[i] = info
+        infos["final_obs"], infos["_final_obs"] = final_obs, mask
+        infos["final_info"], infos["_final_info"] = final_info, mask.copy()
+        if illegal:
+            flags = np.zeros(n, dtype=bool)
+            flags[illegal] = True
+            infos["illegal_action"], infos["_illegal_action"] = flags, flags.copy()
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, num_distinct_actions)`` booleans: the learner's legal ids per game."""
+        return self._mask.astype(bool)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+
+def vector_env(game_id: str, num_envs: int = 16, **kwargs: Any) -> NightskyVectorEnv:
+    """``NightskyVectorEnv`` of ``game_id``: ``seat``, ``opponents``, ``reward``, ``illegal``,
+    ``illegal_reward``, ``copy`` and the game's parameters (``players=3``...)."""
+    return NightskyVectorEnv(game_id, num_envs=num_envs, **kwargs)
+
+
+__all__ = ["NightskyVectorEnv", "vector_env"]

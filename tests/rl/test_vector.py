@@ -1,0 +1,156 @@
+"""The vector environment (``nightsky.rl.vector``): Gymnasium's VectorEnv API, the batches
+written in place, masks, same-step autoreset, opponents played inside, rewards, errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import nightsky.rl  # noqa: F401  registers the Gymnasium ids (with their vector entry point)
+from nightsky.core.errors import IllegalActionError, OptionError
+from nightsky.rl.vector import NightskyVectorEnv
+from tests.rl.conftest import config_id, smallest_configs
+
+N = 6
+
+
+def _masked(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    return np.array([int(rng.choice(np.flatnonzero(row))) for row in masks])
+
+
+def _check_rows(env: NightskyVectorEnv, obs: dict[str, np.ndarray]) -> None:
+    """Every row is its game's observation and mask, for the learner's seat."""
+    for i, state in enumerate(env.states):
+        expected = np.float32(env.observer.observation(state, env.seat))
+        assert np.array_equal(obs["observation"][i], expected)
+        legal = {env.game.action_id(a) for a in state.legal_actions(env.seat)}
+        assert set(np.flatnonzero(obs["action_mask"][i]).tolist()) == legal
+        assert legal  # same-step autoreset: the learner always has a move
+
+
+@pytest.mark.parametrize(("game_id", "params"), smallest_configs(), ids=config_id)
+def test_vector_env_batches_autoreset_and_final_infos(game_id: str, params: dict[str, Any]) -> None:
+    seat = params.get("players", 1) - 1
+    env = NightskyVectorEnv(game_id, num_envs=N, seat=seat, **params)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    obs, _ = env.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    assert obs["observation"].shape == (N, env.observer.size)
+    assert obs["action_mask"].shape == (N, env.game.num_distinct_actions)
+    _check_rows(env, obs)
+    rng = np.random.default_rng(3)
+    finished = 0
+    for _ in range(400):
+        lengths = [len(s.history) for s in env.states]
+        masks = env.action_masks()
+        assert masks.dtype == bool and np.array_equal(masks, obs["action_mask"].astype(bool))
+        obs, rewards, terms, truncs, infos = env.step(_masked(rng, masks))
+        assert rewards.shape == terms.shape == truncs.shape == (N,) and not truncs.any()
+        _check_rows(env, obs)
+        if terms.any():
+            assert np.array_equal(infos["_final_obs"], terms)
+            for i in np.flatnonzero(terms):
+                final = infos["final_info"][i]
+                assert not final["illegal_action"] and final["winners"]
+                assert infos["final_obs"][i]["observation"].shape == (env.observer.size,)
+                assert not infos["final_obs"][i]["action_mask"].any()
+                # reset in the same step: a new game, shorter than the one that ended
+                assert len(env.states[i].history) < lengths[i]
+                assert not env.states[i].is_terminal()
+            finished += int(terms.sum())
+        if finished >= N:
+            break
+    assert finished > 0
+
+
+def test_vector_env_seeds_reproduce_and_games_differ() -> None:
+    def run(seed: int) -> list[Any]:
+        env = NightskyVectorEnv("shooting-star", num_envs=4, players=3)
+        obs, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        out = []
+        for _ in range(10):
+            obs, rewards, terms, _, _ = env.step(_masked(rng, obs["action_mask"]))
+            out.append((obs["observation"].copy(), rewards.copy(), terms.copy()))
+        return out
+
+    a, b = run(5), run(5)
+    for x, y in zip(a, b, strict=True):
+        assert np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1])
+    first = a[0][0]
+    assert not all(np.array_equal(first[0], first[i]) for i in range(1, 4))
+
+
+def test_vector_env_rewards_follow_the_reward_parameter() -> None:
+    env = NightskyVectorEnv("mihi-anguli", num_envs=3, reward="score", players=1)
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    paid: list[float] = []
+    while len(paid) < 3:
+        obs, rewards, terms, _, infos = env.step(_masked(rng, obs["action_mask"]))
+        assert not rewards[~terms].any()  # score: paid at the end only
+        for i in np.flatnonzero(terms):
+            assert rewards[i] == pytest.approx(float(infos["final_info"][i]["scores"][0]))
+            paid.append(float(rewards[i]))
+    shaped = NightskyVectorEnv("mihi-anguli", num_envs=3, reward="shaped", players=1)
+    obs, _ = shaped.reset(seed=1)
+    obs, rewards, *_ = shaped.step(_masked(rng, obs["action_mask"]))
+    obs, rewards2, *_ = shaped.step(_masked(rng, obs["action_mask"]))
+    assert np.concatenate([rewards, rewards2]).any()  # a signal before the end
+    with pytest.raises(OptionError, match="reward='win' is constant"):
+        NightskyVectorEnv("mihi-anguli", num_envs=2, reward="win", players=1)
+
+
+def test_vector_env_illegal_ids_lose_or_raise_without_moving_any_game() -> None:
+    env = NightskyVectorEnv("mihi-anguli", num_envs=3, players=2)
+    strict = NightskyVectorEnv("mihi-anguli", num_envs=3, players=2, illegal="raise")
+    obs, _ = env.reset(seed=0)
+    strict.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while obs["action_mask"][1].all():  # reach a position where seat 0 has an illegal id
+        actions = _masked(rng, obs["action_mask"])
+        obs, *_ = env.step(actions)
+        strict.step(actions)
+    actions = _masked(rng, obs["action_mask"])
+    actions[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    before = [len(s.history) for s in strict.states]
+    with pytest.raises(IllegalActionError):
+        strict.step(actions)
+    assert [len(s.history) for s in strict.states] == before
+    with pytest.raises(ValueError, match="need 3 action ids"):
+        env.step(actions[:2])
+    _, rewards, terms, _, infos = env.step(actions)
+    assert terms.tolist() == [False, True, False] and rewards[1] == -1.0
+    assert infos["illegal_action"].tolist() == [False, True, False]
+    assert infos["final_info"][1]["illegal_action"]
+    with pytest.raises(OptionError, match="num_envs"):
+        NightskyVectorEnv("shooting-star", num_envs=0)
+    with pytest.raises(OptionError, match="seat"):
+        NightskyVectorEnv("shooting-star", num_envs=2, seat=5, players=2)
+    with pytest.raises(OptionError, match="illegal"):
+        NightskyVectorEnv("shooting-star", num_envs=2, illegal="skip")
+
+
+def test_vector_env_from_gymnasium_make_vec_with_other_seats_played_by_an_agent() -> None:
+    env = gymnasium.make_vec(
+        "nightsky/shooting-star-v0", num_envs=3, vectorization_mode="vector_entry_point",
+        players=2, opponents="greedy",
+    )
+    assert isinstance(env, NightskyVectorEnv) and env.num_envs == 3
+    obs, _ = env.reset(seed=2)
+    assert env.observation_space.contains(obs)
+    obs, *_ = env.step(_masked(np.random.default_rng(2), obs["action_mask"]))
+    _check_rows(env, obs)
+    assert env.opponent_steps > 0
+
+
+def test_vector_env_without_copies_hands_out_its_batches() -> None:
+    env = nightsky.rl.vector_env("shooting-star", num_envs=2, players=2, copy=False)
+    assert isinstance(env, NightskyVectorEnv)
+    obs, _ = env.reset(seed=0)
+    again, *_ = env.step(_masked(np.random.default_rng(0), obs["action_mask"]))
+    assert again["observation"] is obs["observation"]
