@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from nightsky.games.star_fire.constants import (
     DECKS,
@@ -29,6 +29,9 @@ from nightsky.games.star_fire.constants import (
     STARFIRE,
 )
 from nightsky.games.star_fire.words import card_words, plural, short_words
+from nightsky.games.svgkit import clickable as _g
+from nightsky.games.svgkit import label_text as _t
+from nightsky.games.svgkit import qattr as _a
 from nightsky.games.svgkit import section, starfield
 
 if TYPE_CHECKING:
@@ -48,21 +51,6 @@ SF_GLYPH = {"wormhole": "@", "fission": "\u2622", "gamma": "\u03b3", "divine": "
             "transmute": "\u21c4"}
 CAT_NAME = {STAR: "Star", PLANET: "Planet", MOON: "Moon", STARFIRE: "Star Fire"}
 FONT = "font-family:'DejaVu Sans',Verdana,sans-serif"
-
-
-def _a(v: Any) -> str:
-    return quoteattr(str(v))
-
-
-MIN_FONT = 10  # the smallest text, in board units: the web client zooms to make it readable
-
-
-def _t(x: float, y: float, text: str, size: int = 12, fill: str = "#dfe6ff",
-       anchor: str = "start", weight: str = "normal", extra: str = "") -> str:
-    size = max(size, MIN_FONT)
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
-            f'text-anchor="{anchor}" font-weight="{weight}" pointer-events="none"{extra}>'
-            f"{escape(text)}</text>")
 
 
 def _cost_text(cost: tuple[int, int, int, int]) -> str:
@@ -132,8 +120,7 @@ def _deck(x: float, y: float, name: str, count: int, bottom: list[str], color: s
     label = f"Draw from the {name} deck ({plural(count, 'card')})"
     if bottom:
         label += "; known at the bottom: " + ", ".join(bottom)
-    return (f"<g id={_a('deck:' + name)} data-label={_a(label)} style=\"cursor:pointer\">"
-            f"<title>{escape(label)}</title>{''.join(inner)}</g>")
+    return _g('deck:' + name, label, inner)
 
 
 def _chip(s: StarFireState, x: float, y: float, c: int) -> str:
@@ -153,8 +140,7 @@ def _chip(s: StarFireState, x: float, y: float, c: int) -> str:
     for k in range(C.units[c]):
         inner.append(f'<circle cx="{x - 3 + 6 * k if C.units[c] == 2 else x}" cy="{y + 9}" '
                      f'r="2" fill="{col}"/>')
-    return (f"<g id={_a('card:' + C.name[c])} data-label={_a(label)} style=\"cursor:pointer\">"
-            f"<title>{escape(label)}</title>{''.join(inner)}</g>")
+    return _g('card:' + C.name[c], label, inner)
 
 
 def _body_label(s: StarFireState, c: int) -> str:
@@ -218,8 +204,7 @@ def _hand_card(s: StarFireState, x: float, y: float, c: int, dealt: bool) -> str
                      f'fill="#ffd27f"/>')
         inner.append(_t(x + 72, y + 36, "dealt", 9, "#1a1430", "middle", "bold"))
     label = _body_label(s, c) + (" - your dealt Star, built for free" if dealt else "")
-    return (f"<g id={_a('card:' + C.name[c])} data-label={_a(label)} style=\"cursor:pointer\">"
-            f"<title>{escape(label)}</title>{''.join(inner)}</g>")
+    return _g('card:' + C.name[c], label, inner)
 
 
 def _sf_card(seat: int, x: float, y: float, kind: str, count: int) -> str:
@@ -238,8 +223,7 @@ def _sf_card(seat: int, x: float, y: float, kind: str, count: int) -> str:
         inner.append(_t(x + 84, y + 36, f"\u00d7{count}", 10, "#1a1430", "middle", "bold"))
     label = f"{SF_TITLE[kind]} (Star Fire card, {count} held)"
     gid = f"hand:{seat}:{kind}"
-    return (f"<g id={_a(gid)} data-label={_a(label)} style=\"cursor:pointer\">"
-            f"<title>{escape(label)}</title>{''.join(inner)}</g>")
+    return _g(gid, label, inner)
 
 
 def _back(x: float, y: float, cat: int, count: int) -> str:
@@ -296,15 +280,12 @@ def _system_frame(s: StarFireState, seat: int, x: float, y: float, sys: list[lis
     label = (f"{owner or f'Seat {seat + 1}'}'s system of {names}: "
              f"{plural(len(planets), 'planet')}, {plural(n_moons, 'moon')}, "
              f"{pts} body points + {bonus} bonus")
-    sid = f"system:{seat}:{C.name[stars[0]]}"
-    return (
-        f"<g id={_a(sid)} data-label={_a(label)} style=\"cursor:pointer\"><title>"
-        f"{escape(label)}</title><rect class=\"hit\" x=\"{x}\" y=\"{y}\" width=\"{w}\" "
+    return _g(f"system:{seat}:{C.name[stars[0]]}", label, [
+        f'<rect class="hit" x="{x}" y="{y}" width="{w}" '
         f'height="{SYS_H}" rx="14" fill="#0d1233" fill-opacity="0.85" stroke="{owner_color}" '
-        f'stroke-opacity="0.45" stroke-width="1.5"/>'
-        + _t(x + 10, y + SYS_H - 9, f"{names}", 10, "#aab3da")
-        + _t(x + w - 10, y + SYS_H - 9, f"{pts}+{bonus} pts", 10, "#ffd27f", "end", "bold")
-        + "</g>")
+        f'stroke-opacity="0.45" stroke-width="1.5"/>',
+        _t(x + 10, y + SYS_H - 9, f"{names}", 10, "#aab3da"),
+        _t(x + w - 10, y + SYS_H - 9, f"{pts}+{bonus} pts", 10, "#ffd27f", "end", "bold")])
 
 
 def _orbits(cx: float, cy: float, n: int, dashed_last: bool) -> list[str]:
@@ -334,14 +315,12 @@ def _star_column(s: StarFireState, seat: int, cx: float, cy: float, stars: list[
     for j, st in enumerate(stars):
         col = STAR_COLOR[st % 8]
         lab = _body_label(s, st) + f" - built by {owner or f'seat {seat}'}"
-        out.append(
-            f"<g id={_a('card:' + C.name[st])} data-label={_a(lab)} style=\"cursor:pointer\">"
-            f"<title>{escape(lab)}</title>"
+        out.append(_g("card:" + C.name[st], lab, [
             f'<circle cx="{cx}" cy="{ys[j]}" r="{34 if k == 1 else 23}" '
             f'fill="url(#sf-star{st % 8})"/>'
             f'<circle class="hit" cx="{cx}" cy="{ys[j]}" r="{15 if k == 1 else 12}" '
-            f'fill="{col}" stroke="#ffffff" stroke-width="1"/>'
-            + _t(cx, ys[j] + 4, C.name[st], 9, "#2a1a00", "middle", "bold") + "</g>")
+            f'fill="{col}" stroke="#ffffff" stroke-width="1"/>',
+            _t(cx, ys[j] + 4, C.name[st], 9, "#2a1a00", "middle", "bold")]))
     return out
 
 
@@ -350,11 +329,10 @@ def _moon(s: StarFireState, m: int, mx: float, my: float, r: int, where: str,
     """One moon card, clickable, its name beside it."""
     C = s.C
     mlab = _body_label(s, m) + where
-    return (f"<g id={_a('card:' + C.name[m])} data-label={_a(mlab)} "
-            f'style="cursor:pointer"><title>{escape(mlab)}</title>'
-            f'<circle class="hit" cx="{mx}" cy="{my}" r="{r}" fill="#dfe3ef" '
-            f'stroke="#ffffff" stroke-width="0.8"/>'
-            + _t(label_xy[0], label_xy[1], C.name[m], 8, "#cfd6f5", anchor) + "</g>")
+    return _g("card:" + C.name[m], mlab, [
+        f'<circle class="hit" cx="{mx}" cy="{my}" r="{r}" fill="#dfe3ef" '
+        f'stroke="#ffffff" stroke-width="0.8"/>',
+        _t(label_xy[0], label_xy[1], C.name[m], 8, "#cfd6f5", anchor)])
 
 
 def _planet(s: StarFireState, p: int, px: float, py: float) -> list[str]:
@@ -364,14 +342,12 @@ def _planet(s: StarFireState, p: int, px: float, py: float) -> list[str]:
     lim = C.moon_limit[p]
     rm, bp = C.moon_bonus[p]
     lab = _body_label(s, p) + f" - {len(moons)} of {plural(lim, 'moon')}"
-    out = [
-        f"<g id={_a('card:' + C.name[p])} data-label={_a(lab)} style=\"cursor:pointer\">"
-        f"<title>{escape(lab)}</title>"
+    out = [_g("card:" + C.name[p], lab, [
         f'<circle class="hit" cx="{px}" cy="{py}" r="17" fill="url(#sf-pl{p % 11})" '
-        f'stroke="#9fb4ff" stroke-opacity="0.6"/>'
-        + _t(px, py + 32, C.title[p], 10, "#e8ecff", "middle", "bold")
-        + _t(px, py + 44, C.name[p] + (f" \u00b7 {rm}\u263e:+{bp}" if bp else ""), 8,
-             "#aab3da", "middle") + "</g>"]
+        f'stroke="#9fb4ff" stroke-opacity="0.6"/>',
+        _t(px, py + 32, C.title[p], 10, "#e8ecff", "middle", "bold"),
+        _t(px, py + 44, C.name[p] + (f" \u00b7 {rm}\u263e:+{bp}" if bp else ""), 8,
+           "#aab3da", "middle")])]
     for j in range(lim):
         mx = px - 18 + 18 * j
         my = py - 34
@@ -405,14 +381,12 @@ def _system(s: StarFireState, seat: int, x: float, y: float, sys: list[list[int]
 
 def _new_system(seat: int, x: float, y: float, color: str, owner: str | None = None) -> str:
     label = f"{owner or f'Seat {seat}'}: found a new solar system here"
-    return (f"<g id={_a(f'systems:{seat}')} data-label={_a(label)} style=\"cursor:pointer\">"
-            f"<title>{escape(label)}</title>"
-            f'<rect class="hit" x="{x}" y="{y}" width="96" height="{SYS_H}" rx="14" '
-            f'fill="#0d1233" fill-opacity="0.4" stroke="{color}" stroke-opacity="0.55" '
-            f'stroke-dasharray="6 5"/>'
-            + _t(x + 48, y + SYS_H / 2 - 4, "+", 28, color, "middle", "bold")
-            + _t(x + 48, y + SYS_H / 2 + 18, "new system", 10, color, "middle")
-            + "</g>")
+    return _g(f"systems:{seat}", label, [
+        f'<rect class="hit" x="{x}" y="{y}" width="96" height="{SYS_H}" rx="14" '
+        f'fill="#0d1233" fill-opacity="0.4" stroke="{color}" stroke-opacity="0.55" '
+        f'stroke-dasharray="6 5"/>',
+        _t(x + 48, y + SYS_H / 2 - 4, "+", 28, color, "middle", "bold"),
+        _t(x + 48, y + SYS_H / 2 + 18, "new system", 10, color, "middle")])
 
 
 # ---------------------------------------------------------------- the whole board
@@ -488,7 +462,7 @@ def _header(s: StarFireState, v: dict[str, Any], seats: _Seats, winners: set[int
 
 
 def _my_hand(s: StarFireState, v: dict[str, Any], viewer: int, seats: _Seats,
-             y: float, body: list[str]) -> float:
+             y: float, body: list[str]) -> int:
     """The viewer's hand face up (bodies, then Star Fire cards by kind); returns its height."""
     C = s.C
     me = v["players"][viewer]
@@ -551,15 +525,12 @@ def _seat_marks(p: dict[str, Any], acting: bool) -> list[str]:
 def _seat_badge(q: int, y: float, left_w: int, label: str, title: str, col: str,
                 score: float) -> str:
     """The seat's header, clickable (the Nuclear Fission target)."""
-    return (
-        f"<g id={_a(f'seat:{q}')} data-label={_a(label)} style=\"cursor:pointer\">"
-        f"<title>{escape(label)}</title>"
+    return _g(f"seat:{q}", label, [
         f'<rect class="hit" x="24" y="{y + 10}" width="{left_w - 16}" height="34" rx="10" '
         f'fill="{col}" fill-opacity="0.16" stroke="{col}" stroke-width="1.4"/>'
-        f'<circle cx="42" cy="{y + 27}" r="7" fill="{col}"/>'
-        + _t(56, y + 32, title, 14, "#ffffff", weight="bold")
-        + _t(left_w - 2, y + 32, f"{score:g} pts", 14, "#ffe9a8", "end", "bold")
-        + "</g>")
+        f'<circle cx="42" cy="{y + 27}" r="7" fill="{col}"/>',
+        _t(56, y + 32, title, 14, "#ffffff", weight="bold"),
+        _t(left_w - 2, y + 32, f"{score:g} pts", 14, "#ffe9a8", "end", "bold")])
 
 
 def _nursery(s: StarFireState, p: dict[str, Any], ly: float, left_w: int,
@@ -628,7 +599,7 @@ def _seat_systems(s: StarFireState, q: int, sx: float, y: float, rows_x: list[li
 
 
 def _seat_panel(s: StarFireState, v: dict[str, Any], q: int, viewer: int | None,
-                seats: _Seats, winners: set[int], y: float, body: list[str]) -> float:
+                seats: _Seats, winners: set[int], y: float, body: list[str]) -> int:
     """One seat's panel: badge, nursery, hand, score breakdown, systems; returns its height."""
     C = s.C
     terminal = v["terminal"]

@@ -20,8 +20,9 @@ import math
 from collections.abc import Sequence
 from contextvars import ContextVar
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
+from nightsky.games.svgkit import clickable as _g
+from nightsky.games.svgkit import label_text as _t
 from nightsky.games.svgkit import section, starfield
 
 from .components import PRIVILEGES
@@ -58,10 +59,6 @@ SHAPES: dict[str, list[tuple[float, float]]] = {
 }
 
 
-def _a(v: Any) -> str:
-    return quoteattr(str(v))
-
-
 # Words for the view's keys in the web client's "what you know" panel (GameUI.view_labels).
 VIEW_LABELS = {
     "ap": "Action points",
@@ -72,25 +69,6 @@ VIEW_LABELS = {
     "space": "Rondel space",
     "saved_ap": "Saved action points",
 }
-
-MIN_FONT = 10  # the smallest text, in board units: the web client zooms to make it readable
-
-
-def _t(x: float, y: float, text: str, size: float = 12, fill: str = "#dfe6ff",
-       anchor: str = "start", weight: str = "normal", extra: str = "") -> str:
-    size = max(size, MIN_FONT)
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
-            f'text-anchor="{anchor}" font-weight="{weight}" pointer-events="none"{extra}>'
-            f"{escape(text)}</text>")
-
-
-def _g(gid: str | None, label: str, inner: list[str] | str) -> str:
-    body = "".join(inner) if isinstance(inner, list) else inner
-    if gid is None:
-        return f"<g><title>{escape(label)}</title>{body}</g>"
-    return (f"<g id={_a(gid)} data-label={_a(label)} style=\"cursor:pointer\">"
-            f"<title>{escape(label)}</title>{body}</g>")
-
 
 def _rc(t: Any, c: str) -> str:
     return RAY_COLOR.get(c, FALLBACK[t.colors.index(c) % len(FALLBACK)])
