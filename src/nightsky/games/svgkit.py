@@ -20,6 +20,7 @@ GOLD = "#ffd166"
 SILVER = "#cfd8ff"
 RED = "#ff6b6b"
 FONT = "font-family:'DejaVu Sans',Verdana,Arial,sans-serif"
+MIN_FONT = 10  # the smallest text, in board units: the web client zooms to make it readable
 
 
 def esc(text: object) -> str:
@@ -91,6 +92,31 @@ def group(body: str, id_: str | None = None, label: str | None = None,
     if detail:
         extra["data_detail"] = detail
     return el("g", title + body, **extra, **kw)
+
+
+def qattr(value: object) -> str:
+    """An attribute value, quoted and escaped (for boards written as f-strings)."""
+    return quoteattr(str(value))
+
+
+def label_text(x: float, y: float, s: str, size: float = 12, fill: str = "#dfe6ff",
+               anchor: str = "start", weight: str = "normal", extra: str = "") -> str:
+    """A ``<text>`` that never takes the pointer (clicks reach the piece under it), at least
+    ``MIN_FONT`` high, its position to one decimal; ``extra`` is more raw attributes."""
+    size = max(size, MIN_FONT)
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
+            f'text-anchor="{anchor}" font-weight="{weight}" pointer-events="none"{extra}>'
+            f"{esc(s)}</text>")
+
+
+def clickable(id_: str | None, label: str, inner: list[str] | str) -> str:
+    """A ``<g>`` with a ``<title>`` tooltip; with an ``id`` it is a target the client can click
+    (``data-label`` names it, the pointer shows it)."""
+    body = "".join(inner) if isinstance(inner, list) else inner
+    if id_ is None:
+        return f"<g><title>{esc(label)}</title>{body}</g>"
+    return (f"<g id={qattr(id_)} data-label={qattr(label)} style=\"cursor:pointer\">"
+            f"<title>{esc(label)}</title>{body}</g>")
 
 
 def section(name: str, x: float, y: float, w: float, h: float) -> str:

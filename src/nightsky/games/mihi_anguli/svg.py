@@ -248,26 +248,8 @@ def _sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None
     return out
 
 
-def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None,
-                bd: dict[str, float], interactive: bool, name: str | None = None,
-                color: str | None = None) -> str:
-    c = state.c
-    sheet = v["sheets"][i]
-    pre = f"p{i}-" if interactive else None
-    out = [el("rect", x=0, y=0, width=SW, height=SH, rx=18, fill=PANEL, opacity=0.85,
-              stroke=GOLD if i == viewer else EDGE, stroke_width=2)]
-    # header
-    score = v["scores"][i]
-    who = name or f"Seat {i}"
-    if len(who) > 20:  # a long name is cut here (whole in the players panel)
-        who = who[:19] + "\u2026"
-    who += " (you)" if i == viewer else ""
-    if color:  # the seat's colour, as on the page
-        out.append(el("circle", cx=30, cy=32, r=8, fill=color))
-    name_x = 46 if color else 24
-    out.append(text(name_x, 40, who, 24, GOLD, weight="bold"))
-    # the sheet's state starts after the name (bold 24 px: at most ~0.62 em a character)
-    info_x = max(215, round(name_x + 0.62 * 24 * len(who) + 20))
+def _sheet_info(sheet: dict[str, Any]) -> str:
+    """The sheet's state in one line: week, day, phase and what is left to spend."""
     week = sheet["week"]
     day = "Saturday (MENTOR)" if sheet["day"] == "Saturday*" else sheet["day"]
     phase = PHASE_WORDS.get(sheet["phase"], sheet["phase"])
@@ -280,7 +262,27 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
         info += f" \u00b7 stars to spend {sheet['stars_to_spend']}"
     if sheet["squares_to_spend"]:
         info += f" \u00b7 squares to spend {sheet['squares_to_spend']}"
-    out.append(text(info_x, 38, info, 15, INK))
+    return info
+
+
+def _sheet_header(i: int, v: dict[str, Any], viewer: int | None, bd: dict[str, float],
+                  name: str | None, color: str | None) -> list[str]:
+    """The frame, the seat's name, the sheet's state and its points."""
+    sheet = v["sheets"][i]
+    out = [el("rect", x=0, y=0, width=SW, height=SH, rx=18, fill=PANEL, opacity=0.85,
+              stroke=GOLD if i == viewer else EDGE, stroke_width=2)]
+    score = v["scores"][i]
+    who = name or f"Seat {i}"
+    if len(who) > 20:  # a long name is cut here (whole in the players panel)
+        who = who[:19] + "\u2026"
+    who += " (you)" if i == viewer else ""
+    if color:  # the seat's colour, as on the page
+        out.append(el("circle", cx=30, cy=32, r=8, fill=color))
+    name_x = 46 if color else 24
+    out.append(text(name_x, 40, who, 24, GOLD, weight="bold"))
+    # the sheet's state starts after the name (bold 24 px: at most ~0.62 em a character)
+    info_x = max(215, round(name_x + 0.62 * 24 * len(who) + 20))
+    out.append(text(info_x, 38, _sheet_info(sheet), 15, INK))
     parts = [f"{k} {bd[k]:g}" for k in ("region", "stars", "articles", "publisher",
                                           "headhunter", "unique") if bd[k]]
     out.append(text(SW - 24, 40, f"{score:g} pts", 24, GOLD, anchor="end", weight="bold"))
@@ -288,10 +290,13 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
                     anchor="end"))
     if len(v["sheets"]) == 1:
         out.append(text(SW - 24, 80, f"rank: {rank_name(score)}", 12, DIM, anchor="end"))
-    out.append(_map(c, sheet, pre))
-    # dice and buttons
+    return out
+
+
+def _dice_buttons(sheet: dict[str, Any], pre: str | None) -> list[str]:
+    """The ability dice still to use and the buttons the sheet's phase offers."""
     x = COL_A
-    out.append(text(x, 96, "dice", 12, DIM))
+    out = [text(x, 96, "dice", 12, DIM)]
     seen: set[int] = set()
     live = sheet["phase"] not in ("waiting", "finished")
     for k, d in enumerate(sheet["dice"] if live else []):
@@ -313,17 +318,19 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
     for k, (lab, key, tip) in enumerate(buttons):
         out.append(_button(bx + (k % 2) * 92, 100 + (k // 2) * 32, 86, lab,
                            None if pre is None else pre + key, tip))
-    # wheel
-    out.append(_wheel(c, sheet, pre, COL_A + 140, 335))
-    # articles
+    return out
+
+
+def _articles(c: Compiled, sheet: dict[str, Any], pre: str | None) -> list[str]:
+    """The five weekly articles: their items and points, ringed when claimed."""
     y = 540
-    out.append(text(COL_A, y, "Articles", 15, GOLD, weight="bold"))
-    out.append(text(COL_A + 280, y, "points", 12, DIM, anchor="end"))
+    out = [text(COL_A, y, "Articles", 15, GOLD, weight="bold"),
+           text(COL_A + 280, y, "points", 12, DIM, anchor="end")]
     claimed = set(sheet["claimed_points"])
     for w in range(1, 6):
         yy = y + 12 + (w - 1) * 34
         g = w - 1
-        closed = w < week
+        closed = w < sheet["week"]
         head = (el("rect", x=COL_A, y=yy, width=40, height=26, rx=6,
                    fill="#253070" if not closed else "#151a3a", stroke=EDGE)
                 + text(COL_A + 20, yy + 18, f"W{w}", 12, INK if not closed else DIM,
@@ -336,52 +343,83 @@ def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int |
         out.append(el("circle", cx=COL_A + 268, cy=yy + 13, r=12, fill="none", stroke=mark,
                       stroke_width=2.5 if w in claimed else 1))
         out.append(text(COL_A + 268, yy + 18, pts, 12, mark, anchor="middle", weight="bold"))
-    # abilities and supporters
+    return out
+
+
+def _row_head(yy: float, short: str, own: bool, fill: str) -> str:
+    """The labelled box that starts an ability's or a supporter's row."""
+    return (el("rect", x=COL_B, y=yy, width=96, height=26, rx=6, fill=fill,
+               stroke=GOLD if own else EDGE, stroke_width=1.5 if own else 1)
+            + text(COL_B + 48, yy + 18, short, 12, INK if own else DIM, anchor="middle",
+                   weight="bold"))
+
+
+def _abilities(c: Compiled, sheet: dict[str, Any], pre: str | None) -> list[str]:
+    """The ability rows: owned, used this turn, and the items that unlock each."""
     acquired = set(sheet["acquired"])
     used = sheet["used"]
     y = 96
-    out.append(text(COL_B, y, "Abilities", 15, GOLD, weight="bold"))
+    out = [text(COL_B, y, "Abilities", 15, GOLD, weight="bold")]
     for k, short in enumerate(ABILITY_ROWS):
         yy = y + 10 + k * 31
         name = LONG[short]
         own = short in ("POS1", "PLOT1") or name in acquired
         was_used = bool(used >> ABILITY_BIT[short] & 1)
         fill = "#2c3f8f" if own and not was_used else ("#1c2452" if own else "#121838")
-        head = (el("rect", x=COL_B, y=yy, width=96, height=26, rx=6, fill=fill,
-                   stroke=GOLD if own else EDGE, stroke_width=1.5 if own else 1)
-                + text(COL_B + 48, yy + 18, short, 12, INK if own else DIM, anchor="middle",
-                       weight="bold"))
         tip = f"{name}: " + ("acquired" if own else "not acquired")
         if was_used:
             tip += ", used this turn"
-        out.append(_g(head, pre, f"ab-{short}", tip))
+        out.append(_g(_row_head(yy, short, own, fill), pre, f"ab-{short}", tip))
         if short not in ("POS1", "PLOT1"):
             g = B.G_OF_ABILITY[ABILITY_BIT[short]]
             out.append(_items_row(c, g, COL_B + 102, yy + 1, sheet, pre))
         else:
             out.append(text(COL_B + 104, yy + 18, "owned from the start", 12, DIM))
+    return out
+
+
+def _supporters(c: Compiled, sheet: dict[str, Any], pre: str | None) -> list[str]:
+    """The supporter rows (MENTOR clickable) and the items that win each."""
+    acquired = set(sheet["acquired"])
     y = 490
-    out.append(text(COL_B, y, "Supporters", 15, GOLD, weight="bold"))
+    out = [text(COL_B, y, "Supporters", 15, GOLD, weight="bold")]
     for k, name in enumerate(B.SUPPORTERS):
         yy = y + 10 + k * 31
         own = name in acquired
-        short = B.SHORT[name]
-        head = (el("rect", x=COL_B, y=yy, width=96, height=26, rx=6,
-                   fill="#2c3f8f" if own else "#121838", stroke=GOLD if own else EDGE,
-                   stroke_width=1.5 if own else 1)
-                + text(COL_B + 48, yy + 18, short, 12,
-                       INK if own else DIM, anchor="middle", weight="bold"))
+        head = _row_head(yy, B.SHORT[name], own, "#2c3f8f" if own else "#121838")
         tip = f"{name}: " + ("acquired" if own else "not acquired")
         id_ = f"{pre}mentor" if name == "MENTOR" and pre is not None else None
         out.append(group(head, id_, tip))
         out.append(_items_row(c, B.G_SUP0 + k, COL_B + 102, yy + 1, sheet, pre))
-    # legend
+    return out
+
+
+def _sheet_legend() -> list[str]:
+    """What the fills of the items mean."""
     ly = SH - 40
     legend = [(E_FILL, "E: experience"), (S_FILL, "S: star"), (Q_FILL, "Q: squares"),
               (NOW, "filled this turn")]
+    out = []
     for k, (col, lab) in enumerate(legend):
         out.append(el("rect", x=COL_A + k * 140, y=ly, width=14, height=14, rx=3, fill=col))
         out.append(text(COL_A + 20 + k * 140, ly + 12, lab, 12, DIM))
+    return out
+
+
+def _draw_sheet(state: MihiAnguliState, i: int, v: dict[str, Any], viewer: int | None,
+                bd: dict[str, float], interactive: bool, name: str | None = None,
+                color: str | None = None) -> str:
+    c = state.c
+    sheet = v["sheets"][i]
+    pre = f"p{i}-" if interactive else None
+    out = _sheet_header(i, v, viewer, bd, name, color)
+    out.append(_map(c, sheet, pre))
+    out += _dice_buttons(sheet, pre)
+    out.append(_wheel(c, sheet, pre, COL_A + 140, 335))
+    out += _articles(c, sheet, pre)
+    out += _abilities(c, sheet, pre)
+    out += _supporters(c, sheet, pre)
+    out += _sheet_legend()
     return "".join(out)
 
 

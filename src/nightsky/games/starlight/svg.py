@@ -20,8 +20,9 @@ import math
 from collections.abc import Sequence
 from contextvars import ContextVar
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
+from nightsky.games.svgkit import clickable as _g
+from nightsky.games.svgkit import label_text as _t
 from nightsky.games.svgkit import section, starfield
 
 from .components import PRIVILEGES
@@ -58,10 +59,6 @@ SHAPES: dict[str, list[tuple[float, float]]] = {
 }
 
 
-def _a(v: Any) -> str:
-    return quoteattr(str(v))
-
-
 # Words for the view's keys in the web client's "what you know" panel (GameUI.view_labels).
 VIEW_LABELS = {
     "ap": "Action points",
@@ -72,25 +69,6 @@ VIEW_LABELS = {
     "space": "Rondel space",
     "saved_ap": "Saved action points",
 }
-
-MIN_FONT = 10  # the smallest text, in board units: the web client zooms to make it readable
-
-
-def _t(x: float, y: float, text: str, size: float = 12, fill: str = "#dfe6ff",
-       anchor: str = "start", weight: str = "normal", extra: str = "") -> str:
-    size = max(size, MIN_FONT)
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
-            f'text-anchor="{anchor}" font-weight="{weight}" pointer-events="none"{extra}>'
-            f"{escape(text)}</text>")
-
-
-def _g(gid: str | None, label: str, inner: list[str] | str) -> str:
-    body = "".join(inner) if isinstance(inner, list) else inner
-    if gid is None:
-        return f"<g><title>{escape(label)}</title>{body}</g>"
-    return (f"<g id={_a(gid)} data-label={_a(label)} style=\"cursor:pointer\">"
-            f"<title>{escape(label)}</title>{body}</g>")
-
 
 def _rc(t: Any, c: str) -> str:
     return RAY_COLOR.get(c, FALLBACK[t.colors.index(c) % len(FALLBACK)])
@@ -169,10 +147,11 @@ def _star_path(cx: float, cy: float, r: float) -> str:
 
 # ------------------------------------------------------------------ the Sky Board
 
-def _constellation(s: Any, v: dict, ci: int, x: float, y: float, w: float, h: float) -> list[str]:
+def _constellation_frame(s: Any, v: dict, ci: int, x: float, y: float, w: float,
+                         h: float) -> list[str]:
+    """A constellation's panel: frame, title, its owners' dots and the Launch spaces naming it."""
     t = s.t
     con = t.data.constellations[ci]
-    name = t.constellations[ci]
     out = [f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="14" fill="#0c1230" '
            f'fill-opacity="0.8" stroke="#3d4a8a" stroke-opacity="0.7"/>',
            _t(x + 12, y + 20, con.title, 13, "#ffe9a8", weight="bold")]
@@ -187,6 +166,58 @@ def _constellation(s: Any, v: dict, ci: int, x: float, y: float, w: float, h: fl
         out.append(_t(x + 12, y + h - 8, "launched from " + ", ".join(
             "/".join(t.constellations[c][:3].capitalize() for c in t.launch_shows[sp])
             for sp in shows) + " Launch space", 9, "#8f9bd0"))
+    return out
+
+
+def _slot_label(s: Any, con: Any, sl: Any, priv: str, own: int) -> str:
+    size_word = ("small (magnitude 2-3)", "medium (magnitude 4-5)",
+                 "alpha (magnitude 6-7)")[sl.size]
+    label = f"{con.title.split(',')[0]} {sl.n}: {size_word}, {sl.np} night points"
+    if priv:
+        label += f", privilege: {PRIV_NAME[priv]}"
+    if sl.target:
+        label += ", a target slot (may start the constellation)"
+    label += f" - {_who(s, own)}'s star" if own >= 0 else " - empty"
+    return label
+
+
+def _slot(s: Any, con: Any, name: str, i: int, cx: float, cy: float) -> str:
+    """One slot of a constellation: a seat's star or an empty ring, target and privilege marks."""
+    sl = s.t.slots[i]
+    r = SIZE_R[sl.size]
+    own = s.board[i]
+    priv = PRIVILEGES[sl.privilege] if sl.privilege >= 0 else ""
+    inner = []
+    if own >= 0:
+        col = _col(own)
+        inner.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 2:.1f}" '
+                     f'fill="url(#sl-glow)" opacity="0.55"/>')
+        inner.append(f'<circle class="hit" cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" '
+                     f'fill="{col}" stroke="#ffffff" stroke-width="1.5"/>')
+        inner.append(f'<path d="{_star_path(cx, cy, r * 0.75)}" fill="#ffffff" '
+                     f'fill-opacity="0.85"/>')
+        inner.append(_t(cx, cy + 3.5, str(sl.np), 9, "#1a1430", "middle", "bold"))
+    else:
+        inner.append(f'<circle class="hit" cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" '
+                     f'fill="#0a0f28" stroke="{SIZE_COLOR[sl.size]}" stroke-width="1.8"/>')
+        inner.append(_t(cx, cy + 4, str(sl.np), 10 + sl.size, "#ffffff", "middle", "bold"))
+    if sl.target:
+        inner.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r + 4}" fill="none" '
+                     f'stroke="#7fffd4" stroke-width="1.3" stroke-dasharray="3 3"/>')
+    if priv:
+        bx, by = cx + r * 0.8, cy - r * 0.9
+        inner.append(f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="7.5" fill="#2b1d5c" '
+                     f'stroke="#d6a4ff" stroke-width="1"/>')
+        inner.append(_t(bx, by + 3, PRIV_BADGE[priv], 7.5, "#f0dcff", "middle", "bold"))
+    inner.append(_t(cx - r * 0.9, cy + r + 10, str(sl.n), 8, "#8f9bd0", "middle"))
+    return _g(f"slot:{name}:{sl.n}", _slot_label(s, con, sl, priv, own), inner)
+
+
+def _constellation(s: Any, v: dict, ci: int, x: float, y: float, w: float, h: float) -> list[str]:
+    t = s.t
+    con = t.data.constellations[ci]
+    name = t.constellations[ci]
+    out = _constellation_frame(s, v, ci, x, y, w, h)
     slots = t.slots_of[ci]
     shape = SHAPES.get(name)
     if shape is None or len(shape) != len(slots):
@@ -205,43 +236,7 @@ def _constellation(s: Any, v: dict, ci: int, x: float, y: float, w: float, h: fl
                            f'stroke-opacity="{0.9 if lit else 0.45}" '
                            f'stroke-width="{2.2 if lit else 1.4}"/>')
     for i in slots:
-        sl = t.slots[i]
-        cx, cy = pos[i]
-        r = SIZE_R[sl.size]
-        own = s.board[i]
-        priv = PRIVILEGES[sl.privilege] if sl.privilege >= 0 else ""
-        size_word = ("small (magnitude 2-3)", "medium (magnitude 4-5)",
-                     "alpha (magnitude 6-7)")[sl.size]
-        label = f"{con.title.split(',')[0]} {sl.n}: {size_word}, {sl.np} night points"
-        if priv:
-            label += f", privilege: {PRIV_NAME[priv]}"
-        if sl.target:
-            label += ", a target slot (may start the constellation)"
-        label += f" - {_who(s, own)}'s star" if own >= 0 else " - empty"
-        inner = []
-        if own >= 0:
-            col = _col(own)
-            inner.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 2:.1f}" '
-                         f'fill="url(#sl-glow)" opacity="0.55"/>')
-            inner.append(f'<circle class="hit" cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" '
-                         f'fill="{col}" stroke="#ffffff" stroke-width="1.5"/>')
-            inner.append(f'<path d="{_star_path(cx, cy, r * 0.75)}" fill="#ffffff" '
-                         f'fill-opacity="0.85"/>')
-            inner.append(_t(cx, cy + 3.5, str(sl.np), 9, "#1a1430", "middle", "bold"))
-        else:
-            inner.append(f'<circle class="hit" cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" '
-                         f'fill="#0a0f28" stroke="{SIZE_COLOR[sl.size]}" stroke-width="1.8"/>')
-            inner.append(_t(cx, cy + 4, str(sl.np), 10 + sl.size, "#ffffff", "middle", "bold"))
-        if sl.target:
-            inner.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r + 4}" fill="none" '
-                         f'stroke="#7fffd4" stroke-width="1.3" stroke-dasharray="3 3"/>')
-        if priv:
-            bx, by = cx + r * 0.8, cy - r * 0.9
-            inner.append(f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="7.5" fill="#2b1d5c" '
-                         f'stroke="#d6a4ff" stroke-width="1"/>')
-            inner.append(_t(bx, by + 3, PRIV_BADGE[priv], 7.5, "#f0dcff", "middle", "bold"))
-        inner.append(_t(cx - r * 0.9, cy + r + 10, str(sl.n), 8, "#8f9bd0", "middle"))
-        out.append(_g(f"slot:{name}:{sl.n}", label, inner))
+        out.append(_slot(s, con, name, i, *pos[i]))
     return out
 
 
@@ -412,53 +407,36 @@ def board_svg(s: Any, viewer: int | None, names: Sequence[str] | None = None,
         _LOOK.reset(token)
 
 
-def _board_svg(s: Any, viewer: int | None) -> str:
-    t = s.t
-    v = s.view(viewer)
-    seats = v["seats"]
-    out: list[str] = []
-    terminal = v["terminal"]
+_PHASE_WORD = {"choose-star": "choose the Core to launch",
+               "build-star": "build the star: attach rays, a Flare, choose its slot",
+               "buy-night-points": "buy night points (2 AP each)",
+               "free-ray": "take a free ray", "free-core": "take a free Core"}
+
+
+def _status(s: Any, v: dict) -> str:
+    """The status line: game over, set-up, or whose turn with its AP and phase."""
     turn = v["turn"]
-
-    # ---- status
-    out.append(_t(24, 38, "STARLIGHT", 26, "#ffe9a8", weight="bold", extra=' letter-spacing="5"'))
-    if terminal:
+    if v["terminal"]:
         win = ", ".join(_who(s, q) for q in v.get("winners", []))
-        status = f"Game over - winner: {win}"
-    elif v["phase"] == "choose-god":
-        status = f"Set-up: {_who(s, turn)} chooses a God"
-    elif turn >= 0:
-        status = f"Round {v['round']} \u00b7 {_who(s, turn)} to act"
-        if not s.is_bot(turn):
-            status += f" \u00b7 {v['ap']} AP"
-        phase_word = {"choose-star": "choose the Core to launch",
-                      "build-star": "build the star: attach rays, a Flare, choose its slot",
-                      "buy-night-points": "buy night points (2 AP each)",
-                      "free-ray": "take a free ray", "free-core": "take a free Core"}
-        if v["phase"] in phase_word:
-            status += f" \u00b7 {phase_word[v['phase']]}"
-        if v["first_turn"]:
-            status += " \u00b7 first turn"
-        if v["last_turn"]:
-            status += " \u00b7 last turn"
-    else:
-        status = "Setting up"
-    out.append(_t(250, 36, status, 15, "#ffffff", weight="bold"))
-    day = (f"Daybreak came in round {v['daybreak_round']}: the next round is the last"
-           if v["daybreak_round"] else f"Daybreak at {t.data.board.daybreak} night points")
-    out.append(_t(250, 54, day, 10, "#aab3da"))
+        return f"Game over - winner: {win}"
+    if v["phase"] == "choose-god":
+        return f"Set-up: {_who(s, turn)} chooses a God"
+    if turn < 0:
+        return "Setting up"
+    status = f"Round {v['round']} \u00b7 {_who(s, turn)} to act"
+    if not s.is_bot(turn):
+        status += f" \u00b7 {v['ap']} AP"
+    if v["phase"] in _PHASE_WORD:
+        status += f" \u00b7 {_PHASE_WORD[v['phase']]}"
+    if v["first_turn"]:
+        status += " \u00b7 first turn"
+    if v["last_turn"]:
+        status += " \u00b7 last turn"
+    return status
 
-    # ---- Sky Board
-    bx, by = 16, 70
-    cw, ch = 306, 236
-    for ci in range(len(t.constellations)):
-        gc, gr = ci % 3, ci // 3
-        out.extend(_constellation(s, v, ci, bx + gc * (cw + 8), by + gr * (ch + 8), cw, ch))
-    rows = -(-len(t.constellations) // 3)
-    board_bottom = by + rows * (ch + 8)
-    out.append(section("Sky", bx, by, 3 * (cw + 8), rows * (ch + 8)))
-    # legend
-    ly = board_bottom
+
+def _legend(bx: float, ly: float, width: float) -> list[str]:
+    """The Sky Board's key: slot sizes, the target ring, then the privilege badges."""
     legend = [f'<circle cx="{bx + 14}" cy="{ly + 6}" r="6" fill="none" '
               f'stroke="{SIZE_COLOR[0]}" stroke-width="1.6"/>',
               _t(bx + 24, ly + 10, "small 2-3", 9, "#aab3da"),
@@ -473,33 +451,18 @@ def _board_svg(s: Any, viewer: int | None) -> str:
               _t(bx + 273, ly + 10, "target", 9, "#aab3da")]
     px: float = bx + 340
     for p in PRIVILEGES:
-        if px > bx + 3 * (cw + 8) - 120:
+        if px > bx + width - 120:
             px, ly = bx + 340, ly + 18
         legend.append(f'<circle cx="{px}" cy="{ly + 6}" r="7" fill="#2b1d5c" stroke="#d6a4ff"/>')
         legend.append(_t(px, ly + 9, PRIV_BADGE[p], 7.5, "#f0dcff", "middle", "bold"))
         legend.append(_t(px + 10, ly + 10, PRIV_NAME[p], 9, "#aab3da"))
         px += 16 + 5.3 * len(PRIV_NAME[p]) + 10
-    out.extend(legend)
+    return legend
 
-    # ---- rondel and pools (right column)
-    rx = 3 * (cw + 8) + bx + 4
-    rw = W - rx - 12
-    rcx, rcy = rx + rw / 2, by + 166
-    out.extend(_rondel(s, v, rcx, rcy, 106))
-    out.append(section("Rondel", rx, by, rw, 330))
-    py = by + 342
-    out.append(section("Pools", rx, py, rw, 290))
-    panel_at = len(out)  # the panel's frame goes in once its height is known
-    # Cores
-    out.append(_t(rx + 12, py + 20, f"Core pool \u00b7 deck {v['core_deck']} \u00b7 "
-                  f"discards {len(v['core_discard'])}", 11, "#ffe9a8", weight="bold"))
-    for k, cid in enumerate(v["core_pool"]):
-        c = t.core_ids.index(cid)
-        out.append(_core_card(s, rx + 12 + 92 * k, py + 28, c, f"pool:core:{cid}", w=86, h=88))
-    out.append(_button("pool:cores:flush", rx + rw - 74, py + 8, 62, "flush",
-                       "Flush the Core pool and deal three new Cores (1 AP)"))
-    # rays
-    ry = py + 134
+
+def _ray_pools(s: Any, v: dict, rx: float, rw: float, ry: float, out: list[str]) -> float:
+    """The long and short ray pools with their flush buttons; returns the y below them."""
+    t = s.t
     for size, key in ((0, "long"), (1, "short")):
         pool = v[f"{key}_pool"]
         bag = v[f"{key}_bag"]
@@ -516,8 +479,12 @@ def _board_svg(s: Any, viewer: int | None) -> str:
         if not counts:
             out.append(_t(rx + 16, ry + 28, "empty", 10, "#6f7aa8"))
         ry += 52
-    # Flares
-    fy = ry
+    return ry
+
+
+def _flare_pool(s: Any, v: dict, rx: float, rw: float, fy: float, out: list[str]) -> None:
+    """The Flare pool: each place costs its position in AP; empty places dashed."""
+    t = s.t
     out.append(_t(rx + 12, fy + 4, f"Flare pool \u00b7 deck {v['flare_deck']}", 11, "#ffe9a8",
                   weight="bold"))
     out.append(_button("pool:flares:flush", rx + rw - 74, fy - 12, 62, "flush",
@@ -533,93 +500,157 @@ def _board_svg(s: Any, viewer: int | None) -> str:
         f = t.flare_ids.index(fid)
         out.append(_flare_card(s, x0, fy + 12, f, f"pool:flare:{k + 1}", top=f"{k + 1} AP",
                                w=fw))
+
+
+def _pools(s: Any, v: dict, rx: float, rw: float, py: float, out: list[str]) -> float:
+    """The Core, ray and Flare pools in one panel; returns the panel's bottom."""
+    t = s.t
+    out.append(section("Pools", rx, py, rw, 290))
+    panel_at = len(out)  # the panel's frame goes in once its height is known
+    out.append(_t(rx + 12, py + 20, f"Core pool \u00b7 deck {v['core_deck']} \u00b7 "
+                  f"discards {len(v['core_discard'])}", 11, "#ffe9a8", weight="bold"))
+    for k, cid in enumerate(v["core_pool"]):
+        c = t.core_ids.index(cid)
+        out.append(_core_card(s, rx + 12 + 92 * k, py + 28, c, f"pool:core:{cid}", w=86, h=88))
+    out.append(_button("pool:cores:flush", rx + rw - 74, py + 8, 62, "flush",
+                       "Flush the Core pool and deal three new Cores (1 AP)"))
+    fy = _ray_pools(s, v, rx, rw, py + 134, out)
+    _flare_pool(s, v, rx, rw, fy, out)
     right_bottom = fy + 120
     out.insert(panel_at, f'<rect x="{rx}" y="{py}" width="{rw}" height="{right_bottom - py}" '
                f'rx="14" fill="#0c1230" fill-opacity="0.8" stroke="#3d4a8a"/>')
+    return right_bottom
 
-    # ---- under the board: Accolades, slotless table, the star being launched
-    ay = board_bottom + 32
-    out.append(section("Accolades", bx, ay, 3 * (cw + 8), 100))
+
+def _accolade(s: Any, v: dict, acc: Any, x0: float, ay: float) -> str:
+    """One Accolade card: goal, day points, who won it and the Starbots' markers toward it."""
+    owner = v["accolades"][acc.id]
+    won = owner is not None and owner >= 0
+    col = _col(owner) if won else "#6f7fc0"
+    marks = [(q, sd["accolade_markers"][acc.index - 1]) for q, sd in enumerate(v["seats"])
+             if sd["starbot"] and sd["accolade_markers"][acc.index - 1]]
+    label = f"Accolade {acc.index}: {goal_text(acc, True)}, {acc.dp} day points"
+    if owner is not None and owner >= 0:
+        label += f" - won by {_who(s, owner)}"
+    inner = [f'<rect x="{x0}" y="{ay + 22}" width="142" height="62" rx="10" '
+             f'fill="#141b44" stroke="{col}" stroke-width="{2 if won else 1}"/>',
+             _t(x0 + 10, ay + 40, f"#{acc.index}", 12, "#ffe9a8", weight="bold"),
+             _t(x0 + 132, ay + 40, f"{acc.dp} DP", 11, "#ffe9a8", "end", "bold")]
+    for j, line in enumerate(_wrap(goal_text(acc, True), 24)[:2]):
+        inner.append(_t(x0 + 10, ay + 56 + 12 * j, line, 9.5, "#dfe6ff"))
+    if won:
+        inner.append(f'<circle cx="{x0 + 44}" cy="{ay + 36}" r="7" fill="{col}"/>')
+        inner.append(_t(x0 + 55, ay + 40, "won", 9, col, weight="bold"))
+    for j, (q, m) in enumerate(marks):
+        inner.append(_t(x0 + 132, ay + 78 - 12 * j, f"B{q}: {m}/5", 8.5,
+                        _col(q), "end"))
+    return _g(None, label, inner)
+
+
+def _slotless(s: Any, sx0: float, ay: float) -> str:
+    """The slotless final-launch box with its night points by star size."""
+    sl = s.t.data.slotless
+    return _g("board:slotless",
+              f"Slotless final launch: small {sl.small}, medium {sl.medium}, "
+              f"alpha {sl.large} night points", [
+                  f'<rect class="hit" x="{sx0}" y="{ay + 22}" width="128" height="62" '
+                  f'rx="10" fill="#141b44" stroke="#ff9a7a" stroke-dasharray="5 3"/>',
+                  _t(sx0 + 64, ay + 40, "slotless launch", 10, "#ff9a7a", "middle", "bold"),
+                  _t(sx0 + 64, ay + 58, f"{sl.small} / {sl.medium} / {sl.large} NP", 11,
+                     "#ffffff", "middle", "bold"),
+                  _t(sx0 + 64, ay + 74, "small / medium / alpha", 8.5, "#aab3da",
+                     "middle")])
+
+
+def _star_rays(s: Any, star: dict, scx: float, scy: float) -> list[str]:
+    """The rays of the star being launched, spread evenly around its Core."""
+    t = s.t
+    c = t.core_ids.index(star["core"])
+    rays = []
+    for key, cnt in star["rays"].items():
+        size_w, color = key.split(" ", 1)
+        rays += [(size_w, color)] * cnt
+    if c >= t.num_deck_cores:
+        rays.append(("short", "white"))
+    k = max(1, len(rays))
+    out = []
+    for j, (size_w, color) in enumerate(rays):
+        ang = -math.pi / 2 + 2 * math.pi * j / k
+        ln = 26 if size_w == "long" else 16
+        out.append(f'<line x1="{scx + 11 * math.cos(ang):.1f}" '
+                   f'y1="{scy + 11 * math.sin(ang):.1f}" '
+                   f'x2="{scx + (11 + ln) * math.cos(ang):.1f}" '
+                   f'y2="{scy + (11 + ln) * math.sin(ang):.1f}" '
+                   f'stroke="{_rc(t, color) if color in t.colors else "#ffffff"}" '
+                   f'stroke-width="3.5" stroke-linecap="round"/>')
+    return out
+
+
+def _launching(s: Any, v: dict, star: dict, stx: float, sty: float, width: float) -> list[str]:
+    """The star being launched, built face up: its Core, rays and Flare."""
+    mag = s.star_magnitude()  # the star is built face up
+    out = [f'<rect x="{stx}" y="{sty + 4}" width="{width}" height="86" rx="12" '
+           f'fill="#1a1640" stroke="#ffe9a8" stroke-opacity="0.7"/>']
+    what = f"a star of magnitude {mag}" if star["rays"] else "a star (no rays yet)"
+    out.append(_t(stx + 12, sty + 22, f"{_who(s, v['turn'])} is launching {what}", 11,
+                  "#ffe9a8", weight="bold"))
+    scx, scy = stx + 60, sty + 56
+    out.append(f'<circle cx="{scx}" cy="{scy}" r="26" fill="url(#sl-glow)"/>')
+    out.append(f'<circle cx="{scx}" cy="{scy}" r="10" fill="url(#sl-core)"/>')
+    out += _star_rays(s, star, scx, scy)
+    desc = f"Core {star['core']}; rays: " + (", ".join(
+        f"{n} {k2}" for k2, n in star["rays"].items()) or "none yet")
+    if star["flare"]:
+        desc += f"; Flare {star['flare']}"
+    for j, line in enumerate(_wrap(desc, 60)[:3]):
+        out.append(_t(stx + 104, sty + 44 + 14 * j, line, 10, "#dfe6ff"))
+    return out
+
+
+def _under_board(s: Any, v: dict, bx: float, ay: float, width: float, out: list[str]) -> float:
+    """Accolades, the slotless box and the star being launched; returns the y below them."""
+    out.append(section("Accolades", bx, ay, width, 100))
     out.append(_t(bx + 6, ay + 14, "Accolades", 13, "#ffe9a8", weight="bold"))
-    for k, acc in enumerate(t.data.accolades):
-        x0 = bx + 6 + k * 150
-        owner = v["accolades"][acc.id]
-        won = owner is not None and owner >= 0
-        col = _col(owner) if won else "#6f7fc0"
-        marks = [(q, sd["accolade_markers"][acc.index - 1]) for q, sd in enumerate(seats)
-                 if sd["starbot"] and sd["accolade_markers"][acc.index - 1]]
-        label = f"Accolade {acc.index}: {goal_text(acc, True)}, {acc.dp} day points"
-        if owner is not None and owner >= 0:
-            label += f" - won by {_who(s, owner)}"
-        inner = [f'<rect x="{x0}" y="{ay + 22}" width="142" height="62" rx="10" '
-                 f'fill="#141b44" stroke="{col}" stroke-width="{2 if won else 1}"/>',
-                 _t(x0 + 10, ay + 40, f"#{acc.index}", 12, "#ffe9a8", weight="bold"),
-                 _t(x0 + 132, ay + 40, f"{acc.dp} DP", 11, "#ffe9a8", "end", "bold")]
-        for j, line in enumerate(_wrap(goal_text(acc, True), 24)[:2]):
-            inner.append(_t(x0 + 10, ay + 56 + 12 * j, line, 9.5, "#dfe6ff"))
-        if won:
-            inner.append(f'<circle cx="{x0 + 44}" cy="{ay + 36}" r="7" fill="{col}"/>')
-            inner.append(_t(x0 + 55, ay + 40, "won", 9, col, weight="bold"))
-        for j, (q, m) in enumerate(marks):
-            inner.append(_t(x0 + 132, ay + 78 - 12 * j, f"B{q}: {m}/5", 8.5,
-                            _col(q), "end"))
-        out.append(_g(None, label, inner))
-    # slotless
-    sx0 = bx + 6 + 5 * 150 + 6
-    sl = t.data.slotless
-    out.append(_g("board:slotless",
-                  f"Slotless final launch: small {sl.small}, medium {sl.medium}, "
-                  f"alpha {sl.large} night points", [
-                      f'<rect class="hit" x="{sx0}" y="{ay + 22}" width="128" height="62" '
-                      f'rx="10" fill="#141b44" stroke="#ff9a7a" stroke-dasharray="5 3"/>',
-                      _t(sx0 + 64, ay + 40, "slotless launch", 10, "#ff9a7a", "middle", "bold"),
-                      _t(sx0 + 64, ay + 58, f"{sl.small} / {sl.medium} / {sl.large} NP", 11,
-                         "#ffffff", "middle", "bold"),
-                      _t(sx0 + 64, ay + 74, "small / medium / alpha", 8.5, "#aab3da",
-                         "middle")]))
-    # the star being launched
+    for k, acc in enumerate(s.t.data.accolades):
+        out.append(_accolade(s, v, acc, bx + 6 + k * 150, ay))
+    out.append(_slotless(s, bx + 6 + 5 * 150 + 6, ay))
     star = v["star"]
-    stx = bx + 6
     sty = ay + 96
     if star:
-        c = t.core_ids.index(star["core"])
-        mag = s.star_magnitude()  # the star is built face up
-        out.append(f'<rect x="{stx}" y="{sty + 4}" width="{3 * (cw + 8) - 14}" height="86" rx="12" '
-                   f'fill="#1a1640" stroke="#ffe9a8" stroke-opacity="0.7"/>')
-        what = f"a star of magnitude {mag}" if star["rays"] else "a star (no rays yet)"
-        out.append(_t(stx + 12, sty + 22, f"{_who(s, turn)} is launching {what}", 11,
-                      "#ffe9a8", weight="bold"))
-        scx, scy = stx + 60, sty + 56
-        out.append(f'<circle cx="{scx}" cy="{scy}" r="26" fill="url(#sl-glow)"/>')
-        out.append(f'<circle cx="{scx}" cy="{scy}" r="10" fill="url(#sl-core)"/>')
-        rays = []
-        for key, cnt in star["rays"].items():
-            size_w, color = key.split(" ", 1)
-            rays += [(size_w, color)] * cnt
-        if c >= t.num_deck_cores:
-            rays.append(("short", "white"))
-        k = max(1, len(rays))
-        for j, (size_w, color) in enumerate(rays):
-            ang = -math.pi / 2 + 2 * math.pi * j / k
-            ln = 26 if size_w == "long" else 16
-            out.append(f'<line x1="{scx + 11 * math.cos(ang):.1f}" '
-                       f'y1="{scy + 11 * math.sin(ang):.1f}" '
-                       f'x2="{scx + (11 + ln) * math.cos(ang):.1f}" '
-                       f'y2="{scy + (11 + ln) * math.sin(ang):.1f}" '
-                       f'stroke="{_rc(t, color) if color in t.colors else "#ffffff"}" '
-                       f'stroke-width="3.5" stroke-linecap="round"/>')
-        desc = f"Core {star['core']}; rays: " + (", ".join(
-            f"{n} {k2}" for k2, n in star["rays"].items()) or "none yet")
-        if star["flare"]:
-            desc += f"; Flare {star['flare']}"
-        for j, line in enumerate(_wrap(desc, 60)[:3]):
-            out.append(_t(stx + 104, sty + 44 + 14 * j, line, 10, "#dfe6ff"))
-    y: float = max(sty + (96 if star else 0), right_bottom + 12)
+        out += _launching(s, v, star, bx + 6, sty, width - 14)
+    return sty + (96 if star else 0)
 
-    # ---- seat mats
-    for q, sd in enumerate(seats):
+
+def _board_svg(s: Any, viewer: int | None) -> str:
+    t = s.t
+    v = s.view(viewer)
+    out: list[str] = []
+    out.append(_t(24, 38, "STARLIGHT", 26, "#ffe9a8", weight="bold", extra=' letter-spacing="5"'))
+    out.append(_t(250, 36, _status(s, v), 15, "#ffffff", weight="bold"))
+    day = (f"Daybreak came in round {v['daybreak_round']}: the next round is the last"
+           if v["daybreak_round"] else f"Daybreak at {t.data.board.daybreak} night points")
+    out.append(_t(250, 54, day, 10, "#aab3da"))
+    # ---- Sky Board and its legend
+    bx, by = 16, 70
+    cw, ch = 306, 236
+    for ci in range(len(t.constellations)):
+        gc, gr = ci % 3, ci // 3
+        out.extend(_constellation(s, v, ci, bx + gc * (cw + 8), by + gr * (ch + 8), cw, ch))
+    rows = -(-len(t.constellations) // 3)
+    board_bottom = by + rows * (ch + 8)
+    out.append(section("Sky", bx, by, 3 * (cw + 8), rows * (ch + 8)))
+    out.extend(_legend(bx, board_bottom, 3 * (cw + 8)))
+    # ---- rondel and pools (right column)
+    rx = 3 * (cw + 8) + bx + 4
+    rw = W - rx - 12
+    out.extend(_rondel(s, v, rx + rw / 2, by + 166, 106))
+    out.append(section("Rondel", rx, by, rw, 330))
+    right_bottom = _pools(s, v, rx, rw, by + 342, out)
+    # ---- under the board, then the seat mats
+    under = _under_board(s, v, bx, board_bottom + 32, 3 * (cw + 8), out)
+    y: float = max(under, right_bottom + 12)
+    for q, sd in enumerate(v["seats"]):
         y = _mat(s, v, sd, q, viewer, y, out)
-
     height = int(y + 10)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {height}" width="100%" '
@@ -633,24 +664,14 @@ def _board_svg(s: Any, viewer: int | None) -> str:
     )
 
 
-def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
-         out: list[str]) -> float:
-    t = s.t
-    col = _col(q)
+def _mat_header(s: Any, v: dict, sd: dict, q: int, me: bool, y: float) -> list[str]:
+    """The mat's name, points and one info line (the score breakdown once the game is over)."""
     terminal = v["terminal"]
-    acting = not terminal and q in v["current_players"]
-    me = q == viewer
     bot = sd["starbot"]
-    h = 96 if bot else 246
-    out.append(section("Your mat" if me else f"{_who(s, q)}'s mat", 12, y, W - 24, h))
-    out.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="16" fill="#0f1434" '
-               f'fill-opacity="0.82" stroke="{col}" stroke-opacity="{0.95 if acting else 0.4}" '
-               f'stroke-width="{2.6 if acting else 1.2}"/>')
-    # header
     name = _who(s, q) + (" (you)" if me else "")
     crown = " \u265b" if terminal and q in v.get("winners", []) else ""
-    out.append(f'<circle cx="34" cy="{y + 24}" r="9" fill="{col}"/>')
-    out.append(_t(50, y + 29, name + crown, 15, "#ffffff", weight="bold"))
+    out = [f'<circle cx="34" cy="{y + 24}" r="9" fill="{_col(q)}"/>',
+           _t(50, y + 29, name + crown, 15, "#ffffff", weight="bold")]
     score = v["scores"][q]
     big = f"{score:g}" if terminal else f"{sd['night_points']}"
     out.append(_t(250, y + 30, big, 22, "#ffe9a8", "end", "bold"))
@@ -668,17 +689,22 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
             f"{k.replace('_', ' ')} {val:g}" for k, val in row.items() if k != "total" and val
         )
         out.append(_t(26, y + 76, txt, 9.5, "#ffe9a8"))
-    if bot:
-        marks = sd["accolade_markers"]
-        out.append(_t(300, y + 29, "Starbot: plays from its deck \u00b7 Accolade markers "
-                      + "  ".join(f"#{i + 1}: {m}" for i, m in enumerate(marks)), 11, "#dfe6ff"))
-        n_deck = v["starbot_deck"]
-        out.append(_t(300, y + 50, f"Starbot deck {n_deck} card{'' if n_deck == 1 else 's'}, "
-                      f"{len(v['starbot_discard'])} discarded", 10, "#aab3da"))
-        return y + h + 10
-    # privileges, magnitudes, aspects (the mat's record track)
-    ry = y + 96
-    out.append(_t(26, ry, "Privileges", 10, "#aab3da", weight="bold"))
+    return out
+
+
+def _starbot_line(v: dict, sd: dict, y: float) -> list[str]:
+    """A Starbot's mat: its Accolade markers and deck."""
+    marks = sd["accolade_markers"]
+    n_deck = v["starbot_deck"]
+    return [_t(300, y + 29, "Starbot: plays from its deck \u00b7 Accolade markers "
+               + "  ".join(f"#{i + 1}: {m}" for i, m in enumerate(marks)), 11, "#dfe6ff"),
+            _t(300, y + 50, f"Starbot deck {n_deck} card{'' if n_deck == 1 else 's'}, "
+               f"{len(v['starbot_discard'])} discarded", 10, "#aab3da")]
+
+
+def _record_track(s: Any, sd: dict, ry: float) -> list[str]:
+    """The mat's record track: privileges, magnitudes and aspects, lit where recorded."""
+    out = [_t(26, ry, "Privileges", 10, "#aab3da", weight="bold")]
     for k, p in enumerate(PRIVILEGES):
         on = p in sd["privileges"]
         cx = 36 + 36 * k
@@ -698,7 +724,7 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
         out.append(_t(cx, ry + 23, str(m), 11, "#ffffff" if on else "#4f5a90", "middle", "bold"))
     ry += 50
     out.append(_t(26, ry, "Aspects", 10, "#aab3da", weight="bold"))
-    for k, asp in enumerate(t.aspects):
+    for k, asp in enumerate(s.t.aspects):
         on = asp in sd["aspects"]
         cx = 36 + 36 * k
         out.append(_g(None, f"Aspect {asp}: {'recorded' if on else 'not yet'}", [
@@ -706,7 +732,13 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
             f'fill="{"#1f5a5a" if on else "#141b44"}" '
             f'stroke="{"#7fffd4" if on else "#3d4a8a"}"/>',
             _t(cx, ry + 21.5, asp[:5], 8, "#ffffff" if on else "#4f5a90", "middle")]))
-    # Cores
+    return out
+
+
+def _mat_cores_rays(s: Any, v: dict, sd: dict, q: int, me: bool, y: float,
+                    out: list[str]) -> float:
+    """The seat's Cores (the one being launched glows) and rays; returns where Flares go."""
+    t = s.t
     cx0 = 270
     out.append(_t(cx0, y + 48, f"Cores ({len(sd['cores'])})", 11, "#ffe9a8", weight="bold"))
     star_core = v["star"]["core"] if v["star"] and q == v["turn"] else None
@@ -716,7 +748,6 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
         note = "launching" if cid == star_core else ""
         out.append(_core_card(s, cx0 + 92 * k, y + 56, c, gid, note, w=86, h=96,
                               glow=bool(note)))
-    # rays
     rx0 = cx0 + 92 * max(4, len(sd["cores"])) + 8
     out.append(_t(rx0, y + 48, "Rays", 11, "#ffe9a8", weight="bold"))
     for size, key in ((0, "long"), (1, "short")):
@@ -734,13 +765,16 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
             xx += (30 if size == 0 else 16) + 38
         if not any_ray:
             out.append(_t(rx0 + 4, yy + 4, f"no {key} rays", 10, "#4f5a90"))
-    # Flares
-    fx0 = rx0 + 5 * 68 + 10
+    return rx0 + 5 * 68 + 10
+
+
+def _mat_flares(s: Any, sd: dict, me: bool, fx0: float, y: float, out: list[str]) -> None:
+    """Held Flares, fanned out when they do not fit; used ones fill what room is left."""
+    t = s.t
     fl = sd["flares"]
     used = sd["used_flares"]
     out.append(_t(fx0, y + 48, f"Flares ({len(fl)} held, {len(used)} used)", 11, "#ffe9a8",
                   weight="bold"))
-    # Held Flares fan out when they do not fit; used ones fill what room is left.
     avail = W - 30 - fx0
     step = 88.0 if len(fl) * 88 <= avail else max(18.0, (avail - 82) / max(1, len(fl) - 1))
     xx = float(fx0)
@@ -757,34 +791,38 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
         f = t.flare_ids.index(fid)
         out.append(_flare_card(s, xx, y + 56, f, None, w=82, h=96, used=True))
         xx += 88
-    # God, Laurels (second row)
-    gy = y + 166
+
+
+def _god_card(card: Any, gx: float, gy: float, gid: str | None, label: str,
+              rect_extra: str) -> str:
+    """One God card face: name, title and the first two lines of its power."""
+    cls = ' class="hit"' if gid else ""
+    return _g(gid, label, [
+        f'<rect{cls} x="{gx}" y="{gy + 12}" width="230" height="58" rx="9" fill="#2a2410" '
+        f'stroke="#ffd27f"{rect_extra}/>',
+        _t(gx + 10, gy + 30, f"{card.name}, {card.title}", 11, "#ffe9a8", weight="bold"),
+        *[_t(gx + 10, gy + 44 + 11 * j, line, 8.5, "#f5ecd0")
+          for j, line in enumerate(_wrap(card.text, 44)[:2])]])
+
+
+def _mat_gods(s: Any, sd: dict, gy: float, out: list[str]) -> float:
+    """The God kept, the Gods to choose from (or their backs); returns the x after them."""
+    t = s.t
     gx = 270
     god = sd.get("god")
     out.append(_t(gx, gy + 6, "God: choose one to keep" if sd.get("god_hand") else "God", 11,
                   "#ffe9a8", weight="bold"))
     if god:
-        gi = t.god_ids.index(god)
-        card = t.data.gods[gi]
-        out.append(_g(None, f"{card.name}, {card.title}: {card.text}", [
-            f'<rect x="{gx}" y="{gy + 12}" width="230" height="58" rx="9" fill="#2a2410" '
-            f'stroke="#ffd27f"/>',
-            _t(gx + 10, gy + 30, f"{card.name}, {card.title}", 11, "#ffe9a8", weight="bold"),
-            *[_t(gx + 10, gy + 44 + 11 * j, line, 8.5, "#f5ecd0")
-              for j, line in enumerate(_wrap(card.text, 44)[:2])]]))
+        card = t.data.gods[t.god_ids.index(god)]
+        out.append(_god_card(card, gx, gy, None, f"{card.name}, {card.title}: {card.text}", ""))
         gx += 240
     hand = sd.get("god_hand")
     if hand:
         for gid_ in hand:
-            gi = t.god_ids.index(gid_)
-            card = t.data.gods[gi]
-            out.append(_g(f"hand:god:{gid_}", f"Keep {card.name}, {card.title}: {card.text}", [
-                f'<rect class="hit" x="{gx}" y="{gy + 12}" width="230" height="58" rx="9" '
-                f'fill="#2a2410" stroke="#ffd27f" stroke-dasharray="5 3"/>',
-                _t(gx + 10, gy + 30, f"{card.name}, {card.title}", 11, "#ffe9a8",
-                   weight="bold"),
-                *[_t(gx + 10, gy + 44 + 11 * j, line, 8.5, "#f5ecd0")
-                  for j, line in enumerate(_wrap(card.text, 44)[:2])]]))
+            card = t.data.gods[t.god_ids.index(gid_)]
+            out.append(_god_card(card, gx, gy, f"hand:god:{gid_}",
+                                 f"Keep {card.name}, {card.title}: {card.text}",
+                                 ' stroke-dasharray="5 3"'))
             gx += 240
     elif sd["god_cards_in_hand"]:
         for k in range(sd["god_cards_in_hand"]):
@@ -796,8 +834,12 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
     elif not god:
         out.append(_t(gx, gy + 30, "none", 10, "#4f5a90"))
         gx += 60
-    # Laurels
-    lx = max(gx + 10, 760)
+    return gx
+
+
+def _mat_laurels(s: Any, sd: dict, q: int, lx: float, gy: float, out: list[str]) -> None:
+    """The seat's Laurels face up (ticked when met) or, hidden, their backs."""
+    t = s.t
     out.append(_t(lx, gy + 6, "Laurels", 11, "#ffe9a8", weight="bold"))
     laurels = sd.get("laurels")
     if laurels is not None:
@@ -820,16 +862,46 @@ def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
             out.append(f'<rect x="{lx + 6 * k}" y="{gy + 12 + 2 * k}" width="44" height="58" '
                        f'rx="7" fill="url(#sl-back)" stroke="#4fa070"/>')
         out.append(_t(lx + 60, gy + 46, f"{n} secret Laurel{'' if n == 1 else 's'}", 10, "#aab3da"))
-    # the viewer's own special buttons
+
+
+def _mat_buttons(v: dict, q: int, y: float) -> list[str]:
+    """The viewer's own special buttons: final launch, buy a night point."""
+    bxx = W - 170
+    out = []
+    if v["last_turn"] and v["turn"] == q:
+        out.append(_button("mat:final", bxx, y + 12, 150, "final launch",
+                           "Final launch: 1 AP, to any constellation or slotless",
+                           "#ff9a7a"))
+    if v["phase"] == "buy-night-points" and v["turn"] == q:
+        out.append(_button("mat:buy", bxx, y + 40, 150, "buy 1 NP (2 AP)",
+                           "Buy one night point for 2 action points", "#ffd27f"))
+    return out
+
+
+def _mat(s: Any, v: dict, sd: dict, q: int, viewer: int | None, y: float,
+         out: list[str]) -> float:
+    col = _col(q)
+    terminal = v["terminal"]
+    acting = not terminal and q in v["current_players"]
+    me = q == viewer
+    bot = sd["starbot"]
+    h = 96 if bot else 246
+    out.append(section("Your mat" if me else f"{_who(s, q)}'s mat", 12, y, W - 24, h))
+    out.append(f'<rect x="12" y="{y}" width="{W - 24}" height="{h}" rx="16" fill="#0f1434" '
+               f'fill-opacity="0.82" stroke="{col}" stroke-opacity="{0.95 if acting else 0.4}" '
+               f'stroke-width="{2.6 if acting else 1.2}"/>')
+    out += _mat_header(s, v, sd, q, me, y)
+    if bot:
+        out += _starbot_line(v, sd, y)
+        return y + h + 10
+    out += _record_track(s, sd, y + 96)
+    fx0 = _mat_cores_rays(s, v, sd, q, me, y, out)
+    _mat_flares(s, sd, me, fx0, y, out)
+    gy = y + 166  # the second row: God, Laurels
+    gx = _mat_gods(s, sd, gy, out)
+    _mat_laurels(s, sd, q, max(gx + 10, 760), gy, out)
     if me and not terminal:
-        bxx = W - 170
-        if v["last_turn"] and v["turn"] == q:
-            out.append(_button("mat:final", bxx, y + 12, 150, "final launch",
-                               "Final launch: 1 AP, to any constellation or slotless",
-                               "#ff9a7a"))
-        if v["phase"] == "buy-night-points" and v["turn"] == q:
-            out.append(_button("mat:buy", bxx, y + 40, 150, "buy 1 NP (2 AP)",
-                               "Buy one night point for 2 action points", "#ffd27f"))
+        out += _mat_buttons(v, q, y)
     return y + h + 10
 
 
