@@ -15,7 +15,7 @@ import pytest
 
 from nightsky.core.narration import narrate
 from nightsky.core.registry import load_game
-from nightsky.server.patches import apply_patch, svg_hunks, tokens, view_patch
+from nightsky.server.patches import apply_edit, apply_patch, edit, str_hunks, tokens, view_patch
 from nightsky.server.views import seat_payload
 from tests.server.conftest import auth, create, seat_tokens, ws_connect
 
@@ -51,13 +51,25 @@ def test_a_patch_rebuilds_the_next_view_exactly_and_is_small(game: str) -> None:
     assert sent < full / 2, (game, sent, full)
 
 
-def test_board_hunks_replace_token_stretches() -> None:
+def test_string_hunks_carry_only_the_characters_that_changed() -> None:
     old, new = "<svg><g a='1'>x</g><g>y</g></svg>", "<svg><g a='2'>x</g><g>y</g><p/></svg>"
     assert "".join(tokens(old)) == old
-    hunks = svg_hunks(old, new)
-    assert hunks == [[1, 2, "<g a='2'>x"], [5, 5, "<p/>"]]
+    assert str_hunks(old, new) == [[11, 12, "2"], [27, 27, "<p/>"]]
     patch = view_patch({"version": 1, "svg": old}, {"version": 2, "svg": new})
     assert apply_patch({"version": 1, "svg": old}, patch) == {"version": 2, "svg": new}
+
+
+def test_edits_rebuild_objects_lists_and_text() -> None:
+    old = {"a": [1, 2, 3] * 20, "b": {"c": "x" * 80, "d": 1}, "e": [{"k": "v" * 60}] * 3}
+    new = {"a": [1, 2, 3] * 20 + [4], "b": {"c": "x" * 40 + "y" + "x" * 39}, "e":
+           [{"k": "v" * 60}, {"k": "w" * 60}, {"k": "v" * 60}], "f": None}
+    op = edit(old, new)
+    assert apply_edit(old, op) == new
+    assert op["o"]["b"]["x"] == ["d"] and op["o"]["b"]["o"]["c"] == {"s": [[40, 41, "y"]]}
+    assert op["o"]["a"] == {"l": [60, 60, [4]]} and op["o"]["f"] == {"v": None}
+    assert [n for n, _ in op["o"]["e"]["i"]] == [1]
+    # A string with characters JavaScript counts twice is sent whole (offsets would differ).
+    assert edit("\U0001f31f" * 30 + "a", "\U0001f31f" * 30 + "b") == {"v": "\U0001f31f" * 30 + "b"}
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")

@@ -2,13 +2,12 @@
 that asked for them (``"patches": true`` in its hello) is sent that instead of the whole view.
 
 A patch names the version it applies to (``base``) and the one it makes (``version``):
-``set`` holds every top-level section that changed but the board and the log, ``drop`` the
-sections gone; ``log`` the lines added (``{"from": n, "add": [...]}``: the first ``n`` lines
-stay) when the old log is a prefix of the new one (else the whole log is in ``set``); ``svg``
-the board's changed stretches as ``[start, end, text]`` over the old board's tokens (a token is
-a tag or the text between tags: ``TOKEN``), replacing tokens ``start``..``end - 1`` with
-``text``. ``apply_patch`` is the client's rule, written here once more for the tests.
-Nothing here knows a game: views are compared as JSON values.
+``set`` holds the top-level sections that are new (or cheaper whole), ``drop`` the sections
+gone, ``diff`` an edit per changed section (``DIFF``), and ``log`` the lines added
+(``{"from": n, "add": [...]}``: the first ``n`` lines stay) when the old log is a prefix of the
+new one (else the log is edited like any section). ``apply_patch`` is the client's rule
+(``web/js/patch.js``), written here once more for the tests. Nothing here knows a game: views
+are compared as JSON values, so a sixth game's view is patched without a change here.
 """
 
 from __future__ import annotations
@@ -17,25 +16,41 @@ import bisect
 import re
 from typing import Any
 
-TOKEN = re.compile(r"<[^<]*|[^<]+")
-"""A board token: a tag with the text after it up to the next tag, or text before the first
-(the client splits with the same pattern: ``web/js/patch.js``)."""
+import orjson
+
+DIFF = """An edit turns an old JSON value into a new one; it is one of
+``{"v": new}`` (the new value whole), ``{"o": {key: edit}, "x": [keys dropped]}`` (an object
+edited key by key; a new key's edit is ``{"v": ...}``), ``{"i": [[index, edit], ...]}`` (a
+list of the same length edited item by item), ``{"l": [start, end, [items]]}`` (a list whose
+items ``start``..``end - 1`` are replaced by ``items``) or ``{"s": [[start, end, text], ...]}``
+(a string whose characters ``start``..``end - 1`` are replaced by ``text``, hunk by hunk,
+offsets into the old string; ``text`` may be a list of pieces, strings and ``[s, e]`` for
+the old characters ``s``..``e - 1``: ``str_hunks``)."""
+
+TOKEN = re.compile(r"<[^<\n]*\n?|[^<\n]+\n?|\n")
+"""A string token: a tag, or the text up to the next tag or line end (a board's tags and a
+text board's lines then line up). Offsets sent are in characters of the old string."""
 RESYNC = 40
-"""How far (in tokens, both boards together) the nearest agreement is looked for before an
-index of the old board's token pairs is asked."""
+"""How far (in tokens, both strings together) the nearest agreement is looked for before an
+index of the old string's token pairs is asked."""
+SMALL = 48
+"""A string or list this short (in JSON bytes) is sent whole rather than edited."""
+COPY = 120
+"""A run of new text at least this long (in characters) that stands in the old string is sent
+as a reference to it."""
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # JavaScript counts these as two characters
 
 
-def tokens(svg: str) -> list[str]:
-    """The board's tokens; joined, they are the board again."""
-    return TOKEN.findall(svg)
+def tokens(text: str) -> list[str]:
+    """The string's tokens; joined, they are the string again."""
+    return TOKEN.findall(text)
 
 
-def svg_hunks(old: str, new: str) -> list[list[Any]]:
-    """The changed stretches of the board: ``[start, end, text]`` replaces old tokens
-    ``start``..``end - 1`` with ``text``. A greedy walk: where the boards part, the nearest
-    place where two tokens in a row agree again ends the stretch (linear time in practice)."""
-    a, b = tokens(old), tokens(new)
-    out: list[list[Any]] = []
+def _token_hunks(a: list[str], b: list[str]) -> list[tuple[int, int, int, int]]:
+    """The changed stretches ``(i0, i1, j0, j1)``: old tokens ``i0..i1-1`` become new tokens
+    ``j0..j1-1``. A greedy walk: where the two part, the nearest place where two tokens in a
+    row agree again ends the stretch (linear time in practice)."""
+    out: list[tuple[int, int, int, int]] = []
     pairs: dict[tuple[str, str], list[int]] | None = None  # built on the first far change
     i = j = 0
     while i < len(a) and j < len(b):
@@ -52,16 +67,16 @@ def svg_hunks(old: str, new: str) -> list[list[Any]]:
         if step is None:
             break
         di, dj = step
-        out.append([i, i + di, "".join(b[j : j + dj])])
+        out.append((i, i + di, j, j + dj))
         i, j = i + di, j + dj
     if i < len(a) or j < len(b):
-        out.append([i, len(a), "".join(b[j:])])
+        out.append((i, len(a), j, len(b)))
     return out
 
 
 def _resync(a: list[str], b: list[str], i: int, j: int) -> tuple[int, int] | None:
-    """The fewest tokens to skip (old, new) after which the boards agree for two tokens (or
-    to the end of either); None beyond ``RESYNC``."""
+    """The fewest tokens to skip (old, new) after which the two agree for two tokens (or to
+    the end of either); None beyond ``RESYNC``."""
     for k in range(1, RESYNC):
         for di in range(k + 1):
             x, y = i + di, j + k - di
@@ -75,8 +90,8 @@ def _resync(a: list[str], b: list[str], i: int, j: int) -> tuple[int, int] | Non
 def _anchor(
     pairs: dict[tuple[str, str], list[int]], b: list[str], i: int, j: int
 ) -> tuple[int, int] | None:
-    """Past a far change: the first place of the new board from ``j`` on whose two tokens in a
-    row stand in the old board at ``i`` or after (the nearest such); None when none does."""
+    """Past a far change: the first place of the new string from ``j`` on whose two tokens in
+    a row stand in the old one at ``i`` or after (the nearest such); None when none does."""
     for y in range(j, len(b) - 1):
         where = pairs.get((b[y], b[y + 1]))
         if where:
@@ -86,25 +101,153 @@ def _anchor(
     return None
 
 
+def str_hunks(old: str, new: str) -> list[list[Any]]:
+    """The edit of a string: ``[start, end, text]`` replaces the old characters
+    ``start``..``end - 1`` with ``text``; each stretch found over tokens is trimmed to the
+    characters that differ (a changed attribute costs its value, not its whole tag). Where a
+    long run of the new text stands elsewhere in the old (a group drawn in another place), the
+    text is a list of pieces: strings, and ``[s, e]`` for the old characters ``s``..``e - 1``."""
+    a, b = tokens(old), tokens(new)
+    at_a = [0]
+    for t in a:
+        at_a.append(at_a[-1] + len(t))
+    at_b = [0]
+    for t in b:
+        at_b.append(at_b[-1] + len(t))
+    where: dict[tuple[str, str], list[int]] | None = None
+    out: list[list[Any]] = []
+    for i0, i1, j0, j1 in _token_hunks(a, b):
+        if at_b[j1] - at_b[j0] > COPY:
+            if where is None:
+                where = {}
+                for x in range(len(a) - 1):
+                    where.setdefault((a[x], a[x + 1]), []).append(x)
+            pieces = _copies(a, b, at_a, j0, j1, where)
+            if any(isinstance(p, list) for p in pieces):
+                out.append([at_a[i0], at_a[i1], pieces])
+                continue
+        s, e, t0, t1 = at_a[i0], at_a[i1], at_b[j0], at_b[j1]
+        while s < e and t0 < t1 and old[s] == new[t0]:
+            s, t0 = s + 1, t0 + 1
+        while s < e and t0 < t1 and old[e - 1] == new[t1 - 1]:
+            e, t1 = e - 1, t1 - 1
+        out.append([s, e, new[t0:t1]])
+    return out
+
+
+def _copies(
+    a: list[str], b: list[str], at_a: list[int], j0: int, j1: int,
+    where: dict[tuple[str, str], list[int]],
+) -> list[Any]:
+    """New tokens ``j0``..``j1 - 1`` as pieces: literal text, or ``[s, e]`` where a run of them
+    at least ``COPY`` characters long stands in the old string (the longest of a few places)."""
+    pieces: list[Any] = []
+    text: list[str] = []
+    y = j0
+    while y < j1:
+        best, at = 0, 0
+        for x in where.get((b[y], b[y + 1]), [])[:8] if y + 1 < j1 else []:
+            k = 0
+            while y + k < j1 and x + k < len(a) and a[x + k] == b[y + k]:
+                k += 1
+            if k > best:
+                best, at = k, x
+        if best >= 2 and at_a[at + best] - at_a[at] >= COPY:
+            if text:
+                pieces.append("".join(text))
+                text = []
+            pieces.append([at_a[at], at_a[at + best]])
+            y += best
+        else:
+            text.append(b[y])
+            y += 1
+    if text:
+        pieces.append("".join(text))
+    return pieces
+
+
+def edit(old: Any, new: Any) -> dict[str, Any]:
+    """The edit (``DIFF``) that turns ``old`` into ``new``; the whole value where that is
+    no longer."""
+    whole = {"v": new}
+    op: dict[str, Any] | None = None
+    if isinstance(old, dict) and isinstance(new, dict):
+        op = {"o": {k: edit(old[k], v) if k in old else {"v": v}
+                    for k, v in new.items() if k not in old or old[k] != v}}
+        gone = [k for k in old if k not in new]
+        if gone:
+            op["x"] = gone
+    elif isinstance(old, list) and isinstance(new, list):
+        if len(orjson.dumps(new)) <= SMALL:
+            return whole
+        if len(old) == len(new):
+            op = {"i": [[n, edit(x, y)] for n, (x, y) in enumerate(zip(old, new, strict=True))
+                        if x != y]}
+        else:
+            p = 0
+            while p < min(len(old), len(new)) and old[p] == new[p]:
+                p += 1
+            q = 0
+            while q < min(len(old), len(new)) - p and old[-1 - q] == new[-1 - q]:
+                q += 1
+            op = {"l": [p, len(old) - q, new[p : len(new) - q]]}
+    elif isinstance(old, str) and isinstance(new, str):
+        if len(new) <= SMALL or _ASTRAL.search(old) or _ASTRAL.search(new):
+            return whole
+        op = {"s": str_hunks(old, new)}
+    if op is None or len(orjson.dumps(op)) >= len(orjson.dumps(whole)):
+        return whole
+    return op
+
+
+def apply_edit(old: Any, op: dict[str, Any]) -> Any:
+    """``old`` with the edit ``op`` made (a copy; ``old`` is left as it was)."""
+    if "v" in op:
+        return op["v"]
+    if "o" in op:
+        out = {k: v for k, v in old.items() if k not in op.get("x", ())}
+        for k, sub in op["o"].items():
+            out[k] = apply_edit(old.get(k), sub)
+        return out
+    if "i" in op:
+        items = list(old)
+        for n, sub in op["i"]:
+            items[n] = apply_edit(items[n], sub)
+        return items
+    if "l" in op:
+        start, end, items = op["l"]
+        return [*old[:start], *items, *old[end:]]
+    parts: list[str] = []
+    at = 0
+    for start, end, text in op["s"]:
+        parts.append(old[at:start])
+        if isinstance(text, str):
+            parts.append(text)
+        else:  # pieces: text, or [s, e] for a stretch of the old string
+            parts += [p if isinstance(p, str) else old[p[0] : p[1]] for p in text]
+        at = end
+    return "".join([*parts, old[at:]])
+
+
 def view_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The patch that turns the viewer's view ``old`` into ``new``."""
-    patch: dict[str, Any] = {"base": old["version"], "version": new["version"], "set": {}}
-    for key, value in new.items():
-        if key in ("svg", "log") or old.get(key) == value:
-            continue
-        patch["set"][key] = value
-    patch["drop"] = [k for k in old if k not in new]
+    patch: dict[str, Any] = {"base": old["version"], "version": new["version"], "set": {},
+                             "diff": {}}
     before, after = old.get("log") or [], new.get("log") or []
-    if after[: len(before)] == before:
-        if len(after) > len(before):
-            patch["log"] = {"from": len(before), "add": after[len(before) :]}
-    else:
-        patch["set"]["log"] = after
-    if old.get("svg") != new.get("svg"):
-        if isinstance(old.get("svg"), str) and isinstance(new.get("svg"), str):
-            patch["svg"] = svg_hunks(old["svg"], new["svg"])
+    appended = isinstance(before, list) and isinstance(after, list) \
+        and after[: len(before)] == before
+    if appended and len(after) > len(before):
+        patch["log"] = {"from": len(before), "add": after[len(before) :]}
+    for key, value in new.items():
+        if key == "version" or (key == "log" and appended) or old.get(key) == value:
+            continue
+        op = edit(old[key], value) if key in old else {"v": value}
+        if "v" in op:
+            patch["set"][key] = value
         else:
-            patch["set"]["svg"] = new.get("svg")
+            patch["diff"][key] = op
+    patch["drop"] = [k for k in old if k not in new]
+    patch["set"]["version"] = new["version"]
     return patch
 
 
@@ -115,14 +258,8 @@ def apply_patch(old: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any] | 
         return None
     out = {k: v for k, v in old.items() if k not in patch["drop"]}
     out.update(patch["set"])
+    for key, op in patch.get("diff", {}).items():
+        out[key] = apply_edit(old[key], op)
     if "log" in patch:
         out["log"] = list(old.get("log") or [])[: patch["log"]["from"]] + patch["log"]["add"]
-    if "svg" in patch:
-        a = tokens(old["svg"])
-        parts: list[str] = []
-        at = 0
-        for start, end, text in patch["svg"]:
-            parts += [*a[at:start], text]
-            at = end
-        out["svg"] = "".join([*parts, *a[at:]])
     return out
