@@ -13,7 +13,9 @@ are compared as JSON values, so a sixth game's view is patched without a change 
 from __future__ import annotations
 
 import bisect
+import difflib
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -21,8 +23,8 @@ import orjson
 DIFF = """An edit turns an old JSON value into a new one; it is one of
 ``{"v": new}`` (the new value whole), ``{"o": {key: edit}, "x": [keys dropped]}`` (an object
 edited key by key; a new key's edit is ``{"v": ...}``), ``{"i": [[index, edit], ...]}`` (a
-list of the same length edited item by item), ``{"l": [start, end, [items]]}`` (a list whose
-items ``start``..``end - 1`` are replaced by ``items``) or ``{"s": [[start, end, text], ...]}``
+list of the same length edited item by item), ``{"m": [pieces]}`` (a list of another length
+rebuilt from pieces of the old one: ``_list_pieces``) or ``{"s": [[start, end, text], ...]}``
 (a string whose characters ``start``..``end - 1`` are replaced by ``text``, hunk by hunk,
 offsets into the old string; ``text`` may be a list of pieces, strings and ``[s, e]`` for
 the old characters ``s``..``e - 1``: ``str_hunks``)."""
@@ -38,6 +40,9 @@ SMALL = 48
 COPY = 120
 """A run of new text at least this long (in characters) that stands in the old string is sent
 as a reference to it."""
+EARLIER = 4
+"""How many views before the last one a patch may edit a section from (the client keeps as
+many: ``web/js/patch.js``)."""
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # JavaScript counts these as two characters
 
 
@@ -126,13 +131,22 @@ def str_hunks(old: str, new: str) -> list[list[Any]]:
             if any(isinstance(p, list) for p in pieces):
                 out.append([at_a[i0], at_a[i1], pieces])
                 continue
-        s, e, t0, t1 = at_a[i0], at_a[i1], at_b[j0], at_b[j1]
-        while s < e and t0 < t1 and old[s] == new[t0]:
-            s, t0 = s + 1, t0 + 1
-        while s < e and t0 < t1 and old[e - 1] == new[t1 - 1]:
-            e, t1 = e - 1, t1 - 1
-        out.append([s, e, new[t0:t1]])
+        if i1 - i0 == j1 - j0:  # token for token (a group redrawn elsewhere): each trimmed
+            out += [_trimmed(old, new, at_a[i0 + k], at_a[i0 + k + 1], at_b[j0 + k],
+                             at_b[j0 + k + 1]) for k in range(i1 - i0) if a[i0 + k] != b[j0 + k]]
+        else:
+            out.append(_trimmed(old, new, at_a[i0], at_a[i1], at_b[j0], at_b[j1]))
     return out
+
+
+def _trimmed(old: str, new: str, s: int, e: int, t0: int, t1: int) -> list[Any]:
+    """The hunk that turns ``old[s:e]`` into ``new[t0:t1]``, less the characters they share at
+    either end."""
+    while s < e and t0 < t1 and old[s] == new[t0]:
+        s, t0 = s + 1, t0 + 1
+    while s < e and t0 < t1 and old[e - 1] == new[t1 - 1]:
+        e, t1 = e - 1, t1 - 1
+    return [s, e, new[t0:t1]]
 
 
 def _copies(
@@ -184,13 +198,7 @@ def edit(old: Any, new: Any) -> dict[str, Any]:
             op = {"i": [[n, edit(x, y)] for n, (x, y) in enumerate(zip(old, new, strict=True))
                         if x != y]}
         else:
-            p = 0
-            while p < min(len(old), len(new)) and old[p] == new[p]:
-                p += 1
-            q = 0
-            while q < min(len(old), len(new)) - p and old[-1 - q] == new[-1 - q]:
-                q += 1
-            op = {"l": [p, len(old) - q, new[p : len(new) - q]]}
+            op = {"m": _list_pieces(old, new)}
     elif isinstance(old, str) and isinstance(new, str):
         if len(new) <= SMALL or _ASTRAL.search(old) or _ASTRAL.search(new):
             return whole
@@ -198,6 +206,26 @@ def edit(old: Any, new: Any) -> dict[str, Any]:
     if op is None or len(orjson.dumps(op)) >= len(orjson.dumps(whole)):
         return whole
     return op
+
+
+def _list_pieces(old: list[Any], new: list[Any]) -> list[Any]:
+    """A list's edit when its length changed: the new list as pieces, ``[s, e]`` for the old
+    items ``s``..``e - 1``, ``{"e": [n, edit]}`` for old item ``n`` edited, ``{"a": items}``
+    for new items; items are matched by their JSON (``difflib``), a changed stretch of the
+    same length item by item."""
+    keys_a = [orjson.dumps(x) for x in old]
+    keys_b = [orjson.dumps(x) for x in new]
+    out: list[Any] = []
+    matcher = difflib.SequenceMatcher(None, keys_a, keys_b, autojunk=False)
+    for tag, i0, i1, j0, j1 in matcher.get_opcodes():
+        if tag == "equal":
+            out.append([i0, i1])
+            continue
+        pair = min(i1 - i0, j1 - j0)
+        out += [{"e": [i0 + k, edit(old[i0 + k], new[j0 + k])]} for k in range(pair)]
+        if j1 - j0 > pair:
+            out.append({"a": new[j0 + pair : j1]})
+    return out
 
 
 def apply_edit(old: Any, op: dict[str, Any]) -> Any:
@@ -214,9 +242,16 @@ def apply_edit(old: Any, op: dict[str, Any]) -> Any:
         for n, sub in op["i"]:
             items[n] = apply_edit(items[n], sub)
         return items
-    if "l" in op:
-        start, end, items = op["l"]
-        return [*old[:start], *items, *old[end:]]
+    if "m" in op:
+        items = []
+        for p in op["m"]:
+            if isinstance(p, list):
+                items += old[p[0] : p[1]]
+            elif "e" in p:
+                items.append(apply_edit(old[p["e"][0]], p["e"][1]))
+            else:
+                items += p["a"]
+        return items
     parts: list[str] = []
     at = 0
     for start, end, text in op["s"]:
@@ -229,8 +264,14 @@ def apply_edit(old: Any, op: dict[str, Any]) -> Any:
     return "".join([*parts, old[at:]])
 
 
-def view_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The patch that turns the viewer's view ``old`` into ``new``."""
+def view_patch(
+    old: dict[str, Any], new: dict[str, Any], earlier: Sequence[dict[str, Any]] = ()
+) -> dict[str, Any]:
+    """The patch that turns the viewer's view ``old`` into ``new``. ``earlier``: views of this
+    viewer before ``old`` (oldest first) that the client was pushed too; a section sent whole
+    (your choices coming back after another player's turn, say) is edited from the newest of
+    them where that is shorter, as ``back[key] = [version, edit]`` (a client that lacks that
+    version asks for the whole view)."""
     patch: dict[str, Any] = {"base": old["version"], "version": new["version"], "set": {},
                              "diff": {}}
     before, after = old.get("log") or [], new.get("log") or []
@@ -238,28 +279,46 @@ def view_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         and after[: len(before)] == before
     if appended and len(after) > len(before):
         patch["log"] = {"from": len(before), "add": after[len(before) :]}
+    back: dict[str, Any] = {}
     for key, value in new.items():
         if key == "version" or (key == "log" and appended) or old.get(key) == value:
             continue
         op = edit(old[key], value) if key in old else {"v": value}
-        if "v" in op:
-            patch["set"][key] = value
-        else:
+        if "v" not in op:
             patch["diff"][key] = op
+            continue
+        size = len(orjson.dumps(value))
+        for view in reversed(earlier):
+            if view.get(key) and view["version"] < old["version"]:
+                op = edit(view[key], value)
+                if "v" not in op and len(orjson.dumps(op)) < size:
+                    back[key] = [view["version"], op]
+                break
+        if key not in back:
+            patch["set"][key] = value
+    if back:
+        patch["back"] = back
     patch["drop"] = [k for k in old if k not in new]
     patch["set"]["version"] = new["version"]
     return patch
 
 
-def apply_patch(old: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any] | None:
-    """``old`` with ``patch`` applied (None when the patch is for another version): what the
-    web client does with a ``patch`` message."""
+def apply_patch(
+    old: dict[str, Any], patch: dict[str, Any], earlier: dict[int, dict[str, Any]] | None = None
+) -> dict[str, Any] | None:
+    """``old`` with ``patch`` applied (None when the patch is for another version, or edits a
+    section from an ``earlier`` view, by version, that is not at hand): what the web client
+    does with a ``patch`` message."""
     if old.get("version") != patch["base"]:
         return None
     out = {k: v for k, v in old.items() if k not in patch["drop"]}
     out.update(patch["set"])
     for key, op in patch.get("diff", {}).items():
         out[key] = apply_edit(old[key], op)
+    for key, (version, op) in patch.get("back", {}).items():
+        if earlier is None or version not in earlier:
+            return None
+        out[key] = apply_edit(earlier[version][key], op)
     if "log" in patch:
         out["log"] = list(old.get("log") or [])[: patch["log"]["from"]] + patch["log"]["add"]
     return out

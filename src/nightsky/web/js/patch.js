@@ -1,15 +1,24 @@
 // Light updates: after the first view a socket that asked for them ("patches": true in its
 // hello) is sent what changed (server/patches.py): new sections whole, an edit per changed
 // section (objects key by key, lists by splice or item, strings by character stretches, which
-// may copy stretches of the old string), and the log lines added.
+// may copy stretches of the old string), and the log lines added; a section sent back after a
+// while (your choices, after another player's turn) may be edited from one of a few views
+// before the last.
 // pushedView() turns every push into the whole view again; a patch for a version this page
 // already holds gives that view, one for an older view than it holds null (the page then asks
 // for the whole view).
 let last = null;  // the newest whole view this page holds (pushed, assembled, or fetched)
+let earlier = [];  // a few views before it (server/patches.py EARLIER), for sections sent back
+const EARLIER = 4;
+
+function hold(v) {
+  if (last && last.version < v.version) earlier = earlier.concat([last]).slice(-EARLIER);
+  last = v;
+}
 
 /** Remember a whole view that came another way (an HTTP answer), if it is newer. */
 export function remember(v) {
-  if (v && v.view && v.step === undefined && (!last || v.version >= last.version)) last = v;
+  if (v && v.view && v.step === undefined && (!last || v.version >= last.version)) hold(v);
 }
 
 /** ``old`` with the edit ``op`` made (server/patches.py DIFF); ``old`` is left as it was. */
@@ -26,7 +35,15 @@ export function applyEdit(old, op) {
     for (const [n, sub] of op.i) out[n] = applyEdit(out[n], sub);
     return out;
   }
-  if (op.l) { const [start, end, items] = op.l; return old.slice(0, start).concat(items, old.slice(end)); }
+  if (op.m) {
+    const out = [];
+    for (const p of op.m) {
+      if (Array.isArray(p)) out.push(...old.slice(p[0], p[1]));
+      else if (p.e) out.push(applyEdit(old[p.e[0]], p.e[1]));
+      else out.push(...p.a);
+    }
+    return out;
+  }
   const parts = [];
   let at = 0;
   for (const [start, end, text] of op.s) {
@@ -41,14 +58,19 @@ export function applyEdit(old, op) {
 
 /** The whole view a push brings: a ``view`` message's, or a ``patch`` applied to the last one. */
 export function pushedView(msg) {
-  if (msg.type === "view") { last = msg.data; return last; }
+  if (msg.type === "view") { hold(msg.data); return last; }
   const p = msg.data;
   if (last && last.version !== p.base && last.version >= p.version) return last;  // had it
   if (!last || last.version !== p.base) return null;
   const v = { ...last, ...p.set };
   for (const k of p.drop || []) delete v[k];
   for (const [k, op] of Object.entries(p.diff || {})) v[k] = applyEdit(last[k], op);
+  for (const [k, [version, op]] of Object.entries(p.back || {})) {
+    const from = earlier.find((e) => e.version === version);
+    if (!from) return null;  // edited from a view this page never held: ask for the whole one
+    v[k] = applyEdit(from[k], op);
+  }
   if (p.log) v.log = (last.log || []).slice(0, p.log.from).concat(p.log.add);
-  last = v;
+  hold(v);
   return v;
 }
