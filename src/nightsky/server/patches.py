@@ -32,6 +32,8 @@ the old characters ``s``..``e - 1``: ``str_hunks``)."""
 TOKEN = re.compile(r"<[^<\n]*\n?|[^<\n]+\n?|\n")
 """A string token: a tag, or the text up to the next tag or line end (a board's tags and a
 text board's lines then line up). Offsets sent are in characters of the old string."""
+FINE = re.compile(r"-?\d+(?:\.\d+)?|[^\d-]+|-")
+"""A finer token for long changed stretches: a number, or the text between numbers."""
 RESYNC = 40
 """How far (in tokens, both strings together) the nearest agreement is looked for before an
 index of the old string's token pairs is asked."""
@@ -135,8 +137,26 @@ def str_hunks(old: str, new: str) -> list[list[Any]]:
             out += [_trimmed(old, new, at_a[i0 + k], at_a[i0 + k + 1], at_b[j0 + k],
                              at_b[j0 + k + 1]) for k in range(i1 - i0) if a[i0 + k] != b[j0 + k]]
         else:
-            out.append(_trimmed(old, new, at_a[i0], at_a[i1], at_b[j0], at_b[j1]))
+            out += _finer(old, new, at_a[i0], at_a[i1], at_b[j0], at_b[j1])
     return out
+
+
+def _finer(old: str, new: str, s: int, e: int, t0: int, t1: int) -> list[list[Any]]:
+    """The hunks that turn ``old[s:e]`` into ``new[t0:t1]``: one trimmed stretch, or where it
+    is long, the stretches found over numbers and the text between them (shapes redrawn at
+    another size keep their tags: only the numbers change), whichever is shorter."""
+    one = [_trimmed(old, new, s, e, t0, t1)]
+    if len(one[0][2]) < COPY:
+        return one
+    a, b = FINE.findall(old[s:e]), FINE.findall(new[t0:t1])
+    at_a, at_b = [s], [t0]
+    for t in a:
+        at_a.append(at_a[-1] + len(t))
+    for t in b:
+        at_b.append(at_b[-1] + len(t))
+    many = [_trimmed(old, new, at_a[i0], at_a[i1], at_b[j0], at_b[j1])
+            for i0, i1, j0, j1 in _token_hunks(a, b)]
+    return many if len(orjson.dumps(many)) < len(orjson.dumps(one)) else one
 
 
 def _trimmed(old: str, new: str, s: int, e: int, t0: int, t1: int) -> list[Any]:
