@@ -138,3 +138,16 @@ def test_a_socket_that_asks_gets_the_whole_view_once_then_patches(client) -> Non
             view = apply_patch(view, msg["data"])
             assert view == client.get(f"/api/games/{gid}/view", headers=auth(tokens_[0])).json()
             assert plain.receive_json()["type"] == "view"  # a socket that did not ask: as before
+
+
+def test_a_section_comes_back_from_the_newest_view_of_an_earlier_version_only() -> None:
+    choices = [{"action": f"a{n}", "label": f"take card {n} from the long row"} for n in range(9)]
+    again = choices[:8] + [{"action": "b", "label": "pass"}]
+    mine = {"version": 1, "legal": choices}
+    taken = {"version": 1, "legal": []}  # a seat taken: the same version, drawn again
+    old, new = {"version": 2, "legal": []}, {"version": 3, "legal": again}
+    patch = view_patch(old, new, [mine])
+    assert patch["back"]["legal"][0] == 1 and "legal" not in patch["set"]
+    assert apply_patch(old, patch, {1: mine}) == new
+    # The client holds only the newest view of version 1, which had no choices.
+    assert "back" not in view_patch(old, new, [mine, taken])

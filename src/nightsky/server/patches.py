@@ -307,9 +307,13 @@ def view_patch(
         if "v" not in op:
             patch["diff"][key] = op
             continue
-        size = len(orjson.dumps(value))
+        size, seen = len(orjson.dumps(value)), {old["version"]}
         for view in reversed(earlier):
-            if view.get(key) and view["version"] < old["version"]:
+            # The client holds the newest view of each version only (a seat taken keeps it).
+            if view["version"] in seen:
+                continue
+            seen.add(view["version"])
+            if view.get(key):
                 op = edit(view[key], value)
                 if "v" not in op and len(orjson.dumps(op)) < size:
                     back[key] = [view["version"], op]
