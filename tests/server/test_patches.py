@@ -88,7 +88,7 @@ def test_edits_rebuild_objects_lists_and_text() -> None:
            [{"k": "v" * 60}, {"k": "w" * 60}, {"k": "v" * 60}], "f": None}
     op = edit(old, new)
     assert apply_edit(old, op) == new
-    assert op["o"]["b"]["x"] == ["d"] and op["o"]["b"]["o"]["c"] == {"s": [[40, 41, "y"]]}
+    assert op["o"]["b"]["x"] == ["d"] and op["o"]["b"]["o"]["c"] == {"s": [[40, 1, "y"]]}
     assert op["o"]["a"] == {"m": [[0, 60], {"a": [4]}]} and op["o"]["f"] == {"v": None}
     assert [n for n, _ in op["o"]["e"]["i"]] == [1]
     # A string with characters JavaScript counts twice is sent whole (offsets would differ).

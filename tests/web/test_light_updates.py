@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from tests.web.conftest import ARTIFACTS
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
@@ -102,6 +104,7 @@ def test_click_to_redrawn_board_under_4x_cpu_throttling(page, game):
             continue
         views[view["version"]] = view
     ratio = sent / full if full else 0.0
+    (ARTIFACTS / f"light-frames-{game}.json").write_text(json.dumps(frames))  # to profile
     print(f"\n{game}: click to redrawn board under 4x CPU throttling, median "
           f"{median(took):.0f} ms (min {min(took):.0f}, max {max(took):.0f}, {len(took)} clicks); "
           f"bytes per move {ratio:.1%} of a whole view ({sent} of {full} bytes)")

@@ -24,10 +24,10 @@ DIFF = """An edit turns an old JSON value into a new one; it is one of
 ``{"v": new}`` (the new value whole), ``{"o": {key: edit}, "x": [keys dropped]}`` (an object
 edited key by key; a new key's edit is ``{"v": ...}``), ``{"i": [[index, edit], ...]}`` (a
 list of the same length edited item by item), ``{"m": [pieces]}`` (a list of another length
-rebuilt from pieces of the old one: ``_list_pieces``) or ``{"s": [[start, end, text], ...]}``
-(a string whose characters ``start``..``end - 1`` are replaced by ``text``, hunk by hunk,
-offsets into the old string; ``text`` may be a list of pieces, strings and ``[s, e]`` for
-the old characters ``s``..``e - 1``: ``str_hunks``)."""
+rebuilt from pieces of the old one: ``_list_pieces``) or ``{"s": [[kept, cut, text], ...]}``
+(a string edited hunk by hunk: after ``kept`` old characters from the end of the hunk before,
+``cut`` old characters are replaced by ``text``; ``text`` may be a list of pieces, strings and
+``[s, e]`` for the old characters ``s``..``e - 1``: ``str_hunks``)."""
 
 TOKEN = re.compile(r"<[^<\n]*\n?|[^<\n]+\n?|\n")
 """A string token: a tag, or the text up to the next tag or line end (a board's tags and a
@@ -200,6 +200,16 @@ def _copies(
     return pieces
 
 
+def _relative(hunks: list[list[Any]]) -> list[list[Any]]:
+    """Hunks ``[start, end, text]`` as sent: ``[kept, cut, text]``, the old characters kept
+    since the last hunk and the number replaced (shorter numbers than offsets on a long board)."""
+    out, at = [], 0
+    for start, end, text in hunks:
+        out.append([start - at, end - start, text])
+        at = end
+    return out
+
+
 def edit(old: Any, new: Any) -> dict[str, Any]:
     """The edit (``DIFF``) that turns ``old`` into ``new``; the whole value where that is
     no longer."""
@@ -222,7 +232,7 @@ def edit(old: Any, new: Any) -> dict[str, Any]:
     elif isinstance(old, str) and isinstance(new, str):
         if len(new) <= SMALL or _ASTRAL.search(old) or _ASTRAL.search(new):
             return whole
-        op = {"s": str_hunks(old, new)}
+        op = {"s": _relative(str_hunks(old, new))}
     if op is None or len(orjson.dumps(op)) >= len(orjson.dumps(whole)):
         return whole
     return op
@@ -274,7 +284,8 @@ def apply_edit(old: Any, op: dict[str, Any]) -> Any:
         return items
     parts: list[str] = []
     at = 0
-    for start, end, text in op["s"]:
+    for kept, cut, text in op["s"]:
+        start, end = at + kept, at + kept + cut
         parts.append(old[at:start])
         if isinstance(text, str):
             parts.append(text)

@@ -46,7 +46,8 @@ export function applyEdit(old, op) {
   }
   const parts = [];
   let at = 0;
-  for (const [start, end, text] of op.s) {
+  for (const [kept, cut, text] of op.s) {
+    const start = at + kept, end = start + cut;
     parts.push(old.slice(at, start));
     if (typeof text === "string") parts.push(text);
     else for (const p of text) parts.push(typeof p === "string" ? p : old.slice(p[0], p[1]));
