@@ -15,7 +15,15 @@ import pytest
 
 from nightsky.core.narration import narrate
 from nightsky.core.registry import load_game
-from nightsky.server.patches import apply_patch, svg_hunks, tokens, view_patch
+from nightsky.server.patches import (
+    EARLIER,
+    apply_edit,
+    apply_patch,
+    edit,
+    str_hunks,
+    tokens,
+    view_patch,
+)
 from nightsky.server.views import seat_payload
 from tests.server.conftest import auth, create, seat_tokens, ws_connect
 
@@ -39,32 +47,60 @@ def views_along_a_game(game: str, moves: int = 30, seed: int = 1) -> list[dict]:
     return out
 
 
+def patches_along(views: list[dict]) -> list[dict]:
+    """Each view's patch from the one before, with the earlier views the server keeps."""
+    return [view_patch(old, new, views[max(0, n - EARLIER) : n])
+            for n, (old, new) in enumerate(zip(views, views[1:], strict=False))]
+
+
 @pytest.mark.parametrize("game", GAMES)
-def test_a_patch_rebuilds_the_next_view_exactly_and_is_small(game: str) -> None:
+def test_a_patch_rebuilds_the_next_view_exactly(game: str) -> None:
     views = views_along_a_game(game)
-    full = sent = 0
-    for old, new in zip(views, views[1:], strict=False):
-        patch = view_patch(old, new)
-        assert apply_patch(old, patch) == new
-        assert apply_patch(new, patch) is None  # a patch names the view it applies to
-        full, sent = full + len(orjson.dumps(new)), sent + len(orjson.dumps(patch))
-    assert sent < full / 2, (game, sent, full)
+    for n, patch in enumerate(patches_along(views)):
+        held = {v["version"]: v for v in views[max(0, n - EARLIER) : n]}
+        assert apply_patch(views[n], patch, held) == views[n + 1]
+        assert apply_patch(views[n + 1], patch, held) is None  # it names the view it applies to
+        if "back" in patch:  # a section edited from an earlier view needs that view
+            assert apply_patch(views[n], patch, {}) is None
 
 
-def test_board_hunks_replace_token_stretches() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_bytes_per_move_are_at_most_a_tenth_of_the_whole_view(game: str) -> None:
+    """Issue 50's target: seat 0 in 2-player random games, bytes of JSON sent per move."""
+    for seed in (1, 2, 3):
+        views = views_along_a_game(game, moves=40, seed=seed)
+        sent = sum(len(orjson.dumps(p)) for p in patches_along(views))
+        full = sum(len(orjson.dumps(v)) for v in views[1:])
+        assert sent <= full / 10, (game, seed, round(sent / full, 3))
+
+
+def test_string_hunks_carry_only_the_characters_that_changed() -> None:
     old, new = "<svg><g a='1'>x</g><g>y</g></svg>", "<svg><g a='2'>x</g><g>y</g><p/></svg>"
     assert "".join(tokens(old)) == old
-    hunks = svg_hunks(old, new)
-    assert hunks == [[1, 2, "<g a='2'>x"], [5, 5, "<p/>"]]
+    assert str_hunks(old, new) == [[11, 12, "2"], [27, 27, "<p/>"]]
     patch = view_patch({"version": 1, "svg": old}, {"version": 2, "svg": new})
     assert apply_patch({"version": 1, "svg": old}, patch) == {"version": 2, "svg": new}
 
 
+def test_edits_rebuild_objects_lists_and_text() -> None:
+    old = {"a": [1, 2, 3] * 20, "b": {"c": "x" * 80, "d": 1}, "e": [{"k": "v" * 60}] * 3}
+    new = {"a": [1, 2, 3] * 20 + [4], "b": {"c": "x" * 40 + "y" + "x" * 39}, "e":
+           [{"k": "v" * 60}, {"k": "w" * 60}, {"k": "v" * 60}], "f": None}
+    op = edit(old, new)
+    assert apply_edit(old, op) == new
+    assert op["o"]["b"]["x"] == ["d"] and op["o"]["b"]["o"]["c"] == {"s": [[40, 1, "y"]]}
+    assert op["o"]["a"] == {"m": [[0, 60], {"a": [4]}]} and op["o"]["f"] == {"v": None}
+    assert [n for n, _ in op["o"]["e"]["i"]] == [1]
+    # A string with characters JavaScript counts twice is sent whole (offsets would differ).
+    assert edit("\U0001f31f" * 30 + "a", "\U0001f31f" * 30 + "b") == {"v": "\U0001f31f" * 30 + "b"}
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-@pytest.mark.parametrize("game", ["starlight", "stars-are-right"])
+@pytest.mark.parametrize("game", ["starlight", "stars-are-right", "shooting-star"])
 def test_the_web_client_applies_patches_as_the_server_means_them(game: str, tmp_path) -> None:
-    views = views_along_a_game(game, moves=12, seed=3)
-    patches = [view_patch(a, b) for a, b in zip(views, views[1:], strict=False)]
+    views = views_along_a_game(game, moves=24, seed=3)
+    patches = patches_along(views)
+    assert any("back" in p for p in patches) and any("s" in str(p.get("diff")) for p in patches)
     (tmp_path / "patch.mjs").write_text(PATCH_JS.read_text())
     (tmp_path / "data.json").write_text(json.dumps({"first": views[0], "patches": patches}))
     script = tmp_path / "run.mjs"
@@ -102,3 +138,16 @@ def test_a_socket_that_asks_gets_the_whole_view_once_then_patches(client) -> Non
             view = apply_patch(view, msg["data"])
             assert view == client.get(f"/api/games/{gid}/view", headers=auth(tokens_[0])).json()
             assert plain.receive_json()["type"] == "view"  # a socket that did not ask: as before
+
+
+def test_a_section_comes_back_from_the_newest_view_of_an_earlier_version_only() -> None:
+    choices = [{"action": f"a{n}", "label": f"take card {n} from the long row"} for n in range(9)]
+    again = choices[:8] + [{"action": "b", "label": "pass"}]
+    mine = {"version": 1, "legal": choices}
+    taken = {"version": 1, "legal": []}  # a seat taken: the same version, drawn again
+    old, new = {"version": 2, "legal": []}, {"version": 3, "legal": again}
+    patch = view_patch(old, new, [mine])
+    assert patch["back"]["legal"][0] == 1 and "legal" not in patch["set"]
+    assert apply_patch(old, patch, {1: mine}) == new
+    # The client holds only the newest view of version 1, which had no choices.
+    assert "back" not in view_patch(old, new, [mine, taken])

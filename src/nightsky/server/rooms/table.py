@@ -31,7 +31,7 @@ from nightsky.core.record import make_record, parse_record, replay
 from nightsky.core.ui import turn_words
 from nightsky.server.bounds import BotPlan
 from nightsky.server.clocks import ClockConfig, TableClock
-from nightsky.server.patches import view_patch
+from nightsky.server.patches import EARLIER, view_patch
 from nightsky.server.rooms.errors import Conflict, Evicted, ServerError, StorageFailure, game_error
 from nightsky.server.rooms.seat import Seat, SeatKind, hash_token, unique_name
 from nightsky.server.rooms.timings import Timings
@@ -85,6 +85,8 @@ class Room:
     # Per viewer: the payload before the last change, and the patch from it (made on demand).
     previous: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     patched: dict[int | None, str | None] = field(default_factory=dict)
+    # Per viewer: a few payloads before ``previous`` (oldest first), for sections sent back.
+    earlier: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     # Per viewer: the cached payload, its JSON, and its WebSocket message (made on demand).
     wire: dict[int | None, tuple[dict[str, Any], bytes, str | None]] = field(
         default_factory=dict
@@ -547,6 +549,8 @@ class Room:
             # an undo rewrites history: the lines from there on are told again
             self.narrator.truncate(len(self.state.history))
         self.clock.truncate(len(self.state.history))
+        for seat, old in self.previous.items():  # the views a light update may edit from
+            self.earlier[seat] = [*self.earlier.get(seat, [])[-(EARLIER - 1) :], old]
         self.previous, self.patched = dict(self.cache), {}
         self.cache.clear()
         self.wire.clear()
@@ -634,7 +638,8 @@ class Room:
             old = self.previous.get(seat)
             if patch and old is not None:
                 if seat not in self.patched:
-                    light = {"type": "patch", "data": view_patch(old, body)}
+                    light = {"type": "patch",
+                             "data": view_patch(old, body, self.earlier.get(seat, []))}
                     self.patched[seat] = package.encode(light).decode()
                 out.update(patch=self.patched[seat], base=old["version"])
             return out
