@@ -91,3 +91,31 @@ def test_the_command_refuses_a_game_that_exists_and_changes_nothing(checkout: Pa
     assert state.read_text() == "# edited by hand\n"
     bad = runner.invoke(app, ["new-game", "Moon Race", "--root", str(checkout)])
     assert bad.exit_code == 2 and "game name" in bad.output
+
+
+def test_the_scaffold_speaks_in_words_on_the_terminal_and_in_its_lessons(
+    checkout: Path,
+) -> None:
+    """The terminal drawing and a lesson's steps (a drawn card too) are players' words, not
+    the view's JSON keys or the notation: the words scan and the learn pages read them."""
+    from nightsky.core.learn import lesson_steps
+    from tests.core.test_words_scan import TERMINAL_KINDS, offenders
+
+    scaffold("moon-race", checkout)
+    game_cls = importlib.import_module("nightsky.games.moon_race").GAME
+    register(game_cls)
+    game = game_cls(players=2)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    drawings = [game.ui.render(state, None, ["Ana", "Bo"])]
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        state.apply(state.sample_chance(rng) if seat == CHANCE else rng.choice(
+            state.legal_actions(seat)), seat)
+        drawings += [game.ui.render(state, v, ["Ana", "Bo"]) for v in (None, 0)]
+    bad = [o for d in drawings for o in offenders(d, "moon-race")
+           if o.split(":")[0] in TERMINAL_KINDS]
+    assert not bad and "Ana:" in drawings[-1], bad
+    steps = lesson_steps(game.tutorial("swap-a-low-card"), ["Ana", "Bo"])
+    assert any(s.seat == CHANCE for s in steps)
+    assert all(s.label and s.label != s.notation for s in steps), steps

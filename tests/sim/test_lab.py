@@ -26,6 +26,7 @@ from nightsky.sim.design import (
     get_field,
     raw_components,
     set_field,
+    shipped_files,
     shipped_text,
     write_variant,
 )
@@ -154,7 +155,9 @@ def test_starlight_refuses_a_flare_deck_of_23(tmp_path: Path) -> None:
         load_game("starlight", components=str(bad))
 
 
-@pytest.mark.parametrize("game", sorted(g for g in game_ids() if not g.startswith("toy")))
+# Only a game that ships a components file (``data/*.toml``) has a set to export; a game that
+# keeps its components in code, such as a freshly scaffolded one, has nothing to check here.
+@pytest.mark.parametrize("game", [g for g in game_ids() if shipped_files(g)])
 def test_export_is_the_shipped_set(game: str, tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     res = runner.invoke(app, ["components", game, "--export", str(path)])

@@ -324,14 +324,15 @@ Nothing here shows more than ``state.view(viewer)`` holds."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.ui import GameUI, ScorePart, UIParts
-from nightsky.games.{pkg}.actions import Keep, Swap
+from nightsky.games.{pkg}.actions import Draw, Keep, Swap
 from nightsky.games.{pkg}.svg import board_svg
 
 if TYPE_CHECKING:
-    from nightsky.core.game import State
+    from nightsky.core.game import Action, State
 
 
 def describe_action(st: Any, action: Any, player: int) -> str:
@@ -342,6 +343,10 @@ def describe_action(st: Any, action: Any, player: int) -> str:
         card = st.hands[player][action.slot] if action.slot < len(st.hands[player]) else "?"
         return f"swap your card {{card}} for the top card of the deck"
     return str(action)
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{{n}} cards"
 
 
 def action_targets(st: Any, action: Any, player: int) -> list[str]:
@@ -359,6 +364,27 @@ class {cls}UI(GameUI):
     parts = UIParts(
         board_svg=board_svg, describe_action=describe_action, action_targets=action_targets
     )
+
+    def render(
+        self, state: State, viewer: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        """The position in words for the terminal, from ``view(viewer)`` only: each hand (or
+        how many cards it holds), the deck and the discards."""
+        view = state.view(viewer)
+        who = list(names) if names else self.seat_names()
+        lines = []
+        for p, hand in enumerate(view["hands"]):
+            held = ", ".join(map(str, hand)) if isinstance(hand, list) else _cards(hand)
+            lines.append(f"{{who[p]}}: {{held or 'no card'}}")
+        lines.append(f"Deck: {{_cards(view['deck'])}}")
+        lines.append(f"Discards: {{', '.join(map(str, view['discards'])) or 'none'}}")
+        return "\\n".join(lines)
+
+    def describe_chance(self, state: State, outcome: Action) -> str:
+        # Only where a draw may be shown (a lesson's example): the log hides it ({prefix}-1.3).
+        if isinstance(outcome, Draw):
+            return f"the {{outcome.card}} is drawn"
+        return str(outcome)
 
     def score_parts(self, state: State) -> list[ScorePart]:
         return [ScorePart("cards", "Cards in hand ({prefix}-3.1)")]

@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 
 from nightsky.core.errors import GameError
 from nightsky.core.game import Game, Tutorial
+from nightsky.core.info import GameInfo
 from nightsky.core.registry import game_class, game_ids, load_game
 from nightsky.core.rulebook import RuleBook, rulebook
 from nightsky.server.models import ErrorBody
@@ -256,14 +257,8 @@ def games_page() -> HTMLResponse:
     return _page("Games", [(None, "Games")], body)
 
 
-@router.get("/games/{game}", include_in_schema=False)
-def game_about(game: str) -> HTMLResponse:
-    try:
-        g = _game(game)
-    except ServerError as exc:
-        return _missing(exc)
-    info = g.info
-    book = rulebook(game)
+def _about_head(game: str, info: GameInfo, book: RuleBook | None) -> str:
+    """The about page's first panel: title, lead, the facts and the page's buttons."""
     gid = escape(game)
     facts = [
         ("Players", f"{info.min_players}–{info.max_players}"
@@ -275,6 +270,20 @@ def game_about(game: str) -> HTMLResponse:
     if book:
         facts.append(("Rules", f"{len(book.rules)} rules in {len(book.sections)} sections"))
     dl = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in facts)
+    return "\n".join([
+        f'<section class="panel doc-panel"><h1>{escape(info.title)}</h1>',
+        f'<p class="doc-lead">{escape(info.description)}</p>',
+        f'<dl class="doc-facts">{dl}</dl>',
+        '<p class="row">',
+        f'<a class="btn primary" href="/?game={gid}">Start a table</a>',
+        f'<a class="btn" href="/games/{gid}/how-to-play">How to play</a>',
+        f'<a class="btn" href="/games/{gid}/rules">Read the rules</a>' if book else "",
+        "</p></section>",
+    ])
+
+
+def _about_tables(info: GameInfo) -> list[str]:
+    """The about page's bot levels and options, each a table where the game has any."""
     levels = "".join(
         f"<tr><th scope=\"row\">{escape(lvl.name)}</th><td>{escape(lvl.strength)}</td>"
         f"<td><code>{escape(lvl.spec)}</code></td></tr>"
@@ -285,29 +294,7 @@ def game_about(game: str) -> HTMLResponse:
         f"<td>{_default(o.default)}</td><td>{escape(o.help)}</td></tr>"
         for o in info.options
     )
-    tuts = "".join(
-        f'<li><a href="/games/{gid}/learn/{escape(t.name)}">{escape(t.title)}</a> '
-        f'<a class="muted small" href="/games/{gid}/tutorials/{escape(t.name)}">(before and '
-        "after)</a></li>"
-        for t in _tutorials(game)
-    )
-    parts = [
-        f'<section class="panel doc-panel"><h1>{escape(info.title)}</h1>',
-        f'<p class="doc-lead">{escape(info.description)}</p>',
-        f'<dl class="doc-facts">{dl}</dl>',
-        '<p class="row">',
-        f'<a class="btn primary" href="/?game={gid}">Start a table</a>',
-        f'<a class="btn" href="/games/{gid}/how-to-play">How to play</a>',
-        f'<a class="btn" href="/games/{gid}/rules">Read the rules</a>' if book else "",
-        "</p></section>",
-    ]
-    if tuts:
-        parts.append(
-            '<section class="panel doc-panel"><h2 id="tutorials">Tutorials</h2>'
-            "<p class=\"muted\">The rulebook's worked examples, each a live table: make "
-            "each move yourself.</p>"
-            f'<ul class="doc-list">{tuts}</ul></section>'
-        )
+    parts = []
     if levels:
         parts.append(
             '<section class="panel doc-panel"><h2 id="levels">Bot levels</h2>'
@@ -322,16 +309,49 @@ def game_about(game: str) -> HTMLResponse:
             '<th scope="col">Default</th><th scope="col">What it does</th></tr></thead>'
             f"<tbody>{options}</tbody></table></section>"
         )
+    return parts
+
+
+def _about_links(game: str, book: RuleBook | None) -> tuple[str, str]:
+    """The about page's tutorials panel and the rules' table of contents ("" where none)."""
+    gid = escape(game)
+    tuts = "".join(
+        f'<li><a href="/games/{gid}/learn/{escape(t.name)}">{escape(t.title)}</a> '
+        f'<a class="muted small" href="/games/{gid}/tutorials/{escape(t.name)}">(before and '
+        "after)</a></li>"
+        for t in _tutorials(game)
+    )
+    if tuts:
+        tuts = (
+            '<section class="panel doc-panel"><h2 id="tutorials">Tutorials</h2>'
+            "<p class=\"muted\">The rulebook's worked examples, each a live table: make "
+            "each move yourself.</p>"
+            f'<ul class="doc-list">{tuts}</ul></section>'
+        )
+    toc = ""
     if book and book.sections:
-        toc = "".join(
+        items = "".join(
             f'<li><a href="/games/{gid}/rules#{escape(a)}">{escape(t)}</a></li>'
             for a, t in book.sections
         )
-        parts.append(
+        toc = (
             '<section class="panel doc-panel"><h2 id="contents">Rules: contents</h2>'
-            f'<ol class="doc-toc">{toc}</ol></section>'
+            f'<ol class="doc-toc">{items}</ol></section>'
         )
-    body = '<div class="doc-stack">' + "\n".join(parts) + "</div>"
+    return tuts, toc
+
+
+@router.get("/games/{game}", include_in_schema=False)
+def game_about(game: str) -> HTMLResponse:
+    try:
+        g = _game(game)
+    except ServerError as exc:
+        return _missing(exc)
+    info = g.info
+    book = rulebook(game)
+    tuts, toc = _about_links(game, book)
+    parts = [_about_head(game, info, book), tuts, *_about_tables(info), toc]
+    body = '<div class="doc-stack">' + "\n".join(p for p in parts if p) + "</div>"
     return _page(info.title, [("/games", "Games"), (None, info.title)], body)
 
 
@@ -361,6 +381,37 @@ def rules_page(game: str) -> HTMLResponse:
     return _page(f"{info.title} rules", crumbs, body)
 
 
+def _who(lesson: Lesson, seat: int) -> str:
+    """A step's player: the seat's number beside its colour and name (colour is never the only
+    sign), or Chance."""
+    if seat < 0:
+        return (
+            '<span class="who-tag"><span class="sym" aria-hidden="true">✦</span>'
+            "Chance</span>"
+        )
+    nm, colour = lesson.seats[seat] if seat < len(lesson.seats) else (f"Seat {seat + 1}", "")
+    style = f' style="--c:{escape(colour)}"' if colour else ""
+    return (
+        f'<span class="who-tag"{style}><span class="sym" aria-hidden="true">{seat + 1}'
+        f"</span>{escape(nm)}</span>"
+    )
+
+
+def _more_tutorials(game: str, tut: Tutorial) -> str:
+    """The panel linking the game's other tutorials ("" where it has no other)."""
+    gid = escape(game)
+    more = "".join(
+        f'<li><a href="/games/{gid}/tutorials/{escape(t.name)}">{escape(t.title)}</a></li>'
+        for t in _tutorials(game) if t.name != tut.name
+    )
+    if not more:
+        return ""
+    return (
+        '<section class="panel doc-panel"><h2>More tutorials</h2>'
+        f'<ul class="doc-list">{more}</ul></section>'
+    )
+
+
 @router.get("/games/{game}/tutorials/{name}", include_in_schema=False)
 def tutorial_page(game: str, name: str) -> HTMLResponse:
     try:
@@ -370,23 +421,8 @@ def tutorial_page(game: str, name: str) -> HTMLResponse:
     info = game_class(game).info
     tut = lesson.tutorial
     gid = escape(game)
-
-    def who(seat: int) -> str:
-        # The seat's number beside its colour and name: colour is never the only sign.
-        if seat < 0:
-            return (
-                '<span class="who-tag"><span class="sym" aria-hidden="true">✦</span>'
-                "Chance</span>"
-            )
-        nm, colour = lesson.seats[seat] if seat < len(lesson.seats) else (f"Seat {seat + 1}", "")
-        style = f' style="--c:{escape(colour)}"' if colour else ""
-        return (
-            f'<span class="who-tag"{style}><span class="sym" aria-hidden="true">{seat + 1}'
-            f"</span>{escape(nm)}</span>"
-        )
-
     steps = "".join(
-        f"<li>{who(s.seat)} {escape(s.label) if s.label else ''}"
+        f"<li>{_who(lesson, s.seat)} {escape(s.label) if s.label else ''}"
         f' <code title="notation">{escape(s.notation)}</code></li>'
         for s in lesson.steps
     )
@@ -394,16 +430,7 @@ def tutorial_page(game: str, name: str) -> HTMLResponse:
     before = before or '<p class="muted">No drawing.</p>'
     after = _img(lesson.after, f"The board after {tut.title}")
     after = '<h2 id="after">After the moves</h2>' + after if after else ""
-    others = [t for t in _tutorials(game) if t.name != tut.name]
-    more = "".join(
-        f'<li><a href="/games/{gid}/tutorials/{escape(t.name)}">{escape(t.title)}</a></li>'
-        for t in others
-    )
-    if more:
-        more = (
-            '<section class="panel doc-panel"><h2>More tutorials</h2>'
-            f'<ul class="doc-list">{more}</ul></section>'
-        )
+    more = _more_tutorials(game, tut)
     body = f"""<div class="doc-stack">
   <section class="panel doc-panel">
     <h1>{escape(tut.title)}</h1>
