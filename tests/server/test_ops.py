@@ -89,6 +89,7 @@ OPERATIONS = {
     "get_metrics", "get_your_games", "get_chat", "post_chat", "get_rematch", "offer_rematch",
     "decline_rematch", "set_away", "resign",
     "get_rules", "get_tutorials",  # server/pages.py: the rule catalogue and tutorials
+    "get_lesson", "get_lesson_table",  # server/learn.py: the guided tutorials
 }
 
 

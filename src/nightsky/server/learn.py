@@ -147,7 +147,7 @@ def get_lesson(game: str, name: str) -> Lesson:
 
 @router.get("/api/learn/{game}/{name}/{step}", response_model=LearnTable, tags=["games"],
             responses=NOT_FOUND)
-def get_table(game: str, name: str, step: int) -> LearnTable:
+def get_lesson_table(game: str, name: str, step: int) -> LearnTable:
     """The lesson's table before move `step` (the mover's view, every legal choice, the
     example's one marked), or after the last move."""
     return table(game, name, step)

@@ -201,3 +201,8 @@ def test_SF_6_2_SF_6_3_join_systems_tutorial() -> None:
     act(s, "join S1 S4")
     assert s.score_breakdown()[0]["system_bonus"] == 2 + 4  # Rigel counts all three planets
     assert s.actions_left == 2
+    # Every step of the example is playable as written (the lesson walks it to the end).
+    s = t.build()
+    for seat, notation in t.steps:
+        assert seat in s.current_players(), notation
+        s.apply(s.game.parse_action(notation), seat)

@@ -141,7 +141,7 @@ def tutorials(game: Any) -> list[Tutorial]:
                 "system fewer for Most Solar Systems (SF-18.7)."
             ),
             build=lambda: _join(game),
-            steps=((0, "join S1 S4"), (0, "draw elements"), (0, "draw bodies")),
+            steps=((0, "join S1 S4"), (0, "draw elements")),
         ),
     ]
 
