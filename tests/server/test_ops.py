@@ -270,8 +270,8 @@ def _run_serve(monkeypatch, args: list[str], env: dict[str, str]) -> tuple[Any, 
 
 def test_serve_takes_every_setting_from_the_environment(monkeypatch, tmp_path):
     wanted = Settings(
-        bot_workers=3, bot_delay=0.5, think_seconds=1.5, think_grace=0.5, bot_processes=1,
-        inline_agents=("random",), bot_memory_mb=512, spec_max_chars=50,
+        bot_workers=3, bot_delay=0.5, think_seconds=1.5, think_grace=0.5, think_budget=12.0,
+        bot_processes=1, inline_agents=("random", "greedy"), bot_memory_mb=512, spec_max_chars=50,
         allow_client_seed=True, secret="s3cret", rate_requests="10/second",
         rate_create="5/minute", rate_claim="7/minute", rate_chat="3/minute",
         max_open_tables_per_client=4,
@@ -409,5 +409,5 @@ def test_serve_without_the_list_options_keeps_their_defaults(monkeypatch, tmp_pa
     # click hands an option never given as an empty list: that must not read as "none" (every
     # bot, random ones included, would then think in worker processes).
     app, _ = _run_serve(monkeypatch, ["--db", f"sqlite:///{tmp_path / 'd.sqlite3'}"], {})
-    assert app.state.settings.inline_agents == Settings().inline_agents == ("random", "greedy")
+    assert app.state.settings.inline_agents == Settings().inline_agents == ("random",)
     assert app.state.settings.allowed_origins == ()

@@ -254,6 +254,7 @@ class Manager:
             store=self.store,
             timings=self.timings,
             seed_source=g.seed_source,
+            client=g.client,
             secret=self.secret,
             notices=list(g.notices),
             listed=bool(g.listed),

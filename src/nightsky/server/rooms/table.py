@@ -69,6 +69,9 @@ class Room:
     # "client": the creator chose it (a table with at most one human seat); None: legacy.
     seed_source: str | None = None
     secret: bytes = b""
+    # Who created the table (a hash of the client's address): its bots' work, stand-ins for
+    # its away humans included, is scheduled and budgeted as this client's (rooms/fair.py).
+    client: str | None = None
     notices: list[dict[str, Any]] = field(default_factory=list)
     # Listed in the lobby (anyone may watch it there and join its free seats); a private
     # table's invited seats are taken only with their invite links.
