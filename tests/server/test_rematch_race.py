@@ -96,3 +96,23 @@ def test_no_secret_in_a_log_line_or_its_traceback(caplog: Any) -> None:
     assert "Traceback" in text and "RuntimeError" in text and "abc123" in text
     for value in (nonce, token, secret):
         assert value not in text, value
+
+
+def test_a_seat_link_changes_hands_once_and_the_log_says_so(client: Any) -> None:
+    """The creator claims the friend's invite and sends the seat's own link: the friend's
+    browser, opening it, gets a fresh token; the creator's copy stops working."""
+    from tests.server.conftest import auth, create
+
+    made = create(client, "shooting-star", ["human", "human"])
+    gid = made["id"]
+    kept = client.post(f"/api/games/{gid}/claim", json={"invite": made["invites"][0]["code"]})
+    link = kept.json()["token"]  # the creator holds seat 1's token and sends /g/ID#token=...
+    r = client.post(f"/api/games/{gid}/handover", headers=auth(link))
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    fresh = r.json()["token"]
+    assert client.get(f"/api/games/{gid}/view", headers=auth(link)).status_code == 401
+    again = client.post(f"/api/games/{gid}/handover", headers=auth(link))
+    assert again.status_code == 401 and again.json()["error"]["code"] == "bad_token"
+    view = client.get(f"/api/games/{gid}/view", headers=auth(fresh)).json()
+    assert view["seat"] == 1
+    assert any("took seat 2 on a new device" in n["text"] for n in view["notices"]), view

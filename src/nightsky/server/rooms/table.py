@@ -232,6 +232,21 @@ class Room:
         self.changed()
         return token
 
+    def hand_over(self, seat: int) -> str:
+        """A seat's link (``/g/ID#token=...``) was opened in a browser: that browser gets a
+        fresh token and the link's token stops working, so whoever held the link before (a
+        creator who claimed the seat for a friend) loses the seat; everyone is told in words.
+        The seat's sockets opened with the old token hear nothing more."""
+        with self.lock:  # (a finished table too: its seats still answer rematches)
+            row = self.seats[seat]
+            token = row.new_token()
+            row.joined, row.left = True, False
+            self.subscribers = [s for s in self.subscribers if s.seat != seat]
+            self.notice(f"{row.name} took seat {seat + 1} on a new device.")
+            self.persist(seats_changed=True, bump=True)
+            self.changed()
+            return token
+
     def claim(self, code: str, name: str | None) -> tuple[int, str]:
         """Spend a one-time invite: the seat and its new token (410 when already spent)."""
         h = hash_token(code)
