@@ -206,3 +206,15 @@ def test_the_guard_kills_a_worker_that_ignores_its_budget() -> None:
         assert pool.choose("random", state, seat, random.Random(0), 30.0) is not None
     finally:
         pool.close()
+
+
+def test_every_agent_a_table_accepts_plays_in_the_think_workers() -> None:
+    """``tsar-planner`` (registered by its game's package) is known in a worker too."""
+    pool = ThinkPool(1, memory_mb=0)
+    state = _midgame("stars-are-right")
+    seat = state.current_players()[0]
+    try:
+        action = pool.choose("tsar-planner", state, seat, random.Random(0), 30.0)
+        assert action is not None and state.is_legal(action, seat)
+    finally:
+        pool.close()

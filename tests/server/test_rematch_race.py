@@ -116,3 +116,23 @@ def test_a_seat_link_changes_hands_once_and_the_log_says_so(client: Any) -> None
     view = client.get(f"/api/games/{gid}/view", headers=auth(fresh)).json()
     assert view["seat"] == 1
     assert any("took seat 2 on a new device" in n["text"] for n in view["notices"]), view
+
+
+def test_a_rematch_counts_as_a_create_against_the_rate(db_url: str) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from nightsky.server import create_app
+    from tests.server.conftest import auth, create
+
+    with TestClient(create_app(db_url, settings=Settings(rate_create="2/minute"))) as c:
+        made = create(c, "shooting-star", ["human", "human"])
+        gid, tok = made["id"], made["tokens"][0]["token"]
+        assert c.post(f"/api/games/{gid}/resign", headers=auth(tok)).status_code == 200
+        first = c.post(f"/api/games/{gid}/rematch", headers=auth(tok))  # the 2nd create
+        assert first.status_code == 200, first.text
+        again = c.post(f"/api/games/{gid}/rematch", headers=auth(tok))  # the 3rd: refused
+        assert again.status_code == 429 and int(again.headers["Retry-After"]) >= 1

@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 from sqlalchemy import JSON, DateTime, Integer, String, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from nightsky.server.chat import broadcast
@@ -113,7 +114,15 @@ class Rematches:
         if not room.over:
             raise ServerError(409, "game_not_over", "a rematch is offered once the game is over")
         with self._lock:
-            accepted, make = self._accept(room, seat, token)
+            for attempt in range(3):
+                try:
+                    accepted, make = self._accept(room, seat, token)
+                    break
+                except IntegrityError:
+                    # Two processes made the first offer at once (no row to lock yet): the
+                    # other's row is there now, so the next try locks it and accepts.
+                    if attempt == 2:
+                        raise
             if make:
                 self._finish(room, accepted, client)
         self.push(room)
