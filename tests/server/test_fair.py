@@ -218,3 +218,26 @@ def test_every_agent_a_table_accepts_plays_in_the_think_workers() -> None:
         assert action is not None and state.is_legal(action, seat)
     finally:
         pool.close()
+
+
+def test_idle_tables_leave_memory_on_the_clock_drivers_timer(tmp_path) -> None:
+    """No request needed: the manager's periodic ``tick`` drops a table idle past
+    ``idle_seconds`` (the store keeps it; ``get`` brings it back)."""
+    from nightsky.server.rooms import Manager, NewGame
+    from nightsky.server.store import Store
+
+    m = Manager(Store(f"sqlite:///{tmp_path / 'idle.sqlite3'}"), bot_workers=1, bot_delay=0,
+                settings=Settings(bot_processes=0, idle_seconds=4.0))
+    try:
+        made = m.create(NewGame("shooting-star", ["human", "human"], players=2))
+        gid = made.room.id
+        m.tick()
+        assert gid in m.rooms  # touched just now
+        made.room.touched -= 10  # idle past idle_seconds
+        m.trimmed -= 2  # the timer's period (idle_seconds / 4) passed
+        m.tick()
+        assert gid not in m.rooms
+        assert m.get(gid).id == gid
+    finally:
+        m.close()
+        m.store.close()
