@@ -87,7 +87,7 @@ OPERATIONS = {
     "healthz", "readyz", "get_catalog", "get_lobby", "create_game", "get_view", "act", "undo",
     "join_seat", "claim_seat", "renew_invite", "leave_seat", "get_record", "get_replay",
     "get_metrics", "get_your_games", "get_chat", "post_chat", "get_rematch", "offer_rematch",
-    "decline_rematch", "set_away", "resign",
+    "decline_rematch", "set_away", "resign", "hand_over_seat",
     "get_rules", "get_tutorials",  # server/pages.py: the rule catalogue and tutorials
 }
 
@@ -107,7 +107,8 @@ def test_openapi_declares_the_token_schemes_and_readable_operation_ids(client):
     ops = _operations(spec)
     assert set(ops) == OPERATIONS
     for name in ("get_view", "act", "set_away", "undo", "renew_invite", "leave_seat", "get_replay",
-                 "post_chat", "get_rematch", "offer_rematch", "decline_rematch", "resign"):
+                 "post_chat", "get_rematch", "offer_rematch", "decline_rematch", "resign",
+                 "hand_over_seat"):
         assert {"SeatToken": []} in ops[name]["security"], name
     assert "security" not in ops["get_lobby"]
     assert "security" not in ops["get_your_games"]  # its tokens travel in the body
