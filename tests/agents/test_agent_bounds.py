@@ -30,6 +30,7 @@ NUMERIC = {
     ("mcts", "plan"): ("a whole number between 0 and 1000000", ["2.5"]),
     ("greedy", "samples"): ("a whole number between 1 and 10000", ["0", "-1", "10001", "1.5"]),
     ("greedy", "epsilon"): ("a finite number between 0 and 1", ["-0.1", "1.5", "2"]),
+    ("greedy", "seconds"): ("a finite number above 0 and at most 60", ["0", "-1", "61"]),
     ("tsar-planner", "depth"): ("a whole number between 0 and 8", ["-1", "9", "100"]),
     ("tsar-planner", "budget"): ("a whole number between 1 and 1000000", ["0", "1000001"]),
 }

@@ -87,7 +87,7 @@ OPERATIONS = {
     "healthz", "readyz", "get_catalog", "get_lobby", "create_game", "get_view", "act", "undo",
     "join_seat", "claim_seat", "renew_invite", "leave_seat", "get_record", "get_replay",
     "get_metrics", "get_your_games", "get_chat", "post_chat", "get_rematch", "offer_rematch",
-    "decline_rematch", "set_away", "resign",
+    "decline_rematch", "set_away", "resign", "hand_over_seat",
     "get_rules", "get_tutorials",  # server/pages.py: the rule catalogue and tutorials
     "get_lesson", "get_lesson_table",  # server/learn.py: the guided tutorials
 }
@@ -108,7 +108,8 @@ def test_openapi_declares_the_token_schemes_and_readable_operation_ids(client):
     ops = _operations(spec)
     assert set(ops) == OPERATIONS
     for name in ("get_view", "act", "set_away", "undo", "renew_invite", "leave_seat", "get_replay",
-                 "post_chat", "get_rematch", "offer_rematch", "decline_rematch", "resign"):
+                 "post_chat", "get_rematch", "offer_rematch", "decline_rematch", "resign",
+                 "hand_over_seat"):
         assert {"SeatToken": []} in ops[name]["security"], name
     assert "security" not in ops["get_lobby"]
     assert "security" not in ops["get_your_games"]  # its tokens travel in the body
@@ -271,8 +272,8 @@ def _run_serve(monkeypatch, args: list[str], env: dict[str, str]) -> tuple[Any, 
 
 def test_serve_takes_every_setting_from_the_environment(monkeypatch, tmp_path):
     wanted = Settings(
-        bot_workers=3, bot_delay=0.5, think_seconds=1.5, think_grace=0.5, bot_processes=1,
-        inline_agents=("random",), bot_memory_mb=512, spec_max_chars=50,
+        bot_workers=3, bot_delay=0.5, think_seconds=1.5, think_grace=0.5, think_budget=12.0,
+        bot_processes=1, inline_agents=("random", "greedy"), bot_memory_mb=512, spec_max_chars=50,
         allow_client_seed=True, secret="s3cret", rate_requests="10/second",
         rate_create="5/minute", rate_claim="7/minute", rate_chat="3/minute",
         max_open_tables_per_client=4,
@@ -410,5 +411,5 @@ def test_serve_without_the_list_options_keeps_their_defaults(monkeypatch, tmp_pa
     # click hands an option never given as an empty list: that must not read as "none" (every
     # bot, random ones included, would then think in worker processes).
     app, _ = _run_serve(monkeypatch, ["--db", f"sqlite:///{tmp_path / 'd.sqlite3'}"], {})
-    assert app.state.settings.inline_agents == Settings().inline_agents == ("random", "greedy")
+    assert app.state.settings.inline_agents == Settings().inline_agents == ("random",)
     assert app.state.settings.allowed_origins == ()

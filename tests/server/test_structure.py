@@ -93,6 +93,7 @@ def test_a_bot_spec_is_read_once_into_a_typed_value(client, monkeypatch):
     settle(client, made["id"])
     room = client.app.state.manager.get(made["id"])
     assert len(room.state.history) > 10  # both bots played
+    cap = client.app.state.settings.think_seconds  # greedy is an anytime agent: it gets the cap
     assert {i: p.bot for i, p in room.agents.items()} == {
-        0: AgentSpec("random"), 1: AgentSpec("greedy")
+        0: AgentSpec("random"), 1: AgentSpec("greedy").with_options(seconds=cap)
     }

@@ -309,6 +309,9 @@ def test_a_click_on_the_docked_hand_acts_on_the_board(page):
     assert len(sent) <= 1
     if sent:
         import httpx as _httpx  # the move names the card clicked in the dock
+        token = page.evaluate(  # the page's own token: opening the link retired ours
+            "(gid) => JSON.parse(localStorage.getItem('nightsky.games'))[gid].token", gid
+        )
         log = _httpx.get(f"{page.base}/api/games/{gid}/view",
                          headers={"Authorization": f"Bearer {token}"}).json()["log"]
         assert any(line.get("seat") == 0 for line in log)

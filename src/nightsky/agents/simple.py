@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import math
 import random
+import time
 
 from nightsky.agents.kit import Bounds, check_flag, determinize
 from nightsky.core.errors import OptionError
@@ -28,17 +30,23 @@ class GreedyAgent:
     that probability (a weaker bot; no random draw is spent on it at 0). With
     ``value=learned`` it maximises the game's learned ``value`` instead of ``evaluate`` (both of
     ``game.evaluator``; a game whose ``GameInfo.value_model`` names one).
-    Ties are broken at random so the agent is not predictable.
+    Ties are broken at random so the agent is not predictable. With ``seconds`` (above 0, at
+    most 60) it is an anytime agent: it scores the legal actions in order and, when the time is
+    up, plays the best scored so far (an action cut short counts with the samples it got).
     """
 
     name = "greedy"
     SAMPLES = Bounds(1, 10_000, whole=True)
     EPSILON = Bounds(0, 1)
+    SECONDS = Bounds(0, 60, above=True)
 
     def __init__(
         self, samples: int = 1, cheat: bool = False, epsilon: float = 0.0,
-        value: str = "heuristic",
+        value: str = "heuristic", seconds: float | None = None,
     ) -> None:
+        self.seconds: float | None = (
+            None if seconds is None else self.SECONDS.check("seconds", seconds, "greedy: ")
+        )
         self.samples: int = self.SAMPLES.check("samples", samples, "greedy: ")
         self.cheat = check_flag("cheat", cheat, "greedy: ")
         self.epsilon: float = self.EPSILON.check("epsilon", epsilon, "greedy: ")
@@ -60,9 +68,15 @@ class GreedyAgent:
         base = state if self.cheat else determinize(state, player, rng)
         best: list[Action] = []
         best_value = float("-inf")
+        end = math.inf if self.seconds is None else time.perf_counter() + self.seconds
         for action in actions:
-            total = 0.0
+            if best and time.perf_counter() >= end:
+                break  # out of time: the best scored so far
+            total, n = 0.0, 0
             for _ in range(self.samples):
+                if n and time.perf_counter() >= end:
+                    break
+                n += 1
                 child = base.clone()
                 child.step(action, player)
                 # Resolve immediate chance so the evaluation sees its effect.
@@ -71,7 +85,7 @@ class GreedyAgent:
                     child.step(child.sample_chance(rng), CHANCE)
                     guard += 1
                 total += self.score(child, player)
-            value = total / self.samples
+            value = total / n
             if value > best_value + 1e-12:
                 best_value = value
                 best = [action]

@@ -131,6 +131,11 @@ def serve(
         setting("think_grace", "A worker still thinking this long after the cap is killed.",
                 BOTS, min=0),
     ] = DEFAULTS.think_grace,
+    think_budget: Annotated[
+        float,
+        setting("think_budget", "Thinking seconds a minute the bots of one client's tables "
+                "may use together (0: no budget).", BOTS, min=0),
+    ] = DEFAULTS.think_budget,
     bot_processes: Annotated[
         int,
         setting("bot_processes", "Worker processes for search bots (0: in threads, no guard).",

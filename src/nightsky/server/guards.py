@@ -63,7 +63,8 @@ class Rates:
             return []
         out = [("all", self.every)]
         if scope["type"] == "http" and scope.get("method") == "POST":
-            if path.rstrip("/") == "/api/games":
+            # A rematch's offer or accept may make a table: it counts as a create.
+            if path.rstrip("/") == "/api/games" or path.endswith("/rematch"):
                 out.append(("create", self.create))
             elif path.endswith(("/claim", "/join")):
                 out.append(("claim", self.claim))

@@ -36,6 +36,10 @@ _SECRET_SEGMENT = re.compile(r"[A-Za-z0-9_-]{16,}")
 _PARAM = re.compile(r"([?&;#])([^=&;#\s\"']+)=([^&;#\s\"']*)")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s\"',;]+")
 _PATH_SEGMENT = re.compile(r"(?<=/)[A-Za-z0-9_-]{16,}(?=[/?#;\s\"']|$)")
+# A quoted or bracketed value (SQL parameters and ``Key (...)=(...)`` details in a database
+# error, a repr in a traceback) that looks like a token or a hash: 16 or more URL-safe
+# characters, not only lowercase letters and underscores (so names of code stay readable).
+_QUOTED_SECRET = re.compile(r"(?<=['\"(=])(?![a-z_]+['\")])[A-Za-z0-9_-]{16,}(?=['\"),])")
 
 
 def redact_target(path: str, query: str = "") -> str:
@@ -59,17 +63,27 @@ def redact(text: str) -> str:
         + REDACTED,
         text,
     )
+    text = _QUOTED_SECRET.sub(REDACTED, text)
     return _PATH_SEGMENT.sub(REDACTED, text)
 
 
 class RedactSecrets(logging.Filter):
-    """A handler filter: the message of every record it passes is ``redact``-ed."""
+    """A handler filter: the message of every record it passes is ``redact``-ed, and so are
+    its traceback and stack (a database error's parameters can hold a nonce or a token)."""
+
+    _format = logging.Formatter()
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         clean = redact(message)
         if clean != message:
             record.msg, record.args = clean, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self._format.formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)  # formatters print exc_text as it is
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
         return True
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 from sqlalchemy import JSON, DateTime, Integer, String, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from nightsky.server.chat import broadcast
@@ -105,44 +106,70 @@ class Rematches:
             return out
 
     def offer(self, room: Room, seat: int, token: str, client: str = "") -> dict[str, Any]:
-        """Offer a rematch, or accept the open offer; the last acceptance makes the table."""
+        """Offer a rematch, or accept the open offer; the last acceptance makes the table.
+
+        Every process agrees through the database: the offer's row is read under a row lock
+        (``FOR UPDATE``), and the acceptance that completes it moves it to ``making`` in the
+        same transaction, so exactly one caller, in any process, makes the new table."""
         if not room.over:
             raise ServerError(409, "game_not_over", "a rematch is offered once the game is over")
         with self._lock:
-            with Session(self.manager.store.engine) as s, s.begin():
-                row = self._row(s, room.id)
-                if row is not None and row.state == "done":
-                    raise ServerError(
-                        409, "rematch_made", f"the rematch is already at /g/{row.new_id}",
-                        new_id=row.new_id,
-                    )
-                if row is None or row.state != "open":
-                    if row is not None:
-                        s.delete(row)
-                        s.flush()
-                    row = RematchRow(
-                        game_id=room.id,
-                        nonce=secrets.token_urlsafe(12),
-                        by=seat,
-                        state="open",
-                        accepted={},
-                        at=now(),
-                    )
-                    s.add(row)
-                accepted = dict(row.accepted)
-                accepted[str(seat)] = hash_token(new_token(row.nonce, seat, token))
-                row.accepted = accepted
-                row.at = now()
-            # The table is made outside that transaction (the store writes it with its own);
-            # if that fails (the server is full), the offer stays open, every answer kept.
-            if not _waiting(room, accepted):
-                new_id = self._make(room, accepted, client)
-                with Session(self.manager.store.engine) as s, s.begin():
-                    done = self._row(s, room.id)
-                    assert done is not None
-                    done.new_id, done.state, done.at = new_id, "done", now()
+            for attempt in range(3):
+                try:
+                    accepted, make = self._accept(room, seat, token)
+                    break
+                except IntegrityError:
+                    # Two processes made the first offer at once (no row to lock yet): the
+                    # other's row is there now, so the next try locks it and accepts.
+                    if attempt == 2:
+                        raise
+            if make:
+                self._finish(room, accepted, client)
         self.push(room)
         return self.status(room, seat, token)
+
+    def _accept(self, room: Room, seat: int, token: str) -> tuple[dict[str, str], bool]:
+        """Record ``seat``'s acceptance; whether this caller is to make the table."""
+        with Session(self.manager.store.engine) as s, s.begin():
+            row = s.get(RematchRow, room.id, with_for_update=True)
+            if row is not None and row.state == "done":
+                raise ServerError(
+                    409, "rematch_made", f"the rematch is already at /g/{row.new_id}",
+                    new_id=row.new_id,
+                )
+            stuck = row is not None and row.state == MAKING and _age(row.at) > MAKING_SECONDS
+            if row is None or row.state not in ("open", MAKING) or stuck:
+                if row is not None:
+                    s.delete(row)
+                    s.flush()
+                row = RematchRow(
+                    game_id=room.id, nonce=secrets.token_urlsafe(12), by=seat, state="open",
+                    accepted={}, at=now(),
+                )
+                s.add(row)
+            accepted = dict(row.accepted)
+            accepted[str(seat)] = hash_token(new_token(row.nonce, seat, token))
+            make = row.state == "open" and not _waiting(room, accepted)
+            row.accepted, row.at = accepted, now()
+            if make:
+                row.state = MAKING  # this caller alone makes the table
+            return accepted, make
+
+    def _finish(self, room: Room, accepted: dict[str, str], client: str) -> None:
+        """Make the new table and mark the offer done; if making fails (the server is full),
+        the offer is open again, every answer kept."""
+        try:
+            new_id = self._make(room, accepted, client)
+        except BaseException:
+            with Session(self.manager.store.engine) as s, s.begin():
+                row = s.get(RematchRow, room.id, with_for_update=True)
+                if row is not None and row.state == MAKING:
+                    row.state = "open"
+            raise
+        with Session(self.manager.store.engine) as s, s.begin():
+            done = s.get(RematchRow, room.id, with_for_update=True)
+            assert done is not None
+            done.new_id, done.state, done.at = new_id, "done", now()
 
     def decline(self, room: Room, seat: int) -> None:
         """Decline the open offer (it is over; anyone may offer again)."""
@@ -200,6 +227,20 @@ class Rematches:
         broadcast(room, "rematch", public)
 
 
+MAKING = "making"
+MAKING_SECONDS = 60.0
+"""An offer left ``making`` this long (its process died while making the table) opens again."""
+
+
+def _age(at: datetime | None) -> float:
+    if at is None:
+        return float("inf")
+    stamp = now()
+    if at.tzinfo is None and stamp.tzinfo is not None:
+        stamp = stamp.replace(tzinfo=None)
+    return (stamp - at).total_seconds()
+
+
 def _waiting(room: Room, accepted: dict[str, str]) -> list[int]:
     return [i for i, s in enumerate(room.seats) if s.human and str(i) not in accepted]
 
@@ -209,7 +250,7 @@ def _public(room: Room, row: RematchRow | None) -> dict[str, Any]:
         return {"state": "none", "accepted": [], "waiting": [], "token": None, "new_id": None}
     accepted = dict(row.accepted)
     return {
-        "state": row.state,
+        "state": "open" if row.state == MAKING else row.state,  # (made in a moment)
         "by": row.by,
         "accepted": [i for i, s in enumerate(room.seats) if not s.human or str(i) in accepted],
         "waiting": _waiting(room, accepted) if row.state == "open" else [],

@@ -22,13 +22,18 @@ class Settings:
     """Per-move thinking cap of a bot. A spec asking for more (``seconds=``) is refused (422);
     a search agent without a time budget gets this one, so it plays its best move so far."""
     think_grace: float = 2.0
-    """Wall-clock guard: a worker still thinking this long after the cap is killed and the
-    seat plays a random legal move (logged)."""
+    """Wall-clock guard: a worker still thinking this long after its move's budget is killed
+    and the seat plays a one-ply ``greedy`` move instead (logged)."""
+    think_budget: float = 30.0
+    """Thinking seconds a minute the bots of one client's tables may use together (stand-ins
+    for its away players included); over it, its bots wait. 0: no budget. Bot moves are
+    served by deficit round robin across clients whatever the budget."""
     bot_processes: int = 2
-    """Worker processes for search seats (every agent not in ``inline_agents``); 0 runs them
+    """Worker processes for bot seats (every agent not in ``inline_agents``); 0 runs them
     in the server's threads (no hard guard: for tests and tiny deployments)."""
-    inline_agents: tuple[str, ...] = ("random", "greedy")
-    """Cheap one-ply agents played in the server's threads."""
+    inline_agents: tuple[str, ...] = ("random",)
+    """Agents too cheap to need a worker process, played in the bot runner's threads
+    (``greedy`` thinks in the workers: with ``samples`` it can take seconds)."""
     bot_memory_mb: int = 2048
     """Address-space limit of a search worker process (a runaway tree fails, not the host)."""
     spec_max_chars: int = 200

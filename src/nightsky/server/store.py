@@ -151,7 +151,9 @@ class Store:
         # of each change in it]): the PostgreSQL cluster (server/cluster.py) sends its NOTIFY
         # from there.
         self.on_commit: Callable[[Session, list[tuple[str, int]]], None] | None = None
-        kwargs: dict[str, Any] = {}
+        # A database error never carries the statement's values (nonces, token hashes) into
+        # an exception message, hence into a traceback in the log.
+        kwargs: dict[str, Any] = {"hide_parameters": True}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         try:

@@ -2,9 +2,10 @@
 
 ``ThinkPool.choose`` hands one worker a spec, the state the bot may see (already a resample:
 the true state never leaves the server process), the seat and the bot's random generator, and
-waits at most ``deadline`` seconds. A worker that overruns is killed (and replaced on the next
-need): the caller plays a random legal move instead. Workers start lazily, from a fork server
-that has the agents and games imported, and each lives under an address-space limit.
+waits at most ``deadline`` seconds from when a worker takes it. A worker that overruns is
+killed (and replaced on the next need): the caller plays a fallback move instead. Workers
+start lazily, from a fork server that has the agents and games imported, and each lives under
+an address-space limit.
 """
 
 from __future__ import annotations
@@ -120,18 +121,17 @@ class ThinkPool:
         self._free.put(None)  # wakes a waiter, who then starts a fresh worker
 
     def choose(
-        self, spec: AgentSpec | str, state: Any, seat: int, rng: Any, deadline: float
+        self, spec: AgentSpec | str, state: Any, seat: int, rng: Any, deadline: float,
+        *, wait: float = 30.0,
     ) -> Any:
         """The agent's action (``spec``: the typed spec the server passes, or its text), or
-        None when it failed, overran ``deadline`` or no worker came free in time (the caller
-        then plays a random legal move)."""
+        None when it failed, overran ``deadline`` or no worker came free within ``wait``
+        seconds. The ``deadline`` counts from when a worker takes the work, not from the
+        call: waiting for a worker never eats a move's thinking time."""
+        worker = self._wait(time.monotonic() + wait)
+        if worker is None:
+            return None
         end = time.monotonic() + deadline
-        worker = None
-        while worker is None:
-            left = end - time.monotonic()
-            if left <= 0 or self.closing:
-                return None
-            worker = self._take(left)
         try:
             worker.conn.send((spec, state, seat, rng))
             if not worker.conn.poll(max(0.0, end - time.monotonic())):
@@ -147,6 +147,15 @@ class ThinkPool:
             log.warning("bot %s failed in its worker: %s", spec, value)
             return None
         return value
+
+    def _wait(self, until: float) -> _Worker | None:
+        worker = None
+        while worker is None:
+            left = until - time.monotonic()
+            if left <= 0 or self.closing:
+                return None
+            worker = self._take(left)
+        return worker
 
     def close(self) -> None:
         """Kill every worker now (a search in progress is abandoned)."""

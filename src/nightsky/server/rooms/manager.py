@@ -87,6 +87,7 @@ class Manager:
         self.clock: Callable[[], float] = time.time
         self.started_at: float | None = None
         self.driver = ClockDriver(self.tick)
+        self.trimmed = time.monotonic()  # when ``tick`` last dropped idle tables
         # On PostgreSQL several processes serve the same games (server/cluster.py): pushes
         # across processes, leases on driving tables, cached rooms kept fresh.
         self.cluster: Cluster | None = None
@@ -149,6 +150,10 @@ class Manager:
                     count += 1
                 except Exception:
                     log.exception("clock of game %s", room.id)
+        # Idle tables leave memory on a timer too, not only on the next request.
+        if time.monotonic() - self.trimmed >= min(30.0, self.settings.idle_seconds / 4):
+            self.trimmed = time.monotonic()
+            self.trim()
         when = datetime.fromtimestamp(t, UTC)
         for gid in self.store.due(when):
             if gid in self.rooms:
@@ -254,6 +259,7 @@ class Manager:
             store=self.store,
             timings=self.timings,
             seed_source=g.seed_source,
+            client=g.client,
             secret=self.secret,
             notices=list(g.notices),
             listed=bool(g.listed),

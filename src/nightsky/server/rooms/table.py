@@ -70,6 +70,9 @@ class Room:
     # "client": the creator chose it (a table with at most one human seat); None: legacy.
     seed_source: str | None = None
     secret: bytes = b""
+    # Who created the table (a hash of the client's address): its bots' work, stand-ins for
+    # its away humans included, is scheduled and budgeted as this client's (rooms/fair.py).
+    client: str | None = None
     notices: list[dict[str, Any]] = field(default_factory=list)
     # Listed in the lobby (anyone may watch it there and join its free seats); a private
     # table's invited seats are taken only with their invite links.
@@ -231,6 +234,21 @@ class Room:
         self.persist(seats_changed=True, bump=True)
         self.changed()
         return token
+
+    def hand_over(self, seat: int) -> str:
+        """A seat's link (``/g/ID#token=...``) was opened in a browser: that browser gets a
+        fresh token and the link's token stops working, so whoever held the link before (a
+        creator who claimed the seat for a friend) loses the seat; everyone is told in words.
+        The seat's sockets opened with the old token hear nothing more."""
+        with self.lock:  # (a finished table too: its seats still answer rematches)
+            row = self.seats[seat]
+            token = row.new_token()
+            row.joined, row.left = True, False
+            self.subscribers = [s for s in self.subscribers if s.seat != seat]
+            self.notice(f"{row.name} took seat {seat + 1} on a new device.")
+            self.persist(seats_changed=True, bump=True)
+            self.changed()
+            return token
 
     def claim(self, code: str, name: str | None) -> tuple[int, str]:
         """Spend a one-time invite: the seat and its new token (410 when already spent)."""

@@ -1,5 +1,6 @@
-"""Invites and claims: spend a one-time invite for its seat, and the creator's new invite for a
-seat never claimed or whose player left."""
+"""Invites and claims: spend a one-time invite for its seat, hand a seat over to the browser
+that opened its link, and the creator's new invite for a seat never claimed or whose player
+left."""
 
 from __future__ import annotations
 
@@ -19,6 +20,20 @@ def claim_seat(gid: str, req: m.ClaimRequest, manager: Tables) -> dict[str, Any]
     with manager.hold(manager.get(gid)) as room:
         seat, token = room.claim(req.invite, req.name)
     return {"seat": seat, "token": token}
+
+
+@router.post(
+    "/api/games/{gid}/handover", response_model=m.Joined, tags=["games"], responses=ERRORS
+)
+def hand_over_seat(gid: str, token: Token, manager: Tables) -> dict[str, Any]:
+    """A seat link was opened: a fresh token for this browser; the link's token is retired
+    (401 ``bad_token`` from then on) and the table's log says the seat moved."""
+    room = manager.get(gid)
+    seat = manager.seat_for(room, token, required=True)
+    assert seat is not None
+    with manager.hold(room) as room:
+        fresh = room.hand_over(seat)
+    return {"seat": seat, "token": fresh}
 
 
 @router.post(

@@ -31,10 +31,27 @@ async function takeTokenFromLink() {
   const t = location.hash.match(/token=([A-Za-z0-9_-]+)/);
   const inv = location.hash.match(/invite=([A-Za-z0-9_-]+)/);
   if (t || inv) history.replaceState(null, "", location.pathname);  // keep secrets out of the bar
-  if (t) rememberSeat(gid, { token: t[1] });
+  if (t) await takeOver(t[1]);
   if (inv) await claim(inv[1], true);
   const mine = myGames()[gid];
   token = mine ? mine.token : null;
+}
+
+// A seat link opened here: unless this browser already holds that token, the server gives it
+// a fresh one and retires the link's, so a link changes hands once and whoever held it before
+// (a creator who claimed the seat for a friend) no longer reads the seat.
+async function takeOver(linkToken) {
+  const mine = myGames()[gid] || {};
+  if (mine.token === linkToken || Object.values(mine.tokens || {}).includes(linkToken)) {
+    rememberSeat(gid, { token: linkToken });
+    return;
+  }
+  try {
+    const j = await api(`/api/games/${gid}/handover`, { method: "POST", token: linkToken });
+    rememberSeat(gid, { token: j.token, seat: j.seat, tokens: { ...(mine.tokens || {}), [j.seat]: j.token } });
+  } catch (e) {
+    toast(e.status === 401 ? "This seat link was already opened in another browser: it no longer works." : e.message);
+  }
 }
 
 async function claim(code, play) {
@@ -109,7 +126,10 @@ function render(v) {
   drawSeats(v);
   drawBoardAndActions(v);
   drawLog(v.log, v);
-  $("notices").replaceChildren(...(v.notices || []).map((n) => h("div", { class: "notice" }, "⚑ ", n.text)));
+  // Your own seat moving to a device was this browser taking it: not news here.
+  const ownMove = v.seat === null ? null : ` took seat ${v.seat + 1} on a new device.`;
+  const notices = (v.notices || []).filter((n) => !ownMove || !n.text.endsWith(ownMove));
+  $("notices").replaceChildren(...notices.map((n) => h("div", { class: "notice" }, "⚑ ", n.text)));
   if ($("more").open) drawDetails(v);
   drawInvites(v);
   drawAway(v, $("away-toggle"), setAway);
@@ -353,7 +373,11 @@ function drawInvites(v) {
   if (token && v.seat !== null) {
     const own = `${location.origin}/g/${gid}#token=${token}`;
     const input = h("input", { readonly: true, value: own, id: "own-link", onfocus: (e) => e.target.select() });
-    rows.push(h("div", {}, h("div", { class: "muted" }, `Your own link (${seatName(v, v.seat)}), to play on another device — keep it secret:`),
+    // A creator holding seats claimed for others: sending this link hands the seat over.
+    const note = Object.keys(tokens).length > 1
+      ? ` Only the first browser to open it will hold ${seatName(v, v.seat)}; this one then loses that seat.`
+      : "";
+    rows.push(h("div", {}, h("div", { class: "muted", id: "own-link-note" }, `Your own link (${seatName(v, v.seat)}), to play on another device — keep it secret:${note}`),
       h("div", { class: "row" }, input,
         h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(own).then(() => toast("Copied", "info")) }, "Copy"))));
   }
