@@ -36,7 +36,9 @@ def test_moves_arrive_as_patches_and_the_page_draws_them(page):
     assert kinds[0] == "view" and kinds.count("patch") >= 3, kinds
     assert fetched == [], fetched  # never the whole view again
     # What the page drew from the patches is the server's view: its turn banner and log.
-    token = made["tokens"][0]["token"]
+    token = page.evaluate(  # the page's own token: opening the link retired the link's
+        "(gid) => JSON.parse(localStorage.getItem('nightsky.games'))[gid].token", made["id"]
+    )
     server = page.request.get(f"{page.base}/api/games/{made['id']}/view",
                               headers={"Authorization": f"Bearer {token}"}).json()
     assert server["version"] >= 3

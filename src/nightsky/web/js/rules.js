@@ -28,7 +28,7 @@ export function linkRules(game) {
   const box = $("rule-links");
   if (box) {
     box.replaceChildren(
-      h("a", { href: rulesUrl(game), target: "_blank", rel: "noopener" }, "Rules of the game"),
+      h("a", { href: rulesUrl(game), target: "_blank", rel: "noopener" }, "Rules"),
       h("a", { href: `${about}/how-to-play`, target: "_blank", rel: "noopener" }, "How to play"),
       h("a", { href: `${about}#tutorials`, target: "_blank", rel: "noopener" }, "Tutorials"),
       h("a", { href: about, target: "_blank", rel: "noopener" }, "About"));
