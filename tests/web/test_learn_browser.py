@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from nightsky.core.registry import load_game, packaged_game_ids
 from tests.web.conftest import ARTIFACTS
@@ -36,9 +37,11 @@ def _by_board(page: Any) -> bool:
         if "ns-target" not in (mark.get_attribute("class") or ""):
             continue  # already picked (a narrowed choice), or not clickable now
         mark.dispatch_event("click")
-        page.wait_for_timeout(100)
-        if _banner(page) != before:
-            return True
+        try:  # a loaded machine can take a while to draw the next step: wait for it
+            _advance(page, before)
+        except PlaywrightTimeout:
+            continue  # that target only narrowed the choice; try the next one
+        return True
     return False
 
 

@@ -42,7 +42,11 @@ def test_moves_arrive_as_patches_and_the_page_draws_them(page):
     server = page.request.get(f"{page.base}/api/games/{made['id']}/view",
                               headers={"Authorization": f"Bearer {token}"}).json()
     assert server["version"] >= 3
-    assert server["log"][-1]["text"] in page.inner_text("#log")
+    # the bot may have moved again since: wait for the page to draw the server's last line
+    page.wait_for_function(
+        "t => document.querySelector('#log').innerText.includes(t)", arg=server["log"][-1]["text"],
+        timeout=10_000,
+    )
 
 
 GAMES = ["shooting-star", "stars-are-right", "star-fire", "mihi-anguli", "starlight"]

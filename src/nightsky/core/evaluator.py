@@ -13,7 +13,7 @@ Compiled with mypyc (``setup.py``); the search calls it at every cut-off.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
@@ -29,6 +29,12 @@ class Evaluator:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its game (it holds nothing else): a compiled class has no __dict__ for
+        # pickle's and deepcopy's default way, so a game (with its cached evaluator) would not
+        # pickle under the compiled engine.
+        return (type(self), (self.game,))
 
     def evaluate(self, state: State, player: int) -> float:
         """Heuristic value of ``state`` for ``player``: what ``greedy`` maximises one ply ahead

@@ -30,6 +30,11 @@ class Observer(ABC):
     def __init__(self, game: Game) -> None:
         self.game = game
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its game: everything an observer holds is derived from it, and a compiled
+        # observer has no __dict__ for pickle's and deepcopy's default way.
+        return (type(self), (self.game,))
+
     @property
     @abstractmethod
     def size(self) -> int:
