@@ -1,6 +1,6 @@
 """Resign and leave (issue 50 item 7): each game's ruling on a player who resigns (a rule id of
 its catalogue: the rulebooks are silent), applied generically by the server, and leaving a
-finished table."""
+finished table. The resigning sections these tests cover: SS-15, TSAR-12, SF-20, MA-11, SL-17."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SF-7 to SF-13: Star Fire cards and discarding."""
+"""SF-7 to SF-13 (SF-7, SF-8, SF-9, SF-10, ...): Star Fire cards and discarding."""
 
 from __future__ import annotations
 
