@@ -347,3 +347,28 @@ def test_thirty_thousand_nested_brackets_are_malformed_json(client):
     for url in (f"/api/games/{gid}/actions", "/api/games", f"/api/games/{gid}/claim"):
         r = client.post(url, content=body, headers={"content-type": "application/json"})
         assert r.status_code == 400 and r.json()["error"]["code"] == "malformed_json", url
+
+
+
+def test_a_worker_is_killed_once_however_many_threads_ask():
+    # Server shutdown (ThinkPool.close) races a choice whose pipe it just broke: the failing
+    # choice drops the same worker, so both reach kill. Closing the pipe twice raced into
+    # EBADF on CI (and could close a descriptor another thread had opened since).
+    import threading
+    from unittest import mock
+
+    from nightsky.server.thinking import ThinkPool, _Worker
+
+    pool = ThinkPool(1)
+    worker = _Worker(pool._context(), 256)
+    real = worker.conn
+    closes = []
+    worker.conn = mock.Mock(close=lambda: (closes.append(1), time.sleep(0.05), real.close()))
+    threads = [threading.Thread(target=worker.kill) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert closes == [1]
+    assert not worker.proc.is_alive()
+    pool.close()

@@ -63,8 +63,17 @@ class _Worker:
         self.proc = ctx.Process(target=_worker, args=(child, memory_mb), daemon=True)
         self.proc.start()
         child.close()
+        self._kill_lock = threading.Lock()
+        self._killed = False
 
     def kill(self) -> None:
+        """Stop the process and close its pipe, once: ``close`` and a thread whose ``choose``
+        just failed may both get here, and closing a descriptor twice can close one that
+        another thread has opened since."""
+        with self._kill_lock:
+            if self._killed:
+                return
+            self._killed = True
         try:
             self.proc.kill()
             self.proc.join(1)
