@@ -20,17 +20,16 @@ from nightsky.cli.commands import (
     OptionFlag,
     WorkersFlag,
     check_run_flags,
-    run_with_progress,
 )
-from nightsky.cli.lab import JsonFlag
+from nightsky.cli.lab import JsonFlag, lab_player
 from nightsky.cli.tournament import split_specs
 from nightsky.core.errors import GameError
 from nightsky.core.game import Game
 from nightsky.core.registry import game_class, load_game
 from nightsky.sim.attribution import describe_outlier, outliers
-from nightsky.sim.balance import skill_trace, summarize_balance, verdict, write_balance
-from nightsky.sim.design import provenance
-from nightsky.sim.runner import GameResult, MatchSpec
+from nightsky.sim.balance import verdict, write_balance
+from nightsky.sim.lab import players_label as _players
+from nightsky.sim.lab import run_balance
 
 
 def _games_to_measure(
@@ -55,10 +54,6 @@ def _games_to_measure(
     if not games:
         fail(skipped[0] if skipped else f"{game_id}: no player count to measure")
     return games, skipped
-
-
-def _players(n: int) -> str:
-    return f"{n} player{'s' if n != 1 else ''}"
 
 
 @app.command()
@@ -108,17 +103,6 @@ def balance(
         fail("--games must be at least 2 (an interval needs two games per player count)")
     check_run_flags(games_, workers, engine, address)
     loaded, notes = _games_to_measure(game, players, params)
-    automata = [
-        f"{_players(g.num_players)}: " + ", ".join(
-            g.seat_name(p) for p in range(g.num_players, g.num_seats))
-        for g in loaded
-        if g.num_seats > g.num_players
-    ]
-    if automata:
-        notes.append(
-            "seats the game plays itself are not measured (" + "; ".join(automata) + "): the "
-            "rows cover the live players' seats only"
-        )
     # The flags that decide the results (workers and engine do not).
     command = ["nightsky", "balance", game, "--agents", ",".join(specs), "--games", str(games_)]
     for n in sorted(set(players or [])):
@@ -126,29 +110,10 @@ def balance(
     for pair in option or []:
         command += ["--option", pair]
     command += ["--seed", str(seed)] + (["--correct-counts"] if correct_counts else [])
-    results = []
-    for spec_text in specs:
-        runs: dict[int, list[GameResult]] = {}
-        for g in loaded:
-            n = g.num_players
-            match = MatchSpec(g.info.id, g.params, (spec_text,) * n, seed, attribute=True)
-            try:
-                runs[n], _ = run_with_progress(
-                    match, games_, workers, quiet=as_json, engine=engine, address=address,
-                    label=f"{g.info.id}, {_players(n)}, {spec_text}",
-                )
-            except GameError as exc:
-                fail(str(exc), code=1)
-        results.append(summarize_balance(
-            loaded[0].info.id, spec_text, runs, games=games_, seed=seed, notes=notes,
-            safeguards=type(loaded[0]).safeguard_ends, correct_counts=correct_counts,
-            provenance=provenance(command, game_id=loaded[0].info.id, seed=seed,
-                                  agents=[spec_text], options=params, games=games_),
-        ))
-    data = results[0]
-    if len(results) == 2:
-        data["second"] = results[1]
-        data["skill_trace"] = skill_trace(results[0], results[1])
+    data = run_balance(loaded, specs, games=games_, seed=seed, command=command, options=params,
+                       play=lab_player(workers, engine, address, as_json), notes=notes,
+                       correct_counts=correct_counts)
+    results = [data, data["second"]] if "second" in data else [data]
     if out is not None:
         write_balance(out, data, title=loaded[0].info.title, command=shlex.join(command))
     if as_json:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
-import shlex
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,9 +23,11 @@ from nightsky.cli.commands import (
     run_with_progress,
 )
 from nightsky.cli.tournament import split_specs
-from nightsky.core.errors import GameError
+from nightsky.core.errors import GameError, OptionError
 from nightsky.core.game import Game
-from nightsky.core.registry import load_game
+from nightsky.core.registry import game_class, load_game
+from nightsky.sim import lab
+from nightsky.sim.lab import run_compare
 from nightsky.sim.runner import GameResult, MatchSpec
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
@@ -62,18 +62,19 @@ def _agents(text: str, game_id: str) -> list[str]:
     return specs
 
 
-def _play(
-    g: Game, spec_text: str, games: int, seed: int, workers: int, engine: Engine,
-    address: str | None, quiet: bool, label: str,
-) -> list[GameResult]:
-    match = MatchSpec(g.info.id, g.params, (spec_text,) * g.num_players, seed,
-                      trace=True, attribute=True)
-    try:
-        results, _ = run_with_progress(match, games, workers, quiet=quiet, engine=engine,
-                                       address=address, label=label)
-    except GameError as exc:
-        fail(str(exc), code=1)
-    return results
+def lab_player(workers: int, engine: Engine, address: str | None, quiet: bool) -> lab.Play:
+    """The lab's ``Play``: games on the chosen engine behind a progress bar; a failing game
+    ends the command with its error."""
+
+    def play(match: MatchSpec, games: int, label: str) -> list[GameResult]:
+        try:
+            results, _ = run_with_progress(match, games, workers, quiet=quiet, engine=engine,
+                                           address=address, label=label)
+        except GameError as exc:
+            fail(str(exc), code=1)
+        return results
+
+    return play
 
 
 # ---------------------------------------------------------------------------- compare
@@ -99,9 +100,6 @@ def compare(
 ) -> None:
     """Two designs on the same seeds: every difference (seats, length, lead, components) with
     its interval, and the components whose winners changed most."""
-    from nightsky.sim.compare import compare_runs, headlines
-    from nightsky.sim.design import provenance
-
     params = parse_options(option)
     for key in ("players", "components"):
         if key in params:
@@ -118,28 +116,9 @@ def compare(
                 "--games", str(games_), "--seed", str(seed)]
     for pair in option or []:
         command += ["--option", pair]
-    runs = []
-    for spec_text in specs:
-        a = _play(g_design, spec_text, games_, seed, workers, engine, address, as_json,
-                  f"design, {spec_text}")
-        b = _play(g_base, spec_text, games_, seed, workers, engine, address, as_json,
-                  f"baseline, {spec_text}")
-        data = compare_runs(a, b, g_design.num_players)
-        data.update(
-            game=g_design.info.id, players=g_design.num_players, agents=spec_text, seed=seed,
-            provenance={
-                "design": provenance(command, game_id=game, seed=seed, agents=[spec_text],
-                                     options=g_design.params, games=games_),
-                "baseline": provenance(command, game_id=game, seed=seed, agents=[spec_text],
-                                       options=g_base.params, games=games_),
-            },
-        )
-        data["headlines"] = headlines(data)
-        runs.append(data)
-    result = runs[0]
-    if len(runs) == 2:
-        result["second"] = runs[1]
-        result["skill_trace"] = compare_trace(runs[0], runs[1])
+    result = run_compare(g_design, g_base, specs, games=games_, seed=seed, command=command,
+                         play=lab_player(workers, engine, address, as_json))
+    runs = [result, result["second"]] if "second" in result else [result]
     if out is not None:
         from nightsky.sim.compare_report import write_compare
 
@@ -153,31 +132,6 @@ def compare(
         print_trace(result["skill_trace"], runs[0]["agents"], runs[1]["agents"])
     if out is not None:
         console.print(f"wrote {out}/compare.html, compare.png and compare.json")
-
-
-def compare_trace(first: dict[str, Any], second: dict[str, Any]) -> list[dict[str, Any]]:
-    """Where two agents' comparisons disagree: a difference one finds and the other does not."""
-    from nightsky.sim.compare import differs
-
-    out = []
-    a, b = first["agents"], second["agents"]
-    for sa, sb in zip(first["seats"], second["seats"], strict=True):
-        for key in ("win_share", "score_advantage"):
-            da, db = differs(sa[key]), differs(sb[key])
-            if da != db:
-                out.append({"measure": f"seat {sa['seat']} {key.replace('_', ' ')}",
-                            a: "differs" if da else "-", b: "differs" if db else "-"})
-    for key, row in first["measures"].items():
-        other = second["measures"].get(key)
-        if other is not None and differs(row) != differs(other):
-            out.append({"measure": key.replace("_", " "), a: "differs" if differs(row) else "-",
-                        b: "differs" if differs(other) else "-"})
-    oa = {c["component"] for c in first["components"] if c["outlier"]}
-    ob = {c["component"] for c in second["components"] if c["outlier"]}
-    for name in sorted(oa ^ ob):
-        out.append({"measure": f"component {name}", a: "outlier" if name in oa else "-",
-                    b: "outlier" if name in ob else "-"})
-    return out
 
 
 def _diff(row: dict[str, Any], pct: bool = False) -> str:
@@ -249,42 +203,12 @@ def print_trace(trace: list[dict[str, Any]], a: str, b: str) -> None:
 
 # ---------------------------------------------------------------------------- sweep
 def parse_values(text: str) -> list[Any]:
-    """``4..14:2`` (from 4 to 14 by 2, both ends included), ``4..8`` (by 1) or a comma list
-    (numbers, ``true``/``false``, or words)."""
-    m = re.fullmatch(r"\s*(-?[\d.]+)\s*\.\.\s*(-?[\d.]+)\s*(?::\s*([\d.]+))?\s*", text)
-    if m:
-        nums = [m.group(1), m.group(2), m.group(3) or "1"]
-        is_float = any("." in x for x in nums)
-        conv = float if is_float else int
-        try:
-            start, stop, step = (conv(x) for x in nums)
-        except ValueError:
-            fail(f"--set: cannot read the range {text!r}")
-        if step <= 0 or stop < start:
-            fail(f"--set: the range {text!r} must go up by a positive step")
-        out: list[Any] = []
-        k = 0
-        while start + k * step <= stop + 1e-9:
-            out.append(round(start + k * step, 9) if is_float else start + k * step)
-            k += 1
-        if len(out) > 50:
-            fail(f"--set: {len(out)} values; a sweep takes at most 50")
-        return out
-    values: list[Any] = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            fail(f"--set: empty value in {text!r}")
-        if part in ("true", "false"):
-            values.append(part == "true")
-            continue
-        try:
-            values.append(int(part))
-        except ValueError:
-            try:
-                values.append(float(part))
-            except ValueError:
-                values.append(part)
-    return values
+    """``4..14:2``, ``4..8`` or a comma list (``nightsky.sim.lab.parse_values``); a bad one
+    ends the command with its reason."""
+    try:
+        return lab.parse_values(text)
+    except OptionError as exc:
+        fail(str(exc))
 
 
 @app.command()
@@ -313,15 +237,12 @@ def sweep(
 ) -> None:
     """Vary one field of a components file and measure every metric at each value, on the same
     seeds, with its 95% interval; a plot per metric."""
-    from nightsky.core.errors import OptionError
-    from nightsky.sim.design import get_field, provenance, raw_components, write_variant
-    from nightsky.sim.sweep import measure, write_sweep
+    from nightsky.sim.sweep import write_sweep
 
-    field, eq, text = set_.partition("=")
-    if not eq or not field.strip():
-        fail("--set expects FIELD=VALUES, e.g. board.daybreak=50..80:10")
-    field = field.strip()
-    values = parse_values(text)
+    try:
+        field, text = lab.split_set(set_)
+    except OptionError as exc:
+        fail(str(exc))
     params = parse_options(option)
     for key in ("players", "components"):
         if key in params:
@@ -332,42 +253,24 @@ def sweep(
     check_run_flags(games_, workers, engine, address)
     if games_ < 2:
         fail("--games must be at least 2 (an interval needs two games)")
-    try:
-        base = raw_components(game, components)
-        shipped = get_field(base, field)
-    except (GameError, OptionError) as exc:
-        fail(str(exc))
-    if isinstance(shipped, dict | list):
-        fail(f"--set: {field} is a table or a list, not a value")
     folder = out / "variants" if out is not None else Path(tempfile.mkdtemp(prefix="sweep-"))
-    folder.mkdir(parents=True, exist_ok=True)
     command = ["nightsky", "sweep", game, "--set", f"{field}={text}", "--agents", specs[0],
                "--games", str(games_), "--seed", str(seed)]
     command += ["--components", str(components)] if components else []
     command += ["--players", str(players)] if players else []
     for pair in option or []:
         command += ["--option", pair]
-    points = []
-    for v in values:
-        path = folder / (re.sub(r"[^A-Za-z0-9_.-]", "_", f"{field}={v}") + ".toml")
-        try:
-            write_variant(game, path, {field: v}, components)
-        except (GameError, OptionError) as exc:
-            fail(str(exc))
-        g = _load(game, players, params, str(path))
-        results = _play(g, specs[0], games_, seed, workers, engine, address, as_json,
-                        f"{field}={v}")
-        point = measure(results, g.num_players)
-        point.update(value=v, components=str(path),
-                     provenance=provenance(command, game_id=game, seed=seed, agents=specs,
-                                           options=g.params, games=games_))
-        points.append(point)
-    data = {
-        "game": game, "field": field, "shipped": shipped, "values": values, "agents": specs[0],
-        "games": games_, "seed": seed, "command": shlex.join(command), "points": points,
-    }
+    try:
+        data = lab.run_sweep(
+            game, field, text, spec_text=specs[0], games=games_, seed=seed, command=command,
+            folder=folder, load=lambda path: _load(game, players, params, path),
+            play=lab_player(workers, engine, address, as_json), base=components,
+        )
+    except (GameError, OptionError) as exc:
+        fail(str(exc))
+    title = game_class(game).info.title
     if out is not None:
-        data["plots"] = write_sweep(out, data, title=g.info.title)
+        data["plots"] = write_sweep(out, data, title=title)
     if as_json:
         print(json.dumps(data))
         return
