@@ -24,6 +24,7 @@ SERVER = "Server"
 BOTS = "Bots"
 LIMITS = "Limits per client and in all"
 FAIR = "Fair play"
+STUDIO = "Design studio"
 
 
 class LogLevel(StrEnum):
@@ -220,6 +221,37 @@ def serve(
         int, setting("gzip_min_bytes", "Gzip HTTP responses at least this large.", SERVER,
                      min=0)
     ] = DEFAULTS.gzip_min_bytes,
+    studio: Annotated[
+        bool, setting("studio", "Serve the design studio at /studio (balance, compare and "
+                      "sweep jobs in the browser).", STUDIO)
+    ] = DEFAULTS.studio,
+    studio_dir: Annotated[
+        str, setting("studio_dir", "Folder of the studio's jobs and uploads (kept across "
+                     "restarts).", STUDIO)
+    ] = DEFAULTS.studio_dir,
+    studio_max_bytes: Annotated[
+        int, setting("studio_max_bytes", "Largest components file the studio accepts (bytes).",
+                     STUDIO, min=1, max=60 * 1024)
+    ] = DEFAULTS.studio_max_bytes,
+    studio_max_games: Annotated[
+        int, setting("studio_max_games", "Games one studio job may play in all.", STUDIO,
+                     min=2)
+    ] = DEFAULTS.studio_max_games,
+    studio_jobs_per_client: Annotated[
+        int, setting("studio_jobs_per_client", "Unfinished studio jobs per client.", STUDIO,
+                     min=1)
+    ] = DEFAULTS.studio_jobs_per_client,
+    studio_max_jobs: Annotated[
+        int, setting("studio_max_jobs", "Unfinished studio jobs in all.", STUDIO, min=1)
+    ] = DEFAULTS.studio_max_jobs,
+    studio_workers: Annotated[
+        int, setting("studio_workers", "Worker processes playing the studio's games.", STUDIO,
+                     min=1)
+    ] = DEFAULTS.studio_workers,
+    studio_ray_address: Annotated[
+        str, setting("studio_ray_address", "Play the studio's games on Ray: auto, "
+                     "ray://host:10001, or local (default: the worker processes).", STUDIO)
+    ] = DEFAULTS.studio_ray_address,
 ) -> None:
     """Serve the web app: open http://HOST:PORT in a browser. Every limit has a default a
     public server can run on (see docs/server.md, threat model). Probes: /healthz, /readyz."""
@@ -237,6 +269,11 @@ def serve(
             f"(--db postgresql://...), not {make_url(db).get_backend_name()}; SQLite serves "
             "from one process",
             param_hint="'--workers'",
+        )
+    if workers > 1 and studio:
+        raise typer.BadParameter(
+            "--studio keeps its jobs in one server process: serve it with --workers 1",
+            param_hint="'--studio'",
         )
     console.print(
         f"nightsky web app on [bold cyan]http://{host}:{port}[/] (database {shown}"

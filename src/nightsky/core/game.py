@@ -72,6 +72,10 @@ class Game(ABC):
     safeguard_ends: ClassVar[tuple[str, ...]] = ()
     """End conditions (``State.end_condition`` names) that are caps against endless games, not
     the rulebook's goal: a balance measured on games that mostly end by one gives no verdict."""
+    lab_agent: ClassVar[str] = "greedy"
+    """The agent spec the design lab (``balance``, ``compare``, ``sweep``, ``simulate`` and the
+    studio) seats in every seat when none is given: one that finishes the game by its goal
+    rather than at a safeguard cap, at a cost a lab run can afford."""
     evaluator_class: ClassVar[type[Evaluator] | None] = None
     """How the game judges positions (``Evaluator`` subclass); None: the score margin."""
     agents: ClassVar[Mapping[str, str]] = {}

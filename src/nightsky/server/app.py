@@ -29,6 +29,7 @@ from nightsky.server.routes.pages import WEB_DIR
 from nightsky.server.routes.push import newest_view, ws_message
 from nightsky.server.settings import Settings
 from nightsky.server.store import Store, default_url
+from nightsky.server.studio import mount as mount_studio
 
 log = logging.getLogger("nightsky.server")
 
@@ -92,6 +93,8 @@ def create_app(
         resumed = await run_in_threadpool(manager.start)
         log.info("nightsky server: %d unfinished games resumed", resumed)
         yield
+        if studio is not None:
+            studio.close()
         await run_in_threadpool(manager.close)
         store.close()
 
@@ -114,5 +117,6 @@ def create_app(
     install_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    studio = mount_studio(app, settings)  # ``--studio`` only: otherwise its paths 404
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app

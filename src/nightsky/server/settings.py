@@ -74,3 +74,24 @@ class Settings:
     # ---- responses
     gzip_min_bytes: int = 1024
     """HTTP responses at least this large are gzip-compressed for clients that accept it."""
+
+    # ---- the design studio (``nightsky serve --studio``; docs/simulate.md, Studio)
+    studio: bool = False
+    """Serve the design studio (``/studio`` and ``/api/studio/...``); off: those paths 404."""
+    studio_dir: str = "nightsky-studio"
+    """Folder of the studio's jobs and uploads (kept across restarts)."""
+    studio_max_bytes: int = 48 * 1024
+    """Largest components file the studio accepts (bytes of UTF-8 text; the request body
+    itself is capped at 64 KiB)."""
+    studio_max_games: int = 2000
+    """Games one studio job may play in all (games x player counts x designs or values x
+    agents)."""
+    studio_jobs_per_client: int = 2
+    """Unfinished studio jobs one client may hold."""
+    studio_max_jobs: int = 4
+    """Unfinished studio jobs in all; they share the studio's worker processes."""
+    studio_workers: int = 2
+    """Worker processes that play the studio's games (one pool for all jobs)."""
+    studio_ray_address: str = ""
+    """Play the studio's games on Ray instead: ``auto`` (the running cluster), ``ray://...``,
+    or ``local`` (a Ray instance of ``studio_workers`` CPUs started with the server)."""
