@@ -281,6 +281,9 @@ def test_serve_takes_every_setting_from_the_environment(monkeypatch, tmp_path):
         max_sockets_per_client=5, ws_auth_seconds=3.0,
         allowed_origins=("https://a.example", "https://b.example"), trust_proxy=True,
         gzip_min_bytes=2048,
+        studio=True, studio_dir=str(tmp_path / "studio"), studio_max_bytes=20_000,
+        studio_max_games=500, studio_jobs_per_client=3, studio_max_jobs=5, studio_workers=3,
+        studio_ray_address="auto",
     )
     env = {}
     for f in fields(Settings):

@@ -207,7 +207,8 @@ function balanceBody(d) {
       el("span", { class: v === "above fair" ? "flag-above" : v === "below fair" ? "flag-below" : "" }, v)];
   });
   const counts = d.counts.map((c) => el("li", {},
-    `${c.players} players: ${c.rounds} rounds a game (${c.turns} turns); ended by ${Object.entries(c.end_conditions).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}`
+    `${c.players} players: ${c.rounds} rounds a game (${c.turns} turns)`
+    + (Object.keys(c.end_conditions).length ? `; ended by ${Object.entries(c.end_conditions).map(([k, v]) => `${k} ${v}`).join(", ")}` : "")
     + (c.outliers.length ? `; components that go with winning: ${c.outliers.slice(0, 4).join(", ")}` : "")));
   return [table(["N", "seat", "win share [interval]", "mean score", "advantage", "verdict"], rows),
     el("ul", {}, counts), el("ul", { class: "muted small" }, d.notes.map((n) => el("li", {}, n)))];
@@ -245,6 +246,7 @@ async function showReport(job) {
   const body = kind === "balance" ? balanceBody(data) : kind === "compare" ? compareBody(data) : sweepBody(data);
   $("report-body").replaceChildren(...body);
   const plots = kind === "sweep" ? Object.values(data.plots) : [`${kind}.png`];
+  $("report-plots").classList.toggle("single", plots.length === 1);
   $("report-plots").replaceChildren(...plots.map((f) => el("img", { src: files + f, alt: `plot ${f}` })));
   for (const card of document.querySelectorAll(".job")) card.classList.toggle("selected", card.dataset.job === job.id);
   $("report").scrollIntoView({ behavior: "smooth", block: "start" });
