@@ -80,6 +80,9 @@ def test_edit_a_field_run_a_balance_and_read_the_report(browser, studio_server) 
     assert "seed 5" in pg.inner_text("#report-provenance")
     assert "design.toml sha256" in pg.inner_text("#report-provenance")
     assert pg.locator("#report-body table tbody tr").count() == 2  # two seats
+    assert pg.locator("#report-plots img").count() == 1  # balance.png
+    pg.evaluate("() => window.scrollTo({top: 0, behavior: 'instant'})")
+    pg.wait_for_timeout(300)
     ARTIFACTS.mkdir(exist_ok=True)
     pg.screenshot(path=str(ARTIFACTS / "studio.png"), full_page=True)
     assert errors == []

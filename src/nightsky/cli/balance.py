@@ -60,10 +60,11 @@ def _games_to_measure(
 def balance(
     game: GameArg,
     agents: Annotated[
-        str,
+        str | None,
         typer.Option(help="One agent spec, seated in every seat; two (comma list) run one after "
-                          "the other and show where their verdicts disagree (skill trace)."),
-    ] = "greedy",
+                          "the other and show where their verdicts disagree (skill trace). "
+                          "Default: the game's lab agent, which finishes its games."),
+    ] = None,
     games_: Annotated[int, typer.Option("--games", help="Games per player count.")] = 200,
     players: Annotated[
         list[int] | None,
@@ -90,7 +91,10 @@ def balance(
     params = parse_options(option)
     if "players" in params:
         fail("give player counts with --players, not --option players=")
-    specs = split_specs(agents)
+    try:
+        specs = split_specs(agents or game_class(game).lab_agent)
+    except GameError as exc:
+        fail(str(exc))
     if len(specs) not in (1, 2):
         fail(f"balance seats one agent in every seat (two for a skill trace); got {len(specs)} "
              f"specs: {', '.join(specs)}")

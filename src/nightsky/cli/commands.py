@@ -350,7 +350,11 @@ def check_run_flags(games: int, workers: int, engine: Engine, address: str | Non
 @app.command()
 def simulate(
     game: GameArg,
-    agents: Annotated[str, typer.Option(help="Comma list of agent specs, one per seat.")],
+    agents: Annotated[
+        str | None,
+        typer.Option(help="Comma list of agent specs, one per seat (one fills every seat; "
+                          "default: the game's lab agent, which finishes its games)."),
+    ] = None,
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     games_: Annotated[int, typer.Option("--games", help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
@@ -367,7 +371,7 @@ def simulate(
     """Play many games between agents and summarise who wins, scores and game length."""
     g = build_game(game, players, option)
     try:
-        specs = split_agents(agents, g.num_players)
+        specs = split_agents(agents or type(g).lab_agent, g.num_players)
         for s in specs:
             make_agent(s, g)
     except GameError as exc:

@@ -37,8 +37,9 @@ PlayersFlag = Annotated[
 GamesFlag = Annotated[int, typer.Option("--games", help="Games per design (or value).")]
 SeedFlag = Annotated[int, typer.Option(help="Seed of the whole run (every design plays it).")]
 AgentsFlag = Annotated[
-    str,
-    typer.Option(help="One agent spec in every seat; two (comma list) for a skill trace."),
+    str | None,
+    typer.Option(help="One agent spec in every seat; two (comma list) for a skill trace "
+                      "(default: the game's lab agent, which finishes its games)."),
 ]
 
 
@@ -50,8 +51,13 @@ def _load(game_id: str, players: int | None, params: dict[str, Any], path: str) 
         fail(str(exc))
 
 
-def _agents(text: str, game_id: str) -> list[str]:
-    specs = split_specs(text)
+def lab_agents(text: str | None, game_id: str) -> list[str]:
+    """The agent specs of a lab command (``None``: the game's ``lab_agent``), each checked."""
+    try:
+        default = game_class(game_id).lab_agent
+    except GameError as exc:
+        fail(str(exc))
+    specs = split_specs(text or default)
     if len(specs) not in (1, 2):
         fail(f"give one agent spec (or two for a skill trace); got {len(specs)}")
     for s in specs:
@@ -86,7 +92,7 @@ def compare(
         Path | None, typer.Option(help="The baseline components file (default: the shipped set).")
     ] = None,
     players: PlayersFlag = None,
-    agents: AgentsFlag = "greedy",
+    agents: AgentsFlag = None,
     games_: GamesFlag = 200,
     seed: SeedFlag = 0,
     workers: WorkersFlag = 1,
@@ -104,7 +110,7 @@ def compare(
     for key in ("players", "components"):
         if key in params:
             fail(f"give {key} with its own flag, not --option {key}=")
-    specs = _agents(agents, game)
+    specs = lab_agents(agents, game)
     if games_ < 2:
         fail("--games must be at least 2 (a paired interval needs two games)")
     check_run_flags(games_, workers, engine, address)
@@ -223,7 +229,11 @@ def sweep(
         Path | None, typer.Option(help="The components file to vary (default: the shipped set).")
     ] = None,
     players: PlayersFlag = None,
-    agents: Annotated[str, typer.Option(help="One agent spec, seated in every seat.")] = "greedy",
+    agents: Annotated[
+        str | None,
+        typer.Option(help="One agent spec, seated in every seat (default: the game's lab "
+                          "agent)."),
+    ] = None,
     games_: GamesFlag = 100,
     seed: SeedFlag = 0,
     workers: WorkersFlag = 1,
@@ -247,7 +257,7 @@ def sweep(
     for key in ("players", "components"):
         if key in params:
             fail(f"give {key} with its own flag, not --option {key}=")
-    specs = _agents(agents, game)
+    specs = lab_agents(agents, game)
     if len(specs) != 1:
         fail("sweep seats one agent in every seat")
     check_run_flags(games_, workers, engine, address)
