@@ -178,7 +178,11 @@ def test_every_field_error_at_once_each_located(studio: TestClient) -> None:
     errors = r.json()["error"]["errors"]
     assert len(errors) >= 2
     assert all(e["location"] and e["message"] for e in errors)
-    assert any("slots" in e["location"] for e in errors)
+    # Each field error is also placed in the text, at the field itself.
+    lines = dumps(data).splitlines()
+    for e, value in ((errors[0], "-5"), (errors[1], '"many"')):
+        assert e["location"].startswith("constellations[0] ('aquila').slots.")
+        assert lines[e["line"] - 1][e["column"] - 1:].startswith(f"np = {value}")
 
 
 def test_bad_jobs_are_refused_naming_the_field(studio: TestClient) -> None:
@@ -233,3 +237,33 @@ def test_jobs_survive_a_restart_as_interrupted(db_url: str, tmp_path: Path) -> N
         assert jobs[running["id"]]["status"] == "interrupted"
         assert jobs[done.json()["id"]]["status"] == "done"
         assert c.get(f"/api/studio/jobs/{done.json()['id']}/report").status_code == 200
+
+
+def test_a_ray_address_plays_on_sims_ray_engine(db_url: str, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With ``studio_ray_address`` the games go through ``nightsky.sim.engines.run_games`` with
+    ``engine="ray"`` (the CLI's ``--engine ray`` path); Ray itself is stood in for by the local
+    engine here, which plays the same games (tests/sim/test_engines.py checks that)."""
+    import nightsky.sim.engines as engines
+    from nightsky.server.studio.runner import Studio
+
+    asked: list[str] = []
+    real = engines.run_games
+
+    def fake_run_games(spec, games, *, engine="local", **kw):  # type: ignore[no-untyped-def]
+        asked.append(engine)
+        kw.pop("address", None)
+        return real(spec, games, engine="local", **kw)
+
+    monkeypatch.setattr(engines, "run_games", fake_run_games)
+    monkeypatch.setattr(Studio, "_start_ray", lambda self: None)
+    settings = studio_settings(tmp_path, studio_ray_address="local")
+    body = {"kind": "balance", "game": "starlight", "players": 2, "agents": "random",
+            "games": 6, "seed": 9}
+    with TestClient(create_app(db_url, settings=settings)) as c:
+        job = wait_done(c, c.post("/api/studio/jobs", json=body).json()["id"])
+        on_ray = c.get(f"/api/studio/jobs/{job['id']}/report").json()
+    assert job["status"] == "done" and asked == ["ray"]
+    with TestClient(create_app(db_url, settings=studio_settings(tmp_path / "b"))) as c:
+        job = wait_done(c, c.post("/api/studio/jobs", json=body).json()["id"])
+        on_pool = c.get(f"/api/studio/jobs/{job['id']}/report").json()
+    assert on_ray["rows"] == on_pool["rows"] and on_ray["counts"] == on_pool["counts"]

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from nightsky.core.errors import ComponentError, GameError
+from nightsky.core.errors import GameError
 from nightsky.core.registry import load_game
 from nightsky.server.rooms import ServerError
 
@@ -66,13 +66,54 @@ def validate(game_id: str, data: bytes, scratch: Path) -> list[dict[str, Any]]:
         path.write_bytes(data)
         try:
             load_game(game_id, components=str(path))
-        except ComponentError as exc:
-            return parse_errors(str(exc), str(folder))
-        except GameError as exc:
-            return parse_errors(str(exc), str(folder))
-        return []
+        except GameError as exc:  # ComponentError, or an option the file breaks
+            rows = parse_errors(str(exc), str(folder))
+        else:
+            return []
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    text = data.decode("utf-8", errors="replace")
+    for row in rows:
+        if row["line"] is None and row["location"] and not row["location"].startswith("("):
+            found = locate(text, row["location"])
+            if found is not None:
+                row["line"], row["column"] = found
+    return rows
+
+
+_ENTRY = re.compile(r"([\w-]+)\[(\d+)\] \('.*'\)((?:\.[\w-]+)*)")
+
+
+def locate(text: str, location: str) -> tuple[int, int] | None:
+    """The line and column of a field error's ``location`` (``gods[1] ('G2').power``,
+    ``board.daybreak``, ``constellations[0] ('aquila').slots.0.np``) in ``text``: the entry's
+    ``[[table]]`` header, then each key (``key =``) or list position (the n-th inline table)
+    after it. None where the text does not show it plainly (the error keeps its location)."""
+    m = _ENTRY.fullmatch(location)
+    parts = [m.group(1), m.group(2), *m.group(3).split(".")[1:]] if m else location.split(".")
+    table = re.escape(parts[0])
+    if len(parts) > 1 and parts[1].isdigit():
+        heads = [h.end() for h in re.finditer(rf"(?m)^\s*\[\[\s*{table}\s*\]\]", text)]
+        if int(parts[1]) >= len(heads):
+            return None
+        cursor, rest = heads[int(parts[1])], parts[2:]
+    else:
+        head = re.search(rf"(?m)^\s*\[\s*{table}\s*\]", text)
+        cursor, rest = (head.end(), parts[1:]) if head else (0, parts)
+    nxt = re.compile(r"(?m)^\s*\[").search(text, cursor)
+    end = nxt.start() if nxt else len(text)
+    for seg in rest:
+        if seg.isdigit():
+            for _ in range(int(seg) + 1):
+                cursor = text.find("{", cursor, end) + 1
+                if cursor == 0:
+                    return None
+            continue
+        key = re.compile(rf"(?m)(?:^|[{{,\s])({re.escape(seg)})\s*=").search(text, cursor, end)
+        if key is None:
+            return None
+        cursor = key.start(1)
+    return text.count("\n", 0, cursor) + 1, cursor - text.rfind("\n", 0, cursor)
 
 
 class Uploads:

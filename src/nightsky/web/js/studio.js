@@ -53,7 +53,8 @@ function showErrors(errors) {
   list.replaceChildren();
   const bad = new Set();
   for (const e of errors) {
-    const where = e.line ? `line ${e.line}, column ${e.column}` : e.location || "file";
+    const at = e.line ? `line ${e.line}, column ${e.column}` : "";
+    const where = e.location ? (at ? `${e.location} (${at})` : e.location) : at || "file";
     if (e.line) bad.add(e.line);
     const li = el("li", {}, el("span", { class: "where" }, where), e.message);
     if (e.line) li.addEventListener("click", () => goTo(e.line, e.column));
