@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -31,31 +32,14 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextlib.contextmanager
+def serve_app(app: Any) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on a free loopback port in a thread; its base URL."""
     import uvicorn
 
-    from nightsky.server import create_app
-    from nightsky.server.settings import Settings
-
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
     port = _free_port()
-    config = uvicorn.Config(
-        # One browser plays every game of the module at autoplay speed: lift the per-client
-        # rates and table cap (tests/server checks them).
-        create_app(
-            f"sqlite:///{db}",
-            settings=Settings(
-                rate_requests="100000/minute",
-                rate_create="10000/minute",
-                max_open_tables_per_client=10_000,
-            ),
-        ),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        ws="websockets-sansio",
-    )
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            ws="websockets-sansio")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -63,9 +47,31 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.05)
     assert server.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from nightsky.server import create_app
+    from nightsky.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    # One browser plays every game of the module at autoplay speed: lift the per-client
+    # rates and table cap (tests/server checks them).
+    app = create_app(
+        f"sqlite:///{db}",
+        settings=Settings(
+            rate_requests="100000/minute",
+            rate_create="10000/minute",
+            max_open_tables_per_client=10_000,
+        ),
+    )
+    with serve_app(app) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

@@ -3,38 +3,24 @@ error next to the editor, runs a small balance and reads the report with its plo
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
 
-from tests.web.conftest import ARTIFACTS, _free_port
+from tests.web.conftest import ARTIFACTS, serve_app
 
 
 @pytest.fixture(scope="module")
 def studio_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     from nightsky.server import create_app
     from nightsky.server.settings import Settings
 
     root = tmp_path_factory.mktemp("studio")
-    port = _free_port()
     app = create_app(f"sqlite:///{root / 'games.sqlite3'}", settings=Settings(
         studio=True, studio_dir=str(root / "studio"), studio_workers=1,
         rate_requests="100000/minute"))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", ws="websockets-sansio"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serve_app(app) as base:
+        yield base
 
 
 def test_edit_a_field_run_a_balance_and_read_the_report(browser, studio_server) -> None:  # type: ignore[no-untyped-def]
