@@ -106,6 +106,9 @@ class StarsAreRightGame(Game):
     safeguard_ends = ("rounds",)  # the round cap (TSAR-10.3) stops games, it decides nothing
     evaluator_class = StarsAreRightEvaluator
     agents = {"tsar-planner": "nightsky.games.stars_are_right.planner:PlannerAgent"}
+    # The lab's default: greedy games nearly all reach the round cap (no verdict); the
+    # planner's reach the goal (docs/simulate.md, Seat balance).
+    lab_agent = "tsar-planner"
     bench = "nightsky.games.stars_are_right.bench:bench_extra"
 
     def __init__(self, players: int | str | None = None, **params: object) -> None:
