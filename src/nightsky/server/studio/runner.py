@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -211,6 +212,11 @@ class Studio:
                     raise Cancelled
                 for fut in done:
                     yield fut.result()
+        except BrokenProcessPool:
+            with self.lock:  # a worker died (killed, out of memory): the next job gets a new pool
+                if self._pool is pool:
+                    self._pool = None
+            raise
         finally:
             for fut in pending:
                 fut.cancel()
