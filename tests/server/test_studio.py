@@ -80,6 +80,8 @@ def test_balance_job_reports_what_the_cli_reports(studio: TestClient, tmp_path: 
     text = strong_text()
     sha = upload(studio, text)
     assert studio.get("/studio").status_code == 200
+    schema = studio.get("/openapi.json").json()
+    assert {"/api/studio/uploads", "/api/studio/jobs"} <= set(schema["paths"])
     r = studio.post("/api/studio/jobs", json={
         "kind": "balance", "game": "starlight", "design": sha, "players": 2,
         "agents": "random", "games": 24, "seed": 4242})
@@ -135,6 +137,17 @@ def test_compare_and_sweep_jobs(studio: TestClient) -> None:
     data = studio.get(f"/api/studio/jobs/{cmp_job['id']}/report").json()
     assert data["components"][0]["component"] == "Aquila 1" and data["components"][0]["outlier"]
     assert "compare.png" in cmp_job["files"]
+    # Against a second upload: the same file on both sides plays the very same games.
+    same = studio.post("/api/studio/jobs", json={
+        "kind": "compare", "game": "starlight", "design": sha, "against": sha, "players": 2,
+        "agents": "random", "games": 10, "seed": 2711})
+    assert same.status_code == 202, same.text
+    same_job = wait_done(studio, same.json()["id"])
+    assert same_job["provenance"]["baseline"]["components"] == {"file": "against.toml",
+                                                                "sha256": sha}
+    twin = studio.get(f"/api/studio/jobs/{same_job['id']}/report").json()
+    assert twin["headlines"][0].startswith("No component")
+    assert all(s["win_share"]["diff"] == 0 for s in twin["seats"])
     sw = wait_done(studio, r2.json()["id"])
     assert sw["status"] == "done", sw
     sweep = studio.get(f"/api/studio/jobs/{sw['id']}/report").json()
