@@ -280,3 +280,24 @@ def test_a_ray_address_plays_on_sims_ray_engine(db_url: str, tmp_path: Path, mon
         job = wait_done(c, c.post("/api/studio/jobs", json=body).json()["id"])
         on_pool = c.get(f"/api/studio/jobs/{job['id']}/report").json()
     assert on_ray["rows"] == on_pool["rows"] and on_ray["counts"] == on_pool["counts"]
+
+
+def test_serve_studio_flag_mounts_it_and_keeps_one_process(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import uvicorn
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda target, **kw: seen.update(app=target))
+    db = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    res = CliRunner().invoke(app, ["serve", "--studio", "--studio-dir", str(tmp_path / "s"),
+                                   "--db", db])
+    assert res.exit_code == 0, res.output
+    served = seen["app"]
+    try:
+        assert served.state.settings.studio and served.state.studio is not None
+        assert TestClient(served).get("/studio").status_code == 200
+    finally:
+        served.state.manager.close()
+        served.state.manager.store.close()
+    res = CliRunner().invoke(app, ["serve", "--studio", "--workers", "2", "--db",
+                                   "postgresql+psycopg://u@h/d"])
+    assert res.exit_code == 2 and "--workers 1" in res.output
