@@ -203,6 +203,7 @@ def test_bad_jobs_are_refused_naming_the_field(studio: TestClient) -> None:
     cases = [
         ({"game": "nosuch"}, "game"),
         ({"agents": "nosuchbot"}, "agents"),
+        ({"agents": "ismcts:seconds=600"}, "agents"),  # over the server's thinking cap
         ({"games": 100_000}, "games"),
         ({"design": "0" * 64}, "design"),
         ({"kind": "sweep", "set": "board.nosuch=1..3"}, "set"),

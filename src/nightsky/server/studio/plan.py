@@ -18,6 +18,7 @@ from nightsky.core.errors import GameError
 from nightsky.core.game import Game
 from nightsky.core.registry import game_class, load_game
 from nightsky.server.rooms import ServerError
+from nightsky.server.settings import Settings
 from nightsky.server.studio.jobs import JobRequest
 from nightsky.sim import lab
 
@@ -47,8 +48,11 @@ class Plan:
     players: int | None = None
 
 
-def agent_specs(req: JobRequest, game_id: str, most: int) -> list[str]:
-    """The request's agent specs (default: the game's lab agent), each built once to check it."""
+def agent_specs(req: JobRequest, game_id: str, most: int, settings: Settings) -> list[str]:
+    """The request's agent specs (default: the game's lab agent), each built once to check it
+    and held to the server's bounds on a bot spec (length, the thinking cap on ``seconds=``)."""
+    from nightsky.server.bounds import plan_bot
+
     text = req.agents or game_class(game_id).lab_agent
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if not 1 <= len(specs) <= most:
@@ -57,6 +61,7 @@ def agent_specs(req: JobRequest, game_id: str, most: int) -> list[str]:
     for spec in specs:
         try:
             make_agent(spec, game_id)
+            plan_bot(spec, settings)
         except GameError as exc:
             raise refuse("agents", str(exc)) from None
     return specs
@@ -134,7 +139,9 @@ def sweep_plan(req: JobRequest, design: Path | None, specs: list[str]) -> Plan:
                 design=design, sweep_field=name, sweep_values=text, players=req.players)
 
 
-def make_plan(req: JobRequest, upload: Callable[[str, str], Path | None]) -> Plan:
+def make_plan(
+    req: JobRequest, upload: Callable[[str, str], Path | None], settings: Settings
+) -> Plan:
     """Read and check ``req``; ``upload(field, value)`` is the kept file of an upload hash
     (None for ``shipped``). The design of a compare defaults to the shipped set's text."""
     try:
@@ -143,11 +150,11 @@ def make_plan(req: JobRequest, upload: Callable[[str, str], Path | None]) -> Pla
         raise refuse("game", str(exc)) from None
     design = upload("design", req.design)
     if req.kind == "balance":
-        return balance_plan(req, design, agent_specs(req, req.game, 2))
+        return balance_plan(req, design, agent_specs(req, req.game, 2, settings))
     if req.kind == "compare":
         if design is None:
             raise refuse("design", "a comparison needs a design: send your components file "
                                    "to POST /api/studio/uploads and give its sha256")
         return compare_plan(req, design, upload("against", req.against),
-                            agent_specs(req, req.game, 2))
-    return sweep_plan(req, design, agent_specs(req, req.game, 1))
+                            agent_specs(req, req.game, 2, settings))
+    return sweep_plan(req, design, agent_specs(req, req.game, 1, settings))

@@ -76,7 +76,7 @@ class Studio:
             folder = self.store.folder(job)
             folder.mkdir(parents=True)
             try:
-                plan = make_plan(req, lambda name, value: self._copy(req, folder, name, value))
+                plan = make_plan(req, lambda name, value: self._copy(req, folder, name, value), s)
                 if plan.total > s.studio_max_games:
                     raise refuse("games", f"this job would play {plan.total:,} games; the "
                                           f"studio plays at most {s.studio_max_games:,} a job")

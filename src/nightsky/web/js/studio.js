@@ -234,6 +234,17 @@ function sweepBody(d) {
       cell(p.metrics, "winner margin", num), p.outliers[0] || "-"]))];
 }
 
+/** Where two agents' verdicts disagree (a run with two agent specs), else nothing. */
+function traceBody(d) {
+  if (!d.second || !d.skill_trace) return [];
+  const a = d.agents, b = d.second.agents;
+  if (!d.skill_trace.length) return [el("p", {}, `Skill trace: ${a} and ${b} agree everywhere.`)];
+  return [el("h3", {}, `Skill trace: where ${a} and ${b} disagree`),
+    table(["measure", a, b], d.skill_trace.map((t) => [
+      (t.players ? `${t.players} players, ` : "") + (t.seat !== undefined && t.seat !== null ? `seat ${t.seat} ` : "") + t.measure,
+      t[a], t[b]]))];
+}
+
 async function showReport(job) {
   const data = await api(`/api/studio/jobs/${job.id}/report`);
   const files = `/api/studio/jobs/${job.id}/files/`;
@@ -245,7 +256,7 @@ async function showReport(job) {
   $("report-json").href = `/api/studio/jobs/${job.id}/report`;
   $("report-provenance").textContent = provLine(job.provenance) + (job.provenance ? ` · ${job.provenance.command || (job.provenance.design && job.provenance.design.command) || ""}` : "");
   const body = kind === "balance" ? balanceBody(data) : kind === "compare" ? compareBody(data) : sweepBody(data);
-  $("report-body").replaceChildren(...body);
+  $("report-body").replaceChildren(...body, ...traceBody(data));
   const plots = kind === "sweep" ? Object.values(data.plots) : [`${kind}.png`];
   $("report-plots").classList.toggle("single", plots.length === 1);
   $("report-plots").replaceChildren(...plots.map((f) => el("img", { src: files + f, alt: `plot ${f}` })));
