@@ -198,8 +198,17 @@ def serve(
         setting("keep_finished", "Finished games nobody watches kept in memory.", LIMITS, min=0),
     ] = DEFAULTS.keep_finished,
     max_sockets_per_table: Annotated[
-        int, setting("max_sockets_per_table", "Open WebSockets per table.", LIMITS, min=1)
+        int, setting("max_sockets_per_table", "Spectator WebSockets per table (seated "
+                     "players' never count against it).", LIMITS, min=1)
     ] = DEFAULTS.max_sockets_per_table,
+    max_spectators_per_client: Annotated[
+        int, setting("max_spectators_per_client", "Spectator WebSockets one client keeps "
+                     "open at one table.", LIMITS, min=1)
+    ] = DEFAULTS.max_spectators_per_client,
+    max_sockets_per_seat: Annotated[
+        int, setting("max_sockets_per_seat", "WebSockets of one seat of a table (kept for "
+                     "the seat).", LIMITS, min=1)
+    ] = DEFAULTS.max_sockets_per_seat,
     max_sockets_per_client: Annotated[
         int, setting("max_sockets_per_client", "Open WebSockets per client.", LIMITS, min=1)
     ] = DEFAULTS.max_sockets_per_client,

@@ -63,7 +63,13 @@ class Settings:
     """How many finished games nobody watches stay in memory; beyond that the least recently
     fetched leave it (reloaded on the next request)."""
     max_sockets_per_table: int = 64
+    """Spectator sockets of one table (a seated player's sockets never count against it)."""
+    max_spectators_per_client: int = 8
+    """Spectator sockets one client keeps open at one table."""
+    max_sockets_per_seat: int = 8
+    """Sockets of one seat of one table (a player's tabs and devices); kept for the seat."""
     max_sockets_per_client: int = 32
+    """Every open socket of one client, from its opening (before its hello too)."""
     ws_auth_seconds: float = 10.0
     """A WebSocket must send its ``{"token": ...}`` (or ``{}``) this soon after opening."""
     allowed_origins: tuple[str, ...] = ()
