@@ -276,9 +276,12 @@ def test_serve_takes_every_setting_from_the_environment(monkeypatch, tmp_path):
         bot_processes=1, inline_agents=("random", "greedy"), bot_memory_mb=512, spec_max_chars=50,
         allow_client_seed=True, secret="s3cret", rate_requests="10/second",
         rate_create="5/minute", rate_claim="7/minute", rate_chat="3/minute",
+        rate_chat_client="9/minute", rate_chat_chars="900/minute", chat_keep_lines=50,
+        chat_keep_days=2.5,
         max_open_tables_per_client=4,
         max_open_tables=40, idle_seconds=30.0, keep_finished=8, max_sockets_per_table=6,
-        max_spectators_per_client=3, max_sockets_per_seat=2, max_sockets_per_client=5, ws_auth_seconds=3.0,
+        max_spectators_per_client=3, max_sockets_per_seat=2, max_sockets_per_client=5,
+        ws_auth_seconds=3.0,
         allowed_origins=("https://a.example", "https://b.example"), trust_proxy=True,
         gzip_min_bytes=2048,
     )

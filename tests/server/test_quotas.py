@@ -5,14 +5,19 @@ client (lines and characters) and kept only as long as the retention settings sa
 from __future__ import annotations
 
 import warnings
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
 from nightsky.server import create_app
+from nightsky.server.chat import ChatRow
 from nightsky.server.settings import Settings
-from tests.server.conftest import create, seat_tokens, ws_connect
+from nightsky.server.store import now
+from tests.server.conftest import auth, create, seat_tokens, ws_connect
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -88,3 +93,82 @@ def test_a_bad_token_takes_no_slot_and_the_client_cap_counts_every_socket(db_url
             assert refused(client, gid, **at("203.0.113.9")) == 4429
         sockets = client.app.state.sockets  # type: ignore[attr-defined]
         assert not sockets.clients and not sockets.watchers
+
+
+# ---------------------------------------------------------------------- chat
+def chat_app(db_url: str, **limits: Any) -> TestClient:
+    settings = Settings(trust_proxy=True, rate_chat="100/minute", **limits)
+    return TestClient(create_app(db_url, settings=settings))
+
+
+def stored(client: TestClient, gid: str | None = None) -> int:
+    """Chat rows in the database (of ``gid``, or of every table)."""
+    engine = client.app.state.manager.store.engine  # type: ignore[attr-defined]
+    with Session(engine) as s:
+        q = select(func.count()).select_from(ChatRow)
+        return int(s.scalar(q if gid is None else q.where(ChatRow.game_id == gid)) or 0)
+
+
+def say(client: TestClient, gid: str, token: str, text: str, address: str) -> Any:
+    return client.post(
+        f"/api/games/{gid}/chat", json={"text": text},
+        headers={**auth(token), "X-Forwarded-For": address},
+    )
+
+
+def test_one_address_posts_a_bounded_number_of_lines_over_all_its_tables(db_url):
+    with chat_app(db_url, rate_chat_client="5/minute") as client:
+        tables = [create(client, "toy-secret-sum", ["human", "random"]) for _ in range(3)]
+        tokens = [(t["id"], t["tokens"][0]["token"]) for t in tables]
+        codes = [say(client, g, tok, "hello", "203.0.113.5").status_code
+                 for g, tok in tokens for _ in range(2)]
+        # Two lines at each of three tables: each seat is well under its own rate, the
+        # address is over its 5 lines a minute at the sixth.
+        assert codes == [200] * 5 + [429]
+        r = say(client, *tokens[2], "hello", "203.0.113.5")
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert int(r.headers["retry-after"]) >= 1
+        assert stored(client) == 5  # nothing refused was stored
+        # Another address is not held back by it.
+        assert say(client, *tokens[2], "hello", "198.51.100.5").status_code == 200
+
+
+def test_one_address_stores_a_bounded_number_of_characters(db_url):
+    with chat_app(db_url, rate_chat_chars="700/minute") as client:
+        made = create(client, "toy-secret-sum", ["human", "random"])
+        gid, tok = made["id"], made["tokens"][0]["token"]
+        assert say(client, gid, tok, "x" * 300, "203.0.113.6").status_code == 200
+        assert say(client, gid, tok, "y" * 300, "203.0.113.6").status_code == 200
+        r = say(client, gid, tok, "z" * 300, "203.0.113.6")  # 900 > 700 characters
+        assert r.status_code == 429 and "chat text" in r.json()["error"]["message"]
+        assert say(client, gid, tok, "short", "203.0.113.6").status_code == 200  # 605 <= 700
+        texts = [line["text"] for line in client.get(f"/api/games/{gid}/chat").json()["lines"]]
+        assert texts == ["x" * 300, "y" * 300, "short"]
+
+
+def test_a_table_keeps_its_newest_lines_and_old_lines_are_pruned(db_url):
+    with chat_app(db_url, chat_keep_lines=3, chat_keep_days=1.0) as client:
+        made = create(client, "toy-secret-sum", ["human", "random"])
+        gid, tok = made["id"], made["tokens"][0]["token"]
+        other = create(client, "toy-secret-sum", ["human", "random"])
+        for i in range(5):
+            assert say(client, gid, tok, f"line {i}", "203.0.113.7").status_code == 200
+        assert stored(client, gid) == 3  # the retention per table, in the database too
+        lines = client.get(f"/api/games/{gid}/chat").json()["lines"]
+        assert [x["text"] for x in lines] == ["line 2", "line 3", "line 4"]
+        say(client, other["id"], other["tokens"][0]["token"], "elsewhere", "203.0.113.8")
+        # Age: lines of two days ago are hidden at once and pruned by the next sweep.
+        engine = client.app.state.manager.store.engine  # type: ignore[attr-defined]
+        with Session(engine) as s, s.begin():
+            s.execute(update(ChatRow).where(ChatRow.game_id == gid)
+                      .values(at=now() - timedelta(days=2)))
+        assert client.get(f"/api/games/{gid}/chat").json()["lines"] == []
+        chat = client.app.state.chat  # type: ignore[attr-defined]
+        assert chat.prune() == 3
+        assert stored(client, gid) == 0 and stored(client, other["id"]) == 1
+        # A post sweeps once the sweep interval has passed.
+        with Session(engine) as s, s.begin():
+            s.execute(update(ChatRow).values(at=now() - timedelta(days=2)))
+        chat.swept -= chat.PRUNE_EVERY
+        assert say(client, gid, tok, "fresh", "203.0.113.7").status_code == 200
+        assert stored(client) == 1

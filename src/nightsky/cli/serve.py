@@ -179,6 +179,22 @@ def serve(
     rate_chat: Annotated[
         str, setting("rate_chat", "Chat lines per seat of a table.", LIMITS, callback=_rates)
     ] = DEFAULTS.rate_chat,
+    rate_chat_client: Annotated[
+        str, setting("rate_chat_client", "Chat lines per client over all its tables.", LIMITS,
+                     callback=_rates)
+    ] = DEFAULTS.rate_chat_client,
+    rate_chat_chars: Annotated[
+        str, setting("rate_chat_chars", "Chat characters per client over all its tables.",
+                     LIMITS, callback=_rates)
+    ] = DEFAULTS.rate_chat_chars,
+    chat_keep_lines: Annotated[
+        int, setting("chat_keep_lines", "Chat lines kept per table (older ones pruned).",
+                     LIMITS, min=1)
+    ] = DEFAULTS.chat_keep_lines,
+    chat_keep_days: Annotated[
+        float, setting("chat_keep_days", "Chat lines older than this many days are pruned "
+                       "(0: kept).", LIMITS, min=0)
+    ] = DEFAULTS.chat_keep_days,
     max_open_tables_per_client: Annotated[
         int,
         setting("max_open_tables_per_client", "Unfinished tables one client may hold.", LIMITS,

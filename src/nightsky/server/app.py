@@ -108,7 +108,7 @@ def create_app(
     # What the routes share (``routes.deps``): made once here.
     app.state.manager, app.state.settings = manager, settings
     app.state.rates, app.state.sockets = Rates(settings), SocketCaps(settings)
-    app.state.chat = Chat(manager.store, settings.rate_chat)
+    app.state.chat = Chat(manager.store, settings.rate_chat, settings=settings)
     app.state.rematches = Rematches(manager)
     add_middleware(app, settings, app.state.rates)
     install_handlers(app)

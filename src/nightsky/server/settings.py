@@ -55,6 +55,14 @@ class Settings:
     """``claim``/``join`` of one client (guessing invite codes is pointless; this keeps it so)."""
     rate_chat: str = "5/10second;40/minute"
     """Chat lines of one seat of one table (``POST /api/games/{id}/chat``)."""
+    rate_chat_client: str = "20/minute;300/hour"
+    """Chat lines of one client over all its seats and tables."""
+    rate_chat_chars: str = "3000/minute;30000/hour"
+    """Chat characters of one client over all its seats and tables (what it may store)."""
+    chat_keep_lines: int = 200
+    """Chat lines kept per table: a new line prunes the oldest beyond these."""
+    chat_keep_days: float = 30.0
+    """Chat lines older than this are pruned (0: kept as long as the table)."""
     max_open_tables_per_client: int = 20
     max_open_tables: int = 5000
     idle_seconds: float = 600.0
