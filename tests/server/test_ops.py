@@ -273,7 +273,8 @@ def _run_serve(monkeypatch, args: list[str], env: dict[str, str]) -> tuple[Any, 
 def test_serve_takes_every_setting_from_the_environment(monkeypatch, tmp_path):
     wanted = Settings(
         bot_workers=3, bot_delay=0.5, think_seconds=1.5, think_grace=0.5, think_budget=12.0,
-        bot_processes=1, inline_agents=("random", "greedy"), bot_memory_mb=512, spec_max_chars=50,
+        bot_processes=1, inline_agents=("random", "greedy"), bot_memory_mb=512,
+        spec_max_chars=50, bot_cadence=0.5,
         allow_client_seed=True, secret="s3cret", rate_requests="10/second",
         rate_create="5/minute", rate_claim="7/minute", rate_chat="3/minute",
         rate_chat_client="9/minute", rate_chat_chars="900/minute", chat_keep_lines=50,

@@ -154,6 +154,12 @@ def serve(
     spec_max_chars: Annotated[
         int, setting("spec_max_chars", "Longest agent spec accepted.", BOTS, min=1)
     ] = DEFAULTS.spec_max_chars,
+    bot_cadence: Annotated[
+        float,
+        setting("bot_cadence", "Games with hidden information: a bot's move is pushed a whole "
+                "number of these seconds after the previous change (0: at once).", BOTS,
+                min=0),
+    ] = 1.0,
     allow_client_seed: Annotated[
         bool,
         setting("allow_client_seed", "Accept a client's seed on tables with several human "

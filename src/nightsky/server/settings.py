@@ -37,6 +37,10 @@ class Settings:
     bot_memory_mb: int = 2048
     """Address-space limit of a search worker process (a runaway tree fails, not the host)."""
     spec_max_chars: int = 200
+    bot_cadence: float = 0.0
+    """In games with hidden information, a bot's move is pushed only on this grid: a whole
+    number of these seconds (at least one) after the table's previous change, so how long
+    it thought tells nothing of its hidden choices. 0: pushed as soon as chosen."""
 
     # ---- fair play
     allow_client_seed: bool = False
