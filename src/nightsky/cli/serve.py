@@ -8,6 +8,7 @@ variable. ``tests/server/test_ops.py`` checks that no field is left out.
 
 from __future__ import annotations
 
+import signal
 from dataclasses import fields
 from enum import StrEnum
 from typing import Annotated, Any
@@ -282,6 +283,11 @@ def serve(
         # Each process builds its own app (its own connections, rooms, LISTEN thread and
         # lease holder) from this configuration; the tables are made here, once.
         target = worker_config(db, settings)
+    if workers == 1:
+        # uvicorn stops gracefully on SIGTERM (sockets, then the app's shutdown: bots, think
+        # workers, the database), then raises the signal again under the handler it found:
+        # this one makes a stop asked for a clean exit, status 0.
+        signal.signal(signal.SIGTERM, _stopped)
     uvicorn.run(
         target,
         factory=workers > 1,
@@ -296,6 +302,11 @@ def serve(
         # SIGTERM: open sockets get this long to close before the server stops anyway.
         timeout_graceful_shutdown=2,
     )
+
+
+def _stopped(signum: int, frame: Any) -> None:
+    """SIGTERM once uvicorn has shut the app down: exit with status 0."""
+    raise SystemExit(0)
 
 
 def settings_from(params: dict[str, Any]) -> Settings:

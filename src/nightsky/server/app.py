@@ -92,8 +92,10 @@ def create_app(
         resumed = await run_in_threadpool(manager.start)
         log.info("nightsky server: %d unfinished games resumed", resumed)
         yield
-        await run_in_threadpool(manager.close)
-        store.close()
+        try:
+            await run_in_threadpool(manager.close)
+        finally:  # the database is closed (and SQLite's log checkpointed) whatever happened
+            await run_in_threadpool(store.close)
 
     # FastAPIOffline: /docs (Swagger UI) and /redoc served from the fastapi-offline package's
     # own copy of their assets, so the API docs work without internet.
