@@ -6,6 +6,7 @@ and must give a legal move, never None (which the bot runner would replace by a 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -80,3 +81,19 @@ def test_every_agent_a_table_accepts_plays_in_a_think_worker(
     action = pool.choose(plan.bot, view, seat, random.Random(2), deadline, wait=60)
     assert action is not None, f"{spec} gave no move in {gid}"
     assert state.is_legal(action, seat)
+
+
+def test_a_fresh_workers_start_up_is_not_charged_to_the_move() -> None:
+    # A new pool forks its first worker from a fresh fork server that imports the agents and
+    # every game first: far longer than this move's 0.3 s, which must still be played.
+    fresh = ThinkPool(1, memory_mb=SETTINGS.bot_memory_mb)
+    try:
+        state = position("star-fire")
+        seat = state.current_players()[0]
+        t0 = time.monotonic()
+        action = fresh.choose("random", state.resample(seat, random.Random(1)), seat,
+                              random.Random(2), 0.3, wait=60)
+        print(f"first move of a fresh pool after {time.monotonic() - t0:.2f} s")
+        assert action is not None and state.is_legal(action, seat)
+    finally:
+        fresh.close()
