@@ -2,21 +2,32 @@
 tables and 4 of ``greedy:samples=10000`` against another client's control tables. Reports the
 control ``random`` bot's answer time unloaded and loaded; it must stay within 2x (plus a small
 floor for a shared machine's scheduling noise), and the control ``expert`` seat must never
-fall back (no "gave no move" line for its table)."""
+fall back (no "gave no move" line for its table). The same against ``nightsky serve`` itself:
+one process on SQLite, and two processes on one PostgreSQL database (``--workers 2``)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
+import os
+import signal
 import statistics
+import subprocess
+import sys
 import time
 import warnings
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from websockets.sync.client import connect
 
 from nightsky.server import create_app
 from nightsky.server.settings import Settings
 from tests.server.conftest import auth
+from tests.support.pg import free_port
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -111,3 +122,159 @@ def test_one_client_cannot_stall_another_clients_bots(tmp_path, caplog) -> None:
     assert under <= 2 * base + 0.05, (unloaded, loaded)
     assert not [f for f in fallbacks if expert in f], fallbacks
     assert expert_moves >= 1
+
+
+# ---------------------------------------------------------------------- real server processes
+# The same stall against `nightsky serve` itself: one process on SQLite, and two processes on
+# one PostgreSQL database (the attacker's tables land on both). Everything goes through HTTP
+# and the table's WebSocket, as a browser's would.
+def _serve(db: str, workers: int, port: int, log: Any) -> subprocess.Popen[bytes]:
+    cmd = [
+        sys.executable, "-m", "nightsky", "serve", "--workers", str(workers), "--db", db,
+        "--port", str(port), "--bot-delay", "0", "--bot-cadence", "0", "--trust-proxy",
+        "--rate-create", "100/minute", "--max-open-tables-per-client", "40",
+        "--log-level", "warning",
+    ]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+
+
+def _wait_ready(base: str, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 120  # two processes start slowly on a busy machine
+    while True:
+        assert proc.poll() is None, "the server exited"
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.2)
+
+
+def _http_create(base: str, seats: list[str], who: dict[str, str]) -> dict[str, Any]:
+    body = {"game": GAME, "players": len(seats), "seats": seats}
+    r = httpx.post(f"{base}/api/games", headers=who, json=body, timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _socket_answer_times(base: str, moves: int) -> list[float]:
+    """Seconds from sending a human move on the table's socket until the view with the
+    control ``random`` bot's answer arrives (over new control tables until ``moves``)."""
+    out: list[float] = []
+    for _ in range(20):
+        made = _http_create(base, ["human", "random"], CONTROL)
+        url = base.replace("http://", "ws://") + f"/api/games/{made['id']}/ws"
+        with connect(url, additional_headers=CONTROL, open_timeout=30) as ws:
+            ws.send(json.dumps({"token": made["tokens"][0]["token"]}))
+            out += _play_timed(ws, moves - len(out))
+        if len(out) >= moves:
+            break
+    return out
+
+
+def _play_timed(ws: Any, moves: int) -> list[float]:
+    out: list[float] = []
+    view = _next_view(ws, -1, 120)[1]
+    msg_id = 0
+    while len(out) < moves and view is not None and not view["terminal"]:
+        if not view["legal"]:
+            view = _next_view(ws, view["version"], 120)[1]
+            continue
+        msg_id += 1
+        start = time.monotonic()
+        ws.send(json.dumps({"type": "act", "id": msg_id, "action": view["legal"][0]["action"],
+                            "version": view["version"]}))
+        seen: list[tuple[float, dict[str, Any]]] = []
+        while True:  # the views up to the ack (the bot may answer before it arrives)
+            msg = json.loads(ws.recv(timeout=120))
+            if msg["type"] == "view":
+                seen.append((time.monotonic(), msg["data"]))
+            elif msg["type"] == "ack":
+                mine = msg["version"]
+                break
+            elif msg["type"] == "error":
+                raise AssertionError(msg)
+        after = [(t, v) for t, v in seen if v["version"] > mine]
+        last = seen[-1][1] if seen else None
+        if not after and last is not None and (last["legal"] or last["terminal"]):
+            view = last  # the human moves again: no bot answer to time
+            continue
+        at, view = after[0] if after else _next_view(ws, mine, 120)
+        out.append(at - start)
+    return out
+
+
+def _next_view(ws: Any, after: int, timeout: float) -> tuple[float, Any]:
+    """The first view pushed with a version above ``after``, and when it came."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        msg = json.loads(ws.recv(timeout=end - time.monotonic()))
+        if msg["type"] == "view" and msg["data"]["version"] > after:
+            return time.monotonic(), msg["data"]
+    raise AssertionError("no view came")
+
+
+def _stall_over_processes(db: str, workers: int, log_path: Path) -> dict[str, Any]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with open(log_path, "wb") as log:
+        proc = _serve(db, workers, port, log)
+    try:
+        _wait_ready(base, proc)
+        _socket_answer_times(base, 3)  # warm up: think workers, imports, connections
+        unloaded = _socket_answer_times(base, 12)
+        expert = _http_create(base, ["random", "expert"], CONTROL)["id"]
+        for _ in range(17):
+            _http_create(base, ["ismcts", "ismcts"], ATTACKER)
+        for _ in range(4):
+            _http_create(base, ["greedy:samples=10000", "greedy:samples=10000"], ATTACKER)
+        time.sleep(3.0)  # the load builds up
+        t0 = time.monotonic()
+        health = httpx.get(f"{base}/healthz", timeout=60)
+        health_s = time.monotonic() - t0
+        loaded = _socket_answer_times(base, 12)
+        time.sleep(5.0)  # the expert seat plays a few moves under load
+        load = os.getloadavg()
+        log_view = httpx.get(f"{base}/api/games/{expert}/view", timeout=60).json()["log"]
+        expert_moves = sum(1 for line in log_view if line.get("seat") == 1)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    lines = log_path.read_text(errors="replace").splitlines()
+    return {
+        "unloaded": unloaded, "loaded": loaded, "health": health, "health_s": health_s,
+        "expert": expert, "expert_moves": expert_moves, "load": load,
+        "fallbacks": [x for x in lines if "gave no move" in x],
+    }
+
+
+def _report(kind: str, got: dict[str, Any]) -> None:
+    base, under = statistics.median(got["unloaded"]), statistics.median(got["loaded"])
+    print(
+        f"\n{kind}: control random bot, median answer over the socket: unloaded "
+        f"{base * 1000:.1f} ms (range {min(got['unloaded']) * 1000:.0f}-"
+        f"{max(got['unloaded']) * 1000:.0f}), loaded {under * 1000:.1f} ms (range "
+        f"{min(got['loaded']) * 1000:.0f}-{max(got['loaded']) * 1000:.0f}; {under / base:.2f}x);"
+        f" /healthz {got['health_s'] * 1000:.0f} ms; control expert moves "
+        f"{got['expert_moves']}, fallbacks anywhere {len(got['fallbacks'])}; load average "
+        + " ".join(f"{x:.1f}" for x in got["load"])
+    )
+    assert got["health"].status_code == 200
+    assert len(got["loaded"]) == 12
+    assert under <= 2 * base + 0.05, (got["unloaded"], got["loaded"])
+    assert not [f for f in got["fallbacks"] if got["expert"] in f], got["fallbacks"]
+    assert got["expert_moves"] >= 1
+
+
+def test_the_stall_on_one_sqlite_server_process(tmp_path) -> None:
+    got = _stall_over_processes(f"sqlite:///{tmp_path / 's.sqlite3'}", 1, tmp_path / "s.log")
+    _report("nightsky serve, 1 process, SQLite", got)
+
+
+def test_the_stall_on_two_server_processes_over_postgresql(pg_url: str, tmp_path) -> None:
+    got = _stall_over_processes(pg_url, 2, tmp_path / "pg.log")
+    _report("nightsky serve --workers 2, PostgreSQL", got)
