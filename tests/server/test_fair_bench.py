@@ -7,16 +7,14 @@ one process on SQLite, and two processes on one PostgreSQL database (``--workers
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import signal
 import statistics
 import subprocess
-import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +26,7 @@ from nightsky.server import create_app
 from nightsky.server.settings import Settings
 from tests.server.conftest import auth
 from tests.support.pg import free_port
+from tests.support.serving import serve, stop, wait_serving
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -46,6 +45,16 @@ def _create(client: TestClient, seats: list[str], who: dict[str, str]) -> dict[s
     )
     assert r.status_code == 201, r.text
     return r.json()
+
+
+def _attack(create: Callable[[list[str]], Any]) -> None:
+    """The issue's stall from one client: 17 all-bot search tables and 4 of
+    ``greedy:samples=10000``, then a few seconds for the load to build up."""
+    for _ in range(17):
+        create(["ismcts", "ismcts"])
+    for _ in range(4):
+        create(["greedy:samples=10000", "greedy:samples=10000"])
+    time.sleep(3.0)
 
 
 def _answer_times(client: TestClient, moves: int) -> list[float]:
@@ -98,11 +107,7 @@ def test_one_client_cannot_stall_another_clients_bots(tmp_path, caplog) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}", settings=settings)) as c:
         unloaded = _answer_times(c, 12)
         expert = _create(c, ["random", "expert"], CONTROL)["id"]
-        for _ in range(17):
-            _create(c, ["ismcts", "ismcts"], ATTACKER)
-        for _ in range(4):
-            _create(c, ["greedy:samples=10000", "greedy:samples=10000"], ATTACKER)
-        time.sleep(3.0)  # the load builds up
+        _attack(lambda seats: _create(c, seats, ATTACKER))
         t0 = time.monotonic()
         health = c.get("/healthz")
         health_s = time.monotonic() - t0
@@ -129,25 +134,12 @@ def test_one_client_cannot_stall_another_clients_bots(tmp_path, caplog) -> None:
 # one PostgreSQL database (the attacker's tables land on both). Everything goes through HTTP
 # and the table's WebSocket, as a browser's would.
 def _serve(db: str, workers: int, port: int, log: Any) -> subprocess.Popen[bytes]:
-    cmd = [
-        sys.executable, "-m", "nightsky", "serve", "--workers", str(workers), "--db", db,
-        "--port", str(port), "--bot-delay", "0", "--bot-cadence", "0", "--trust-proxy",
-        "--rate-create", "100/minute", "--max-open-tables-per-client", "40",
-        "--log-level", "warning",
-    ]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
-
-
-def _wait_ready(base: str, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 120  # two processes start slowly on a busy machine
-    while True:
-        assert proc.poll() is None, "the server exited"
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                return
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.2)
+    return serve(
+        ["--workers", str(workers), "--db", db, "--port", str(port), "--bot-delay", "0",
+         "--bot-cadence", "0", "--trust-proxy", "--rate-create", "100/minute",
+         "--max-open-tables-per-client", "40", "--log-level", "warning"],
+        log,
+    )
 
 
 def _http_create(base: str, seats: list[str], who: dict[str, str]) -> dict[str, Any]:
@@ -220,15 +212,11 @@ def _stall_over_processes(db: str, workers: int, log_path: Path) -> dict[str, An
     with open(log_path, "wb") as log:
         proc = _serve(db, workers, port, log)
     try:
-        _wait_ready(base, proc)
+        wait_serving(base, proc, 120)  # two processes start slowly on a busy machine
         _socket_answer_times(base, 3)  # warm up: think workers, imports, connections
         unloaded = _socket_answer_times(base, 12)
         expert = _http_create(base, ["random", "expert"], CONTROL)["id"]
-        for _ in range(17):
-            _http_create(base, ["ismcts", "ismcts"], ATTACKER)
-        for _ in range(4):
-            _http_create(base, ["greedy:samples=10000", "greedy:samples=10000"], ATTACKER)
-        time.sleep(3.0)  # the load builds up
+        _attack(lambda seats: _http_create(base, seats, ATTACKER))
         t0 = time.monotonic()
         health = httpx.get(f"{base}/healthz", timeout=60)
         health_s = time.monotonic() - t0
@@ -238,12 +226,7 @@ def _stall_over_processes(db: str, workers: int, log_path: Path) -> dict[str, An
         log_view = httpx.get(f"{base}/api/games/{expert}/view", timeout=60).json()["log"]
         expert_moves = sum(1 for line in log_view if line.get("seat") == 1)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
     lines = log_path.read_text(errors="replace").splitlines()
     return {
         "unloaded": unloaded, "loaded": loaded, "health": health, "health_s": health_s,

@@ -4,18 +4,18 @@ cleanly: status 0, the store closed, SQLite's write-ahead log checkpointed (issu
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+
+from tests.support.serving import serve, stop, wait_serving
 
 pytestmark = pytest.mark.slow
 
@@ -29,19 +29,10 @@ def _free_port() -> int:
 def test_sigterm_with_a_thinking_bot_stops_the_server_within_5_s(tmp_path):
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "nightsky", "serve", "--port", str(port),
-           "--db", f"sqlite:///{tmp_path / 'g.sqlite3'}", "--bot-delay", "0"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    proc = serve(["--port", str(port), "--db", f"sqlite:///{tmp_path / 'g.sqlite3'}",
+                  "--bot-delay", "0"])
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{base}/api/catalog", timeout=1)
-                break
-            except httpx.HTTPError:
-                assert time.monotonic() < deadline and proc.poll() is None
-                time.sleep(0.1)
+        wait_serving(base, proc, 30)
         seats = ["ismcts:seconds=5", "ismcts:seconds=5"]
         r = httpx.post(f"{base}/api/games", json={
             "game": "star-fire", "players": 2, "seats": seats}, timeout=10)
@@ -70,11 +61,12 @@ BUSY = [
 
 
 def _serve(db: Path, port: int, log: Any) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "nightsky", "serve", "--port", str(port),
-           "--db", f"sqlite:///{db}", "--bot-delay", "0", "--bot-cadence", "0",
-           "--max-open-tables-per-client", "200", "--rate-create", "200/minute"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    return subprocess.Popen(cmd, stdout=log, stderr=log, env=env)
+    return serve(
+        ["--port", str(port), "--db", f"sqlite:///{db}", "--bot-delay", "0",
+         "--bot-cadence", "0", "--max-open-tables-per-client", "200",
+         "--rate-create", "200/minute"],
+        log,
+    )
 
 
 def _stored_cleanly(db: Path) -> tuple[int, int]:
@@ -103,14 +95,7 @@ def test_sigterm_while_bots_think_always_closes_the_store_and_exits_0(tmp_path):
         with open(tmp_path / f"serve{attempt}.log", "wb") as log:
             proc = _serve(db, port, log)
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    httpx.get(f"{base}/healthz", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    assert time.monotonic() < deadline and proc.poll() is None
-                    time.sleep(0.1)
+            wait_serving(base, proc)
             for game, seats in BUSY:
                 body = {"game": game, "players": len(seats), "seats": seats}
                 r = httpx.post(f"{base}/api/games", json=body, timeout=30)
@@ -122,9 +107,7 @@ def test_sigterm_while_bots_think_always_closes_the_store_and_exits_0(tmp_path):
                 time.sleep(0.15)
             code = proc.wait(timeout=20)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+            stop(proc, timeout=1)
         out = (tmp_path / f"serve{attempt}.log").read_text(errors="replace")
         assert code == 0, out[-3000:]
         games, moves = _stored_cleanly(db)
