@@ -305,7 +305,10 @@ def serve(
 
 
 def _stopped(signum: int, frame: Any) -> None:
-    """SIGTERM once uvicorn has shut the app down: exit with status 0."""
+    """SIGTERM once uvicorn has shut the app down: exit with status 0. Later SIGTERMs are
+    ignored from here on (the interpreter's exit would otherwise put back the default
+    action, and a signal sent again meanwhile would kill the exiting process)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise SystemExit(0)
 
 
