@@ -9,7 +9,9 @@ A bot is handed a state it cannot tell from the true one (``resample``, drawn on
 its spec says ``cheat=true``; every agent but ``random`` thinks in the ``ThinkPool``'s worker
 processes under the wall-clock guard, with a time budget it keeps (an anytime agent plays its
 best move so far). A failing, illegal or killed choice falls back to a one-ply ``greedy`` move
-(logged); only a seat whose spec the bounds refuse plays random legal moves.
+(logged); only a seat whose spec the bounds refuse plays random legal moves. In a game with
+hidden information a chosen move is held on a timer until the cadence's next step
+(``bot_cadence``), so its push time tells nothing of how long the bot thought.
 """
 
 from __future__ import annotations
