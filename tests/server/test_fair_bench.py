@@ -47,14 +47,18 @@ def _create(client: TestClient, seats: list[str], who: dict[str, str]) -> dict[s
     return r.json()
 
 
-def _attack(create: Callable[[list[str]], Any]) -> None:
+def _attack(create: Callable[[list[str]], Any]) -> list[str]:
     """The issue's stall from one client: 17 all-bot search tables and 4 of
-    ``greedy:samples=10000``, then a few seconds for the load to build up."""
-    for _ in range(17):
-        create(["ismcts", "ismcts"])
-    for _ in range(4):
-        create(["greedy:samples=10000", "greedy:samples=10000"])
+    ``greedy:samples=10000``, then a few seconds for the load to build up. The tables' ids."""
+    made = [create(["ismcts", "ismcts"]) for _ in range(17)]
+    made += [create(["greedy:samples=10000", "greedy:samples=10000"]) for _ in range(4)]
     time.sleep(3.0)
+    return [m["id"] for m in made]
+
+
+def _moves(get: Callable[[str], Any], ids: list[str]) -> int:
+    """Moves made so far at the tables ``ids`` (their versions), read through the API."""
+    return sum(int(get(f"/api/games/{gid}/view").json()["version"]) for gid in ids)
 
 
 def _answer_times(client: TestClient, moves: int) -> list[float]:
@@ -107,7 +111,8 @@ def test_one_client_cannot_stall_another_clients_bots(tmp_path, caplog) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}", settings=settings)) as c:
         unloaded = _answer_times(c, 12)
         expert = _create(c, ["random", "expert"], CONTROL)["id"]
-        _attack(lambda seats: _create(c, seats, ATTACKER))
+        attack = _attack(lambda seats: _create(c, seats, ATTACKER))
+        before = _moves(c.get, attack)
         t0 = time.monotonic()
         health = c.get("/healthz")
         health_s = time.monotonic() - t0
@@ -115,18 +120,21 @@ def test_one_client_cannot_stall_another_clients_bots(tmp_path, caplog) -> None:
         time.sleep(5.0)  # the expert seat plays a few moves under load
         room = c.app.state.manager.get(expert)  # type: ignore[attr-defined]
         expert_moves = sum(1 for s, _ in room.state.history if s == 1)
+        attacker_moves = _moves(c.get, attack) - before
     base, under = statistics.median(unloaded), statistics.median(loaded)
     fallbacks = [r.getMessage() for r in caplog.records if "gave no move" in r.getMessage()]
     print(
         f"\ncontrol random bot, median answer: unloaded {base * 1000:.1f} ms, "
         f"loaded {under * 1000:.1f} ms ({under / base:.2f}x); /healthz {health_s * 1000:.0f} ms; "
-        f"control expert moves {expert_moves}, fallbacks anywhere {len(fallbacks)}"
+        f"control expert moves {expert_moves}, fallbacks anywhere {len(fallbacks)}; "
+        f"attacker moves meanwhile {attacker_moves}"
     )
     assert health.status_code == 200
     assert len(loaded) == 12
     assert under <= 2 * base + 0.05, (unloaded, loaded)
     assert not [f for f in fallbacks if expert in f], fallbacks
     assert expert_moves >= 1
+    assert attacker_moves >= 1  # the load was real
 
 
 # ---------------------------------------------------------------------- real server processes
@@ -177,15 +185,20 @@ def _play_timed(ws: Any, moves: int) -> list[float]:
         ws.send(json.dumps({"type": "act", "id": msg_id, "action": view["legal"][0]["action"],
                             "version": view["version"]}))
         seen: list[tuple[float, dict[str, Any]]] = []
-        while True:  # the views up to the ack (the bot may answer before it arrives)
+        mine = None
+        while mine is None:  # the views up to the ack (the bot may answer before it arrives)
             msg = json.loads(ws.recv(timeout=120))
             if msg["type"] == "view":
                 seen.append((time.monotonic(), msg["data"]))
             elif msg["type"] == "ack":
                 mine = msg["version"]
-                break
             elif msg["type"] == "error":
-                raise AssertionError(msg)
+                # The table moved on under the move (a stale view): look again, untimed.
+                assert msg["code"] in ("stale_version", "not_your_turn"), msg
+                break
+        if mine is None:
+            view = seen[-1][1] if seen else _next_view(ws, view["version"], 120)[1]
+            continue
         after = [(t, v) for t, v in seen if v["version"] > mine]
         last = seen[-1][1] if seen else None
         if not after and last is not None and (last["legal"] or last["terminal"]):
@@ -216,7 +229,8 @@ def _stall_over_processes(db: str, workers: int, log_path: Path) -> dict[str, An
         _socket_answer_times(base, 3)  # warm up: think workers, imports, connections
         unloaded = _socket_answer_times(base, 12)
         expert = _http_create(base, ["random", "expert"], CONTROL)["id"]
-        _attack(lambda seats: _http_create(base, seats, ATTACKER))
+        attack = _attack(lambda seats: _http_create(base, seats, ATTACKER))
+        before = _moves(lambda u: httpx.get(base + u, timeout=60), attack)
         t0 = time.monotonic()
         health = httpx.get(f"{base}/healthz", timeout=60)
         health_s = time.monotonic() - t0
@@ -225,12 +239,14 @@ def _stall_over_processes(db: str, workers: int, log_path: Path) -> dict[str, An
         load = os.getloadavg()
         log_view = httpx.get(f"{base}/api/games/{expert}/view", timeout=60).json()["log"]
         expert_moves = sum(1 for line in log_view if line.get("seat") == 1)
+        attacker_moves = _moves(lambda u: httpx.get(base + u, timeout=60), attack) - before
     finally:
         stop(proc)
     lines = log_path.read_text(errors="replace").splitlines()
     return {
         "unloaded": unloaded, "loaded": loaded, "health": health, "health_s": health_s,
         "expert": expert, "expert_moves": expert_moves, "load": load,
+        "attacker_moves": attacker_moves,
         "fallbacks": [x for x in lines if "gave no move" in x],
     }
 
@@ -243,7 +259,8 @@ def _report(kind: str, got: dict[str, Any]) -> None:
         f"{max(got['unloaded']) * 1000:.0f}), loaded {under * 1000:.1f} ms (range "
         f"{min(got['loaded']) * 1000:.0f}-{max(got['loaded']) * 1000:.0f}; {under / base:.2f}x);"
         f" /healthz {got['health_s'] * 1000:.0f} ms; control expert moves "
-        f"{got['expert_moves']}, fallbacks anywhere {len(got['fallbacks'])}; load average "
+        f"{got['expert_moves']}, fallbacks anywhere {len(got['fallbacks'])}; attacker moves "
+        f"meanwhile {got['attacker_moves']}; load average "
         + " ".join(f"{x:.1f}" for x in got["load"])
     )
     assert got["health"].status_code == 200
@@ -251,6 +268,7 @@ def _report(kind: str, got: dict[str, Any]) -> None:
     assert under <= 2 * base + 0.05, (got["unloaded"], got["loaded"])
     assert not [f for f in got["fallbacks"] if got["expert"] in f], got["fallbacks"]
     assert got["expert_moves"] >= 1
+    assert got["attacker_moves"] >= 1  # the load was real
 
 
 def test_the_stall_on_one_sqlite_server_process(tmp_path) -> None:
