@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from nightsky.agents.base import LEVEL_NAMES, agent_names
+from nightsky.agents.base import LEVEL_NAMES, agent_names, register_agent
+from nightsky.agents.simple import RandomAgent
 from nightsky.core.errors import GameError
 from nightsky.core.game import State
 from nightsky.core.registry import game_ids, load_game
@@ -39,6 +40,12 @@ def accepted() -> list[tuple[str, str]]:
     return out
 
 
+@register_agent("test-registered-at-run-time", "Registered by this test module on import.")
+class RegisteredAtRunTime(RandomAgent):
+    """An agent no game declares and no entry point names: the workers learn it only by
+    importing this module (the bot runner tells them the agent's module)."""
+
+
 @pytest.fixture(scope="module")
 def pool() -> Iterator[ThinkPool]:
     p = ThinkPool(1, memory_mb=SETTINGS.bot_memory_mb)
@@ -64,7 +71,8 @@ def position(gid: str) -> State:
 
 def test_every_registered_agent_is_accepted_somewhere() -> None:
     names = {spec for _, spec in accepted()}
-    assert "tsar-planner" in names and set(agent_names()) <= names
+    assert {"tsar-planner", "test-registered-at-run-time"} <= names
+    assert set(agent_names()) <= names
 
 
 @pytest.mark.parametrize(("gid", "spec"), accepted())
@@ -78,7 +86,8 @@ def test_every_agent_a_table_accepts_plays_in_a_think_worker(
     seat = state.current_players()[0]
     view = state.resample(seat, random.Random(1)) if game.info.hidden_information else state
     deadline = (plan.bot.kwargs.get("seconds") or SETTINGS.think_seconds) + 10
-    action = pool.choose(plan.bot, view, seat, random.Random(2), deadline, wait=60)
+    action = pool.choose(plan.bot, view, seat, random.Random(2), deadline, wait=60,
+                         home=type(plan.agent).__module__)  # (as the bot runner calls it)
     assert action is not None, f"{spec} gave no move in {gid}"
     assert state.is_legal(action, seat)
 

@@ -46,8 +46,10 @@ def preload() -> list[str]:
 
 def _worker(conn: Connection, memory_mb: int) -> None:  # pragma: no cover - child process
     import contextlib
+    import importlib
     import os
     import resource
+    import sys
     import signal
 
     from nightsky.agents.base import AgentSpec, make_agent
@@ -65,10 +67,15 @@ def _worker(conn: Connection, memory_mb: int) -> None:  # pragma: no cover - chi
     conn.send(("ready", None))  # started: from here on the parent's clock may run
     while True:
         try:
-            spec, state, seat, rng = conn.recv()
+            spec, state, seat, rng, home = conn.recv()
         except (EOFError, OSError):
             return
         try:
+            if home and home != "__main__" and home not in sys.modules:
+                # An agent registered at run time (``register_agent``) is registered here
+                # when the module that registers it is imported.
+                with contextlib.suppress(ImportError):
+                    importlib.import_module(home)
             if not isinstance(spec, AgentSpec):
                 spec = AgentSpec.parse(spec)  # a spec string from a script or a test
             agent = agents.pop(spec, None) or make_agent(spec)
@@ -166,12 +173,14 @@ class ThinkPool:
 
     def choose(
         self, spec: AgentSpec | str, state: Any, seat: int, rng: Any, deadline: float,
-        *, wait: float = 30.0,
+        *, wait: float = 30.0, home: str | None = None,
     ) -> Any:
         """The agent's action (``spec``: the typed spec the server passes, or its text), or
         None when it failed, overran ``deadline`` or no worker came free within ``wait``
         seconds. The ``deadline`` counts from when a worker takes the work, not from the
-        call: waiting for a worker never eats a move's thinking time."""
+        call: waiting for a worker never eats a move's thinking time. ``home``: the module
+        of the agent's class, imported by the worker first if it has not been (so an agent
+        registered at run time by an importable module exists there too)."""
         worker = self._wait(time.monotonic() + wait)
         if worker is None:
             return None
@@ -181,7 +190,7 @@ class ThinkPool:
                 self._drop(worker)
                 return None
             end = time.monotonic() + deadline
-            worker.conn.send((spec, state, seat, rng))
+            worker.conn.send((spec, state, seat, rng, home))
             if not worker.conn.poll(max(0.0, end - time.monotonic())):
                 log.warning("bot %s overran its %.1f s; its worker is stopped", spec, deadline)
                 self._drop(worker)

@@ -267,7 +267,10 @@ class BotRunner:
         if plan.pooled:
             bot = within(plan.bot, allowance)
             deadline = (bot.kwargs.get("seconds") or allowance) + self.settings.think_grace
-            return self.think.choose(bot, turn.base, turn.seat, turn.rng, deadline)
+            return self.think.choose(
+                bot, turn.base, turn.seat, turn.rng, deadline,
+                home=type(plan.agent).__module__,
+            )
         try:
             return plan.agent.choose(turn.base, turn.seat, turn.rng)
         except Exception:
