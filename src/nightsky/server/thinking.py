@@ -49,8 +49,8 @@ def _worker(conn: Connection, memory_mb: int) -> None:  # pragma: no cover - chi
     import importlib
     import os
     import resource
-    import sys
     import signal
+    import sys
 
     from nightsky.agents.base import AgentSpec, make_agent
 
