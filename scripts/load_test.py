@@ -89,6 +89,10 @@ def start_server(
         db,
         "--bot-delay",
         str(bot_delay),
+        # Bots answer as soon as they chose (no hidden-information cadence): this measures
+        # the server's capacity, not a pace it keeps on purpose.
+        "--bot-cadence",
+        "0",
         # One client (this script) plays every game: lift the per-client limits.
         "--rate-requests",
         "1000000/minute",

@@ -314,8 +314,8 @@ def test_websockets_are_capped_per_table(db_url):
         gid = create(client, "toy-secret-sum", ["human", "random"])["id"]
         with ws_connect(client, gid) as a, ws_connect(client, gid) as b:
             a.receive_json(), b.receive_json()
-            with pytest.raises(WebSocketDisconnect) as err, ws_connect(client, gid):
-                pass
+            with pytest.raises(WebSocketDisconnect) as err, ws_connect(client, gid) as c:
+                c.receive_json()  # (turned away after its hello, once it is a spectator)
             assert err.value.code == 4429
         with ws_connect(client, gid) as c:  # a socket that closed gives its place back
             assert c.receive_json()["type"] == "view"

@@ -8,6 +8,7 @@ variable. ``tests/server/test_ops.py`` checks that no field is left out.
 
 from __future__ import annotations
 
+import signal
 from dataclasses import fields
 from enum import StrEnum
 from typing import Annotated, Any
@@ -155,6 +156,12 @@ def serve(
     spec_max_chars: Annotated[
         int, setting("spec_max_chars", "Longest agent spec accepted.", BOTS, min=1)
     ] = DEFAULTS.spec_max_chars,
+    bot_cadence: Annotated[
+        float,
+        setting("bot_cadence", "Games with hidden information: a bot's move is pushed a whole "
+                "number of these seconds after the previous change (0: at once).", BOTS,
+                min=0),
+    ] = 1.0,
     allow_client_seed: Annotated[
         bool,
         setting("allow_client_seed", "Accept a client's seed on tables with several human "
@@ -180,6 +187,22 @@ def serve(
     rate_chat: Annotated[
         str, setting("rate_chat", "Chat lines per seat of a table.", LIMITS, callback=_rates)
     ] = DEFAULTS.rate_chat,
+    rate_chat_client: Annotated[
+        str, setting("rate_chat_client", "Chat lines per client over all its tables.", LIMITS,
+                     callback=_rates)
+    ] = DEFAULTS.rate_chat_client,
+    rate_chat_chars: Annotated[
+        str, setting("rate_chat_chars", "Chat characters per client over all its tables.",
+                     LIMITS, callback=_rates)
+    ] = DEFAULTS.rate_chat_chars,
+    chat_keep_lines: Annotated[
+        int, setting("chat_keep_lines", "Chat lines kept per table (older ones pruned).",
+                     LIMITS, min=1)
+    ] = DEFAULTS.chat_keep_lines,
+    chat_keep_days: Annotated[
+        float, setting("chat_keep_days", "Chat lines older than this many days are pruned "
+                       "(0: kept).", LIMITS, min=0)
+    ] = DEFAULTS.chat_keep_days,
     max_open_tables_per_client: Annotated[
         int,
         setting("max_open_tables_per_client", "Unfinished tables one client may hold.", LIMITS,
@@ -199,8 +222,17 @@ def serve(
         setting("keep_finished", "Finished games nobody watches kept in memory.", LIMITS, min=0),
     ] = DEFAULTS.keep_finished,
     max_sockets_per_table: Annotated[
-        int, setting("max_sockets_per_table", "Open WebSockets per table.", LIMITS, min=1)
+        int, setting("max_sockets_per_table", "Spectator WebSockets per table (seated "
+                     "players' never count against it).", LIMITS, min=1)
     ] = DEFAULTS.max_sockets_per_table,
+    max_spectators_per_client: Annotated[
+        int, setting("max_spectators_per_client", "Spectator WebSockets one client keeps "
+                     "open at one table.", LIMITS, min=1)
+    ] = DEFAULTS.max_spectators_per_client,
+    max_sockets_per_seat: Annotated[
+        int, setting("max_sockets_per_seat", "WebSockets of one seat of a table (kept for "
+                     "the seat).", LIMITS, min=1)
+    ] = DEFAULTS.max_sockets_per_seat,
     max_sockets_per_client: Annotated[
         int, setting("max_sockets_per_client", "Open WebSockets per client.", LIMITS, min=1)
     ] = DEFAULTS.max_sockets_per_client,
@@ -288,6 +320,11 @@ def serve(
         # Each process builds its own app (its own connections, rooms, LISTEN thread and
         # lease holder) from this configuration; the tables are made here, once.
         target = worker_config(db, settings)
+    if workers == 1:
+        # uvicorn stops gracefully on SIGTERM (sockets, then the app's shutdown: bots, think
+        # workers, the database), then raises the signal again under the handler it found:
+        # this one makes a stop asked for a clean exit, status 0.
+        signal.signal(signal.SIGTERM, _stopped)
     uvicorn.run(
         target,
         factory=workers > 1,
@@ -302,6 +339,14 @@ def serve(
         # SIGTERM: open sockets get this long to close before the server stops anyway.
         timeout_graceful_shutdown=2,
     )
+
+
+def _stopped(signum: int, frame: Any) -> None:
+    """SIGTERM once uvicorn has shut the app down: exit with status 0. Later SIGTERMs are
+    ignored from here on (the interpreter's exit would otherwise put back the default
+    action, and a signal sent again meanwhile would kill the exiting process)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise SystemExit(0)
 
 
 def settings_from(params: dict[str, Any]) -> Settings:

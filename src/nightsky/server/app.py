@@ -93,10 +93,12 @@ def create_app(
         resumed = await run_in_threadpool(manager.start)
         log.info("nightsky server: %d unfinished games resumed", resumed)
         yield
-        if studio is not None:
-            studio.close()
-        await run_in_threadpool(manager.close)
-        store.close()
+        try:
+            if studio is not None:
+                studio.close()
+            await run_in_threadpool(manager.close)
+        finally:  # the database is closed (and SQLite's log checkpointed) whatever happened
+            await run_in_threadpool(store.close)
 
     # FastAPIOffline: /docs (Swagger UI) and /redoc served from the fastapi-offline package's
     # own copy of their assets, so the API docs work without internet.
@@ -111,7 +113,7 @@ def create_app(
     # What the routes share (``routes.deps``): made once here.
     app.state.manager, app.state.settings = manager, settings
     app.state.rates, app.state.sockets = Rates(settings), SocketCaps(settings)
-    app.state.chat = Chat(manager.store, settings.rate_chat)
+    app.state.chat = Chat(manager.store, settings.rate_chat, settings=settings)
     app.state.rematches = Rematches(manager)
     add_middleware(app, settings, app.state.rates)
     install_handlers(app)

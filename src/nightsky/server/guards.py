@@ -10,6 +10,7 @@ import math
 import threading
 import time
 from collections import Counter
+from typing import Any
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse_many
@@ -178,28 +179,65 @@ class SecurityHeaders:
 
 
 class SocketCaps:
-    """Open WebSockets per table and per client, under the settings' caps."""
+    """Open WebSockets under the settings' caps. Every socket counts against its client's cap
+    (``max_sockets_per_client``) from the moment it opens; after its hello it takes a slot by
+    role: a seated player's socket one of its seat's (``max_sockets_per_seat``), a spectator's
+    one of the table's spectator quota (``max_sockets_per_table``) and of its client's at that
+    table (``max_spectators_per_client``). Seated sockets never count against the spectators'
+    quota, so a crowd of watchers can never lock a player (the creator included) out."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.tables: Counter[str] = Counter()
         self.clients: Counter[str] = Counter()
+        self.seats: Counter[tuple[str, int]] = Counter()  # (table, seat)
+        self.watchers: Counter[str] = Counter()  # spectator sockets per table
+        self.watching: Counter[tuple[str, str]] = Counter()  # (table, client)
         self._lock = threading.Lock()
 
-    def take(self, table: str, client: str) -> bool:
+    def open(self, client: str) -> bool:
+        """Count a new socket of ``client``; False (nothing counted) when it has too many."""
         with self._lock:
-            if (
-                self.tables[table] >= self.settings.max_sockets_per_table
-                or self.clients[client] >= self.settings.max_sockets_per_client
-            ):
+            if self.clients[client] >= self.settings.max_sockets_per_client:
                 return False
-            self.tables[table] += 1
             self.clients[client] += 1
             return True
 
-    def give_back(self, table: str, client: str) -> None:
+    def close(self, client: str) -> None:
+        """The socket counted by ``open`` is gone."""
         with self._lock:
-            self.tables[table] -= 1
-            self.clients[client] -= 1
-            self.tables += Counter()  # drop zero counts
-            self.clients += Counter()
+            _drop(self.clients, client)
+
+    def take(self, table: str, client: str, seat: int | None) -> bool:
+        """A slot at ``table`` for a socket whose hello named ``seat`` (None: a spectator);
+        False (nothing counted) when its role's quota is full."""
+        s = self.settings
+        with self._lock:
+            if seat is not None:
+                if self.seats[table, seat] >= s.max_sockets_per_seat:
+                    return False
+                self.seats[table, seat] += 1
+                return True
+            if (
+                self.watchers[table] >= s.max_sockets_per_table
+                or self.watching[table, client] >= s.max_spectators_per_client
+            ):
+                return False
+            self.watchers[table] += 1
+            self.watching[table, client] += 1
+            return True
+
+    def give_back(self, table: str, client: str, seat: int | None) -> None:
+        """The slot ``take`` gave is free again."""
+        with self._lock:
+            if seat is not None:
+                _drop(self.seats, (table, seat))
+            else:
+                _drop(self.watchers, table)
+                _drop(self.watching, (table, client))
+
+
+def _drop(counts: Counter[Any], key: Any) -> None:
+    """One less of ``key`` (its entry removed at zero, so idle tables leave no trace)."""
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]

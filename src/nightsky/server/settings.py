@@ -37,6 +37,10 @@ class Settings:
     bot_memory_mb: int = 2048
     """Address-space limit of a search worker process (a runaway tree fails, not the host)."""
     spec_max_chars: int = 200
+    bot_cadence: float = 0.0
+    """In games with hidden information, a bot's move is pushed only on this grid: a whole
+    number of these seconds (at least one) after the table's previous change, so how long
+    it thought tells nothing of its hidden choices. 0: pushed as soon as chosen."""
 
     # ---- fair play
     allow_client_seed: bool = False
@@ -55,6 +59,14 @@ class Settings:
     """``claim``/``join`` of one client (guessing invite codes is pointless; this keeps it so)."""
     rate_chat: str = "5/10second;40/minute"
     """Chat lines of one seat of one table (``POST /api/games/{id}/chat``)."""
+    rate_chat_client: str = "20/minute;300/hour"
+    """Chat lines of one client over all its seats and tables."""
+    rate_chat_chars: str = "3000/minute;30000/hour"
+    """Chat characters of one client over all its seats and tables (what it may store)."""
+    chat_keep_lines: int = 200
+    """Chat lines kept per table: a new line prunes the oldest beyond these."""
+    chat_keep_days: float = 30.0
+    """Chat lines older than this are pruned (0: kept as long as the table)."""
     max_open_tables_per_client: int = 20
     max_open_tables: int = 5000
     idle_seconds: float = 600.0
@@ -63,7 +75,13 @@ class Settings:
     """How many finished games nobody watches stay in memory; beyond that the least recently
     fetched leave it (reloaded on the next request)."""
     max_sockets_per_table: int = 64
+    """Spectator sockets of one table (a seated player's sockets never count against it)."""
+    max_spectators_per_client: int = 8
+    """Spectator sockets one client keeps open at one table."""
+    max_sockets_per_seat: int = 8
+    """Sockets of one seat of one table (a player's tabs and devices); kept for the seat."""
     max_sockets_per_client: int = 32
+    """Every open socket of one client, from its opening (before its hello too)."""
     ws_auth_seconds: float = 10.0
     """A WebSocket must send its ``{"token": ...}`` (or ``{}``) this soon after opening."""
     allowed_origins: tuple[str, ...] = ()

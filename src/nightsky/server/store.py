@@ -13,6 +13,7 @@ check and its own error.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,6 +42,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from nightsky._extras import missing
+
+log = logging.getLogger("nightsky.server")
 
 
 class Base(DeclarativeBase):
@@ -175,6 +178,7 @@ class Store:
         self._lock = threading.Lock()
         self._queue_lock = threading.Lock()
         self._queue: list[_Change] = []
+        self.closed = False  # set by ``close``: no write is made after it
 
     def _add_missing_columns(self) -> None:
         """Bring a database made by an older nightsky up to date (new nullable columns only)."""
@@ -185,8 +189,25 @@ class Store:
                     kind = column.type.compile(dialect=self.engine.dialect)
                     conn.execute(text(f"ALTER TABLE games ADD COLUMN {column.name} {kind}"))
 
-    def close(self) -> None:
-        self.engine.dispose()
+    def close(self, wait: float = 5.0) -> None:
+        """Close the database cleanly, once: wait (at most ``wait`` seconds) for the write in
+        progress, refuse every write from then on, fold SQLite's write-ahead log back into the
+        database file (``wal_checkpoint(TRUNCATE)``), and close the connections."""
+        got = self._lock.acquire(timeout=wait)
+        try:
+            if self.closed:
+                return
+            self.closed = True
+            if self.engine.dialect.name == "sqlite":
+                try:
+                    with self.engine.connect() as conn:
+                        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                except Exception:  # a closing server still closes its connections
+                    log.warning("the SQLite checkpoint at close failed", exc_info=True)
+            self.engine.dispose()
+        finally:
+            if got:
+                self._lock.release()
 
     def ping(self) -> None:
         """Read one row id of ``games``: raises if the database cannot be reached or read."""
@@ -286,6 +307,8 @@ class Store:
         """Commit ``batch`` in one transaction; if that fails, each change on its own (so
         that one change's failure is only that change's error). Under the write lock."""
         try:
+            if self.closed:
+                raise RuntimeError("the database is closed: the server is stopping")
             self._write_all(batch)
         finally:
             for c in batch:

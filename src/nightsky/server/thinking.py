@@ -23,28 +23,59 @@ from nightsky.agents.base import AgentSpec
 
 log = logging.getLogger("nightsky.server")
 
+STARTUP_SECONDS = 60.0
+"""How long a fresh worker may take to start before it is given up (its move falls back)."""
+
+WORKER_NICE = 10
+"""How much nicer than the server process a think worker runs (``os.nice``)."""
+
 _PRELOAD = ["nightsky.agents.base", "nightsky.agents.search", "nightsky.core.registry"]
+
+
+def preload() -> list[str]:
+    """The modules every worker has imported before it is forked: the agents, and each
+    registered game's module and its bots' (so a move's clock never pays for an import)."""
+    from nightsky.core.registry import game_classes
+
+    names = set(_PRELOAD)
+    for cls in game_classes():
+        names.add(cls.__module__)
+        names.update(where.partition(":")[0] for where in cls.agents.values())
+    return sorted(names)
 
 
 def _worker(conn: Connection, memory_mb: int) -> None:  # pragma: no cover - child process
     import contextlib
+    import importlib
+    import os
     import resource
     import signal
+    import sys
 
     from nightsky.agents.base import AgentSpec, make_agent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a worker ends
+    # Below the server process in the scheduler: a search uses idle CPU, and the server's
+    # threads (requests, pushes, cheap bots) get a core first when they wake.
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     agents: OrderedDict[AgentSpec, Any] = OrderedDict()
+    conn.send(("ready", None))  # started: from here on the parent's clock may run
     while True:
         try:
-            spec, state, seat, rng = conn.recv()
+            spec, state, seat, rng, home = conn.recv()
         except (EOFError, OSError):
             return
         try:
+            if home and home != "__main__" and home not in sys.modules:
+                # An agent registered at run time (``register_agent``) is registered here
+                # when the module that registers it is imported.
+                with contextlib.suppress(ImportError):
+                    importlib.import_module(home)
             if not isinstance(spec, AgentSpec):
                 spec = AgentSpec.parse(spec)  # a spec string from a script or a test
             agent = agents.pop(spec, None) or make_agent(spec)
@@ -65,6 +96,17 @@ class _Worker:
         child.close()
         self._kill_lock = threading.Lock()
         self._killed = False
+        self.ready = False  # its start-up message read: it takes work at once
+
+    def started(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` seconds) until the process has started; a move's clock
+        never runs while a fresh worker forks and imports (slow on a busy host)."""
+        if not self.ready:
+            if not self.conn.poll(timeout):
+                return False
+            self.conn.recv()
+            self.ready = True
+        return True
 
     def kill(self) -> None:
         """Stop the process and close its pipe, once: ``close`` and a thread whose ``choose``
@@ -97,7 +139,7 @@ class ThinkPool:
     def _context(self) -> Any:
         if self._ctx is None:
             ctx = mp.get_context("forkserver")
-            ctx.set_forkserver_preload(_PRELOAD)
+            ctx.set_forkserver_preload(preload())
             self._ctx = ctx
         return self._ctx
 
@@ -131,18 +173,24 @@ class ThinkPool:
 
     def choose(
         self, spec: AgentSpec | str, state: Any, seat: int, rng: Any, deadline: float,
-        *, wait: float = 30.0,
+        *, wait: float = 30.0, home: str | None = None,
     ) -> Any:
         """The agent's action (``spec``: the typed spec the server passes, or its text), or
         None when it failed, overran ``deadline`` or no worker came free within ``wait``
         seconds. The ``deadline`` counts from when a worker takes the work, not from the
-        call: waiting for a worker never eats a move's thinking time."""
+        call: waiting for a worker never eats a move's thinking time. ``home``: the module
+        of the agent's class, imported by the worker first if it has not been (so an agent
+        registered at run time by an importable module exists there too)."""
         worker = self._wait(time.monotonic() + wait)
         if worker is None:
             return None
-        end = time.monotonic() + deadline
         try:
-            worker.conn.send((spec, state, seat, rng))
+            if not worker.started(STARTUP_SECONDS):
+                log.warning("a think worker did not start in %.0f s", STARTUP_SECONDS)
+                self._drop(worker)
+                return None
+            end = time.monotonic() + deadline
+            worker.conn.send((spec, state, seat, rng, home))
             if not worker.conn.poll(max(0.0, end - time.monotonic())):
                 log.warning("bot %s overran its %.1f s; its worker is stopped", spec, deadline)
                 self._drop(worker)

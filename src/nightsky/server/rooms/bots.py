@@ -9,12 +9,15 @@ A bot is handed a state it cannot tell from the true one (``resample``, drawn on
 its spec says ``cheat=true``; every agent but ``random`` thinks in the ``ThinkPool``'s worker
 processes under the wall-clock guard, with a time budget it keeps (an anytime agent plays its
 best move so far). A failing, illegal or killed choice falls back to a one-ply ``greedy`` move
-(logged); only a seat whose spec the bounds refuse plays random legal moves.
+(logged); only a seat whose spec the bounds refuse plays random legal moves. In a game with
+hidden information a chosen move is held on a timer until the cadence's next step
+(``bot_cadence``), so its push time tells nothing of how long the bot thought.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 import time
@@ -140,12 +143,10 @@ class BotRunner:
                     return
 
     def _run(self, room: Room, key: str, pooled: bool) -> None:
-        ok, thought = False, 0.0
+        ok, thought, move = False, 0.0, None
         try:
-            thought = self._move(room, key)
+            thought, move = self._think(room, key)
             ok = True
-        except StorageFailure:
-            self.forget(room)
         except Exception:
             log.exception("bot loop of game %s stopped", room.id)
         finally:
@@ -154,7 +155,39 @@ class BotRunner:
                 self.running -= 1
                 self.thinking -= pooled
                 self.cond.notify()
+        wait = self._pad(room) if ok and move is not None else 0.0
+        if wait > 0:
+            # Hold the move back to the cadence's grid on a timer, not in a runner thread:
+            # the room stays ``bot_busy`` meanwhile, so nothing else moves its bots.
+            timer = threading.Timer(wait, self._play, args=(room, move, ok))
+            timer.daemon = True
+            timer.start()
+        else:
+            self._play(room, move, ok)
+
+    def _play(self, room: Room, move: tuple[BotTurn, Action | None] | None, ok: bool) -> None:
+        """Commit the move chosen (if still due), then queue the room's next bot move."""
+        try:
+            if ok and move is not None:
+                self._commit(room, *move)
+        except StorageFailure:
+            ok = False
+            self.forget(room)
+        except Exception:
+            ok = False
+            log.exception("bot loop of game %s stopped", room.id)
+        finally:
             self._next(room, ok)
+
+    def _pad(self, room: Room) -> float:
+        """Seconds to hold a bot's move so that it is pushed on the cadence's grid: a whole
+        number (at least one) of ``bot_cadence`` after the table's last change. Only in games
+        with hidden information (the game's metadata says so): there how long a bot thought
+        could tell how many choices it had."""
+        cadence = self.settings.bot_cadence
+        if cadence <= 0 or not room.state.game.info.hidden_information:
+            return 0.0
+        return cadence_wait(time.monotonic() - room.changed_at, cadence)
 
     def _next(self, room: Room, ok: bool) -> None:
         """Queue the room's next bot move, if one is due (a human move may have come in)."""
@@ -170,28 +203,31 @@ class BotRunner:
             with room.lock:
                 room.bot_busy = False
 
-    def _move(self, room: Room, key: str) -> float:
-        """Play one bot move of ``room``; the seconds its bot thought."""
+    def _think(self, room: Room, key: str) -> tuple[float, tuple[BotTurn, Action | None] | None]:
+        """Choose one bot move of ``room``: the seconds its bot thought, and the turn with
+        its choice (None when no bot is to move)."""
         if self.closing:
-            return 0.0
+            return 0.0, None
         turn = self._turn(room)
         if turn is None:
-            return 0.0
+            return 0.0, None
         with self.cond:
             allowance = min(self.settings.think_seconds, self.queue.left(key))
         start = time.monotonic()
         action = self._choose(room, turn, allowance)
-        thought = time.monotonic() - start
+        return time.monotonic() - start, (turn, action)
+
+    def _commit(self, room: Room, turn: BotTurn, action: Action | None) -> None:
+        """Play the bot's choice, or the fallback move, if the table is where it chose."""
         with room.lock:
             if room.version != turn.version or self.closing or not self.may_drive(room):
-                return thought
+                return
             if action is None or not room.state.is_legal(action, turn.seat):
                 if action is not None:
                     log.warning("bot chose an illegal %s in game %s", action, room.id)
                 action = self._fallback(room, turn)
             with room.timings.measure("bot"):
                 room.commit_action(turn.seat, action, human=False)
-        return thought
 
     def _turn(self, room: Room) -> BotTurn | None:
         with room.lock:
@@ -231,7 +267,10 @@ class BotRunner:
         if plan.pooled:
             bot = within(plan.bot, allowance)
             deadline = (bot.kwargs.get("seconds") or allowance) + self.settings.think_grace
-            return self.think.choose(bot, turn.base, turn.seat, turn.rng, deadline)
+            return self.think.choose(
+                bot, turn.base, turn.seat, turn.rng, deadline,
+                home=type(plan.agent).__module__,
+            )
         try:
             return plan.agent.choose(turn.base, turn.seat, turn.rng)
         except Exception:
@@ -253,6 +292,13 @@ class BotRunner:
 
 
 FALLBACK = AgentSpec.parse("greedy")
+
+
+def cadence_wait(elapsed: float, cadence: float) -> float:
+    """Seconds still to wait after ``elapsed`` so the wait ends on the next whole multiple
+    (at least the first) of ``cadence``."""
+    steps = max(1, math.ceil(elapsed / cadence - 1e-9))
+    return max(0.0, steps * cadence - elapsed)
 
 
 def within(bot: AgentSpec, allowance: float) -> AgentSpec:

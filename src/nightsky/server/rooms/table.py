@@ -98,6 +98,7 @@ class Room:
     # A seat's POST is stale only when its own choices changed since the version it saw.
     seat_marks: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # last fetched (for eviction)
+    changed_at: float = field(default_factory=time.monotonic)  # last pushed (bot cadence)
     gone: bool = False  # evicted: the store (and a rebuilt room) is the truth now
     # Clocks and stand-in bots (server/clocks.py); ``now``: the server's time, injectable.
     clock: TableClock = field(default_factory=lambda: TableClock(ClockConfig()))
@@ -573,6 +574,7 @@ class Room:
         self.cache.clear()
         self.wire.clear()
         self.mark_seats()
+        self.changed_at = time.monotonic()
         for sub in list(self.subscribers):
             try:
                 sub.push(self.message(sub.seat, patch=sub.patches))

@@ -58,17 +58,25 @@ async def ws(
         await websocket.close(code=4404, reason=exc.code)
         return
     client = client_of(scope, settings)
-    if not sockets.take(gid, client):
+    if not sockets.open(client):
         await websocket.close(code=4429, reason="too_many_sockets")
         return
     try:
         await websocket.accept()
         hello = await _hello(websocket, manager, room, settings)
-        if hello is not None:
-            socket = _Socket(websocket, manager, rates, room, client, *hello)
-            await socket.serve()
+        if hello is None:
+            return
+        # The table's slot by role, once the hello says who this is: a seat's own slots
+        # are never taken by spectators (they have their own quota).
+        if not sockets.take(gid, client, hello[0]):
+            await websocket.close(code=4429, reason="too_many_sockets")
+            return
+        try:
+            await _Socket(websocket, manager, rates, room, client, *hello).serve()
+        finally:
+            sockets.give_back(gid, client, hello[0])
     finally:
-        sockets.give_back(gid, client)
+        sockets.close(client)
 
 
 async def _hello(

@@ -42,11 +42,18 @@ def get_chat(gid: str, manager: Tables, chat: ChatDep) -> dict[str, Any]:
 
 @router.post("/api/games/{gid}/chat", response_model=ChatLine, tags=["chat"], responses=ERRORS)
 def post_chat(
-    gid: str, req: ChatPost, token: Token, manager: Tables, chat: ChatDep
+    gid: str,
+    req: ChatPost,
+    request: Request,
+    token: Token,
+    manager: Tables,
+    chat: ChatDep,
+    settings: Limits,
 ) -> dict[str, Any]:
     """Post a line as your seat (spectators read only: 403 `spectators_read_only`).
     Plain text, at most 300 characters once control characters are dropped; a few lines
-    per seat every few seconds (setting `rate_chat`: 429 with `Retry-After`)."""
+    per seat every few seconds (setting `rate_chat`) and per address over every table
+    (`rate_chat_client`, `rate_chat_chars`): 429 with `Retry-After`."""
     room = manager.get(gid)
     if not token:
         raise ServerError(
@@ -55,7 +62,9 @@ def post_chat(
     seat = manager.seat_for(room, token, required=True)
     assert seat is not None
     who = room.public_seats()[seat]
-    line = chat.post(room.id, seat, who["name"], who["color"], req.text)
+    line = chat.post(
+        room.id, seat, who["name"], who["color"], req.text, client_of(request.scope, settings)
+    )
     broadcast(room, "chat", line)
     return line
 
