@@ -170,8 +170,10 @@ class Accounts:
         with Session(self.store.engine) as s:
             row = s.scalars(select(AccountRow).where(AccountRow.name_key == name_key(name))).first()
             stored = row.password_hash if row else None
-        if row is None or not passwords.verify(stored, password):
+        ok = passwords.verify(stored, password)  # the dummy hash when no row: same time
+        if row is None or not ok:
             self._failed(keys)
+            self._refuse_if_locked(keys)  # this failure was one too many: 429 already
             raise ServerError(401, "bad_credentials", BAD_CREDENTIALS)
         self._clear(keys[:1])
         if row.suspended:
