@@ -25,8 +25,8 @@ from nightsky.server import create_app
 from nightsky.server.migrations import HEAD, current, upgrade
 from nightsky.server.settings import Settings
 from nightsky.server.store import Base, Store
-from tests.server.data.make_release_db import kept
 from tests.server.conftest import auth
+from tests.server.data.make_release_db import kept
 
 DATA = Path(__file__).parent / "data"
 EXPECTED: dict[str, Any] = json.loads((DATA / "release-0.1.0.json").read_text())

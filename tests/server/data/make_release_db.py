@@ -47,7 +47,7 @@ def play(c: TestClient, gid: str, tokens: dict[int, str], rng: random.Random, n:
     for _ in range(n):
         c.app.state.manager.wait_idle(c.app.state.manager.get(gid))
         moved = False
-        for seat, tok in tokens.items():
+        for tok in tokens.values():
             v = c.get(f"/api/games/{gid}/view", headers={"authorization": f"Bearer {tok}"}).json()
             if v.get("terminal") or not v.get("legal"):
                 continue
@@ -102,7 +102,7 @@ def main() -> None:
                 "id": gid, "game": game, "tokens": {str(k): v for k, v in tokens.items()},
                 "invites": {str(k): v for k, v in invites.items()}, "views": views,
                 "spectator": kept(c.get(f"/api/games/{gid}/view").json()),
-                "chat": [x["text"] for x in c.get(f"/api/games/{gid}/chat").json().get("lines", [])],
+                "chat": [x["text"] for x in c.get(f"/api/games/{gid}/chat").json()["lines"]],
                 "chat_answer": r.status_code,
                 "record": c.get(f"/api/games/{gid}/record").json(),
             })
