@@ -7,7 +7,9 @@
 - ``social``: your games, chat, rematch;
 - ``pages``: the catalog, the lobby and table pages, the pages about each game;
 - ``ops``: health, readiness, metrics;
-- ``accounts``: sign up, in and out, password, the account's games and seats.
+- ``accounts``: sign up, in and out, password, the account's games and seats;
+- ``profiles``: a member's profile, its JSON and its page;
+- ``admin``: moderation (hide a chat line, suspend an account, the log).
 
 What they share (the seat's token, the table manager, the limits) are the dependencies of
 ``deps``.
@@ -15,7 +17,18 @@ What they share (the seat's token, the table manager, the limits) are the depend
 
 from fastapi import APIRouter
 
-from nightsky.server.routes import accounts, invites, moves, ops, pages, push, social, tables
+from nightsky.server.routes import (
+    accounts,
+    admin,
+    invites,
+    moves,
+    ops,
+    pages,
+    profiles,
+    push,
+    social,
+    tables,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -26,5 +39,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     push.router,
     social.router,
     accounts.router,
+    profiles.router,
+    admin.router,
 )
 """Every router of the application, in the order ``create_app`` includes them."""
