@@ -137,6 +137,19 @@ def test_sign_in_from_another_site_is_refused(client):
         headers={"origin": "https://evil.example"},
     )
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_origin"
+    r = client.post(
+        "/api/account/signin", json={"name": "Ada", "password": PASSWORD},
+        headers={"sec-fetch-site": "cross-site", "origin": "null"},
+    )
+    assert r.status_code == 403
+    # a form can post no JSON body: another site's form gets nothing either
+    r = client.post("/api/account/signin", data={"name": "Ada", "password": PASSWORD})
+    assert r.status_code == 422 and SESSION_COOKIE not in r.headers.get("set-cookie", "")
+    r = client.post(  # this server's own page
+        "/api/account/signin", json={"name": "Ada", "password": PASSWORD},
+        headers={"sec-fetch-site": "same-origin", "origin": "null"},
+    )
+    assert r.status_code == 200
 
 
 def test_sign_in_starts_a_new_session_no_fixation(client):
