@@ -8,6 +8,7 @@
 - ``pages``: the catalog, the lobby and table pages, the pages about each game;
 - ``ops``: health, readiness, metrics;
 - ``accounts``: sign up, in and out, password, the account's games and seats;
+- ``passkeys``: add a passkey, sign in with one;
 - ``profiles``: a member's profile, its JSON and its page;
 - ``admin``: moderation (hide a chat line, suspend an account, the log).
 
@@ -24,6 +25,7 @@ from nightsky.server.routes import (
     moves,
     ops,
     pages,
+    passkeys,
     profiles,
     push,
     social,
@@ -39,6 +41,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     push.router,
     social.router,
     accounts.router,
+    passkeys.router,
     profiles.router,
     admin.router,
 )
