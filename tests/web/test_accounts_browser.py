@@ -79,3 +79,37 @@ def test_sign_up_in_one_browser_and_find_your_games_in_another(browser, live_ser
     finally:
         first.close()
         second.close()
+
+
+def test_add_a_passkey_and_sign_in_with_it(browser, live_server):
+    """Chromium's virtual authenticator (DevTools WebAuthn domain) holds the passkey. A
+    passkey's relying party must be a host name, so the page is opened at localhost."""
+    base = live_server.replace("127.0.0.1", "localhost")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("WebAuthn.enable")
+        cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+            "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+            "hasUserVerification": True, "isUserVerified": True}})
+        page.goto(base + "/u/Keyholder")
+        r = page.evaluate("""async () => (await import('/static/js/api.js')).api(
+            '/api/account/signup', {method: 'POST',
+            body: {name: 'Keyholder', password: 'a long enough password'}})""")
+        assert r["account"]["name"] == "Keyholder"
+        page.reload()
+        page.click("#add-passkey")
+        page.wait_for_function(
+            "() => document.querySelector('#passkey-note').innerText.includes('Passkey added')")
+        page.click("#account-signout")
+        page.wait_for_selector("#account-open")
+        page.click("#account-open")
+        page.click("#account-passkey")
+        page.wait_for_selector("#account-me")
+        assert page.locator("#account-me").inner_text() == "Keyholder"
+        assert errors == []
+    finally:
+        ctx.close()

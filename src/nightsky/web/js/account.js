@@ -36,6 +36,65 @@ export async function takeAccountSeat(gid, info = {}) {
   return r;
 }
 
+// ------------------------------------------------------------------ passkeys (WebAuthn)
+const b64 = {
+  toBytes(s) {
+    const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
+    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  },
+  of(buf) {
+    let bin = "";
+    for (const b of new Uint8Array(buf)) bin += String.fromCharCode(b);
+    return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  },
+};
+
+export const passkeysAvailable = () => typeof window.PublicKeyCredential === "function";
+
+function credentialJSON(c) {
+  if (typeof c.toJSON === "function") return c.toJSON();
+  const r = c.response, out = { id: c.id, rawId: b64.of(c.rawId), type: c.type, response: {
+    clientDataJSON: b64.of(r.clientDataJSON) } };
+  if (r.attestationObject) out.response.attestationObject = b64.of(r.attestationObject);
+  if (r.authenticatorData) out.response.authenticatorData = b64.of(r.authenticatorData);
+  if (r.signature) out.response.signature = b64.of(r.signature);
+  if (r.userHandle) out.response.userHandle = b64.of(r.userHandle);
+  return out;
+}
+
+function creationOptions(o) {
+  if (PublicKeyCredential.parseCreationOptionsFromJSON) return PublicKeyCredential.parseCreationOptionsFromJSON(o);
+  return { ...o, challenge: b64.toBytes(o.challenge), user: { ...o.user, id: b64.toBytes(o.user.id) },
+    excludeCredentials: (o.excludeCredentials || []).map((c) => ({ ...c, id: b64.toBytes(c.id) })) };
+}
+
+function requestOptions(o) {
+  if (PublicKeyCredential.parseRequestOptionsFromJSON) return PublicKeyCredential.parseRequestOptionsFromJSON(o);
+  return { ...o, challenge: b64.toBytes(o.challenge),
+    allowCredentials: (o.allowCredentials || []).map((c) => ({ ...c, id: b64.toBytes(c.id) })) };
+}
+
+/** Add a passkey to the signed-in account (this device's authenticator). */
+export async function addPasskey() {
+  const start = await api("/api/account/passkeys/options", { method: "POST" });
+  const cred = await navigator.credentials.create({ publicKey: creationOptions(JSON.parse(start.options)) });
+  return api("/api/account/passkeys", { method: "POST",
+    body: { challenge_id: start.challenge_id, credential: credentialJSON(cred) } });
+}
+
+async function passkeySignIn(form) {
+  const note = form.querySelector(".account-note");
+  try {
+    const start = await api("/api/account/passkey/options", { method: "POST" });
+    const cred = await navigator.credentials.get({ publicKey: requestOptions(JSON.parse(start.options)) });
+    keep(await api("/api/account/passkey/signin", { method: "POST",
+      body: { challenge_id: start.challenge_id, credential: credentialJSON(cred) } }));
+    asked = Promise.resolve(current);
+    form.closest("dialog").close();
+    toast(`Signed in as ${current.name}.`, "info");
+  } catch (e) { note.textContent = e.message || "The passkey did not work."; }
+}
+
 async function submit(kind, form) {
   const body = { name: form.elements.name.value.trim(), password: form.elements.password.value };
   const note = form.querySelector(".account-note");
@@ -61,7 +120,9 @@ function dialog() {
     h("div", { class: "row" },
       h("button", { type: "submit", class: "primary", id: "account-signin", value: "signin" }, "Sign in"),
       h("button", { type: "submit", id: "account-signup", value: "signup" }, "Sign up"),
-      h("button", { type: "button", class: "ghost", onclick: () => box.close() }, "Cancel")));
+      h("button", { type: "button", class: "ghost", onclick: () => box.close() }, "Cancel")),
+    passkeysAvailable() ? h("button", { type: "button", class: "ghost small", id: "account-passkey",
+      onclick: () => passkeySignIn(form) }, "Sign in with a passkey") : null);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     submit(e.submitter && e.submitter.value === "signup" ? "signup" : "signin", form);

@@ -1,6 +1,7 @@
 // A member's page (/u/NAME): who, since when, games played and won per game, recent games
 // with their replays (the game page's replay shows you your own seat's view when the game
 // was yours, the spectator's otherwise), ratings when the club keeps them.
+import { addPasskey, passkeysAvailable, whoami } from "./account.js";
 import { api, h, toast } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -48,6 +49,14 @@ async function main() {
   $("recent").replaceChildren(...p.recent.map((g) => recentRow(g, p.display_name)));
   if (!p.recent.length) $("recent").append(h("div", { class: "empty" }, "No games to show."));
   ratingsBox(p.ratings);
+  const me = await whoami();
+  if (me && me.name === p.name && passkeysAvailable()) {
+    const note = h("span", { class: "muted small", id: "passkey-note" });
+    $("since").after(h("p", {}, h("button", { type: "button", id: "add-passkey", onclick: async () => {
+      try { const r = await addPasskey(); note.textContent = ` Passkey added (${r.passkeys} in all).`; }
+      catch (e) { note.textContent = ` ${e.message || "No passkey was added."}`; }
+    } }, "Add a passkey"), note));
+  }
 }
 
 main();
