@@ -70,6 +70,9 @@ def test_sign_up_in_one_browser_and_find_your_games_in_another(browser, live_ser
         other.wait_for_selector(f'#recent [data-id="{gid}"]')  # its member sees it
         other.screenshot(path=str(ARTIFACTS / "accounts-profile.png"))
 
+        # The lobby's "Your games" lists it too.
+        other.goto(base + "/")
+        other.wait_for_selector(f'#mine [data-id="{gid}"]')
         # Sign out: the header offers to sign in again and the account's tables are gone.
         other.goto(base + "/me")
         other.click("#account-signout")
