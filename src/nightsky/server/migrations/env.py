@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from alembic import context
 
+import nightsky.server.accounts.tables  # noqa: F401  (its models join the metadata)
 from nightsky.server.store import Base
 
 connection = context.config.attributes["connection"]
