@@ -116,6 +116,8 @@ def test_admin_create_makes_an_admin_and_logs_it(client, db_url):
     assert [e["action"] for e in log] == ["make_admin", "make_admin"]
     bad = make_admin(db_url, "no spaces allowed")
     assert bad.exit_code != 0 and "user name" in bad.output
+    printed = CliRunner().invoke(cli, ["admin", "log", "--db", db_url])
+    assert printed.exit_code == 0 and printed.output.count("make_admin") == 2
 
 
 def test_an_admin_hides_a_chat_line_and_suspends_an_account(client, db_url):
