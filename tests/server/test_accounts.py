@@ -80,6 +80,10 @@ def test_names_are_unique_ignoring_case_and_checked(client):
         assert r.status_code == 422 and r.json()["error"]["field"] == field
     r = client.post("/api/account/signup", json={"name": "Bob", "password": "short"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_password"
+    r = client.post("/api/account/signup", json={
+        "name": "Bob", "password": PASSWORD, "display_name": "Bob\u202egnp.exe"})
+    assert r.status_code == 422 and "display_name" in r.text  # a bidi override
+    assert second(client).get("/api/users/bob").status_code == 404  # nothing was made
 
 
 def test_unknown_name_and_wrong_password_get_the_same_answer_in_similar_time(client):
