@@ -90,6 +90,11 @@ OPERATIONS = {
     "decline_rematch", "set_away", "resign", "hand_over_seat",
     "get_rules", "get_tutorials",  # server/pages.py: the rule catalogue and tutorials
     "get_lesson", "get_lesson_table",  # server/learn.py: the guided tutorials
+    # accounts (issue 53): routes/accounts.py, passkeys.py, profiles.py, admin.py
+    "get_account", "sign_up", "sign_in", "sign_out", "sign_out_everywhere", "change_password",
+    "account_games", "take_my_seat", "passkey_registration_options", "register_passkey",
+    "passkey_sign_in_options", "passkey_sign_in", "get_profile", "hide_chat_line",
+    "suspend_account", "moderation_log",
 }
 
 
@@ -284,6 +289,7 @@ def test_serve_takes_every_setting_from_the_environment(monkeypatch, tmp_path):
         max_spectators_per_client=3, max_sockets_per_seat=2, max_sockets_per_client=5,
         ws_auth_seconds=3.0,
         allowed_origins=("https://a.example", "https://b.example"), trust_proxy=True,
+        session_days=2.0, sign_in_tries=5, sign_in_lock_seconds=30.0,
         gzip_min_bytes=2048,
         studio=True, studio_dir=str(tmp_path / "studio"), studio_max_bytes=20_000,
         studio_max_games=500, studio_jobs_per_client=3, studio_max_jobs=5, studio_workers=3,

@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import DateTime, Integer, String, delete, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from nightsky.server.accounts.tables import HiddenChatRow
 from nightsky.server.rooms import Room, ServerError
 from nightsky.server.settings import Settings
 from nightsky.server.store import Base, Store, now
@@ -184,6 +185,7 @@ class Chat:
         """The newest ``limit`` lines of ``gid`` still within the retention, oldest first."""
         with Session(self.store.engine) as s:
             q = select(ChatRow).where(ChatRow.game_id == gid)
+            q = q.where(ChatRow.id.not_in(select(HiddenChatRow.line_id)))  # hidden by an admin
             oldest = self.oldest_kept()
             if oldest is not None:
                 q = q.where(ChatRow.at >= oldest)
