@@ -32,6 +32,8 @@ def db_url(tmp_path: Path) -> str:
 
     store = Store(url)
     Base.metadata.drop_all(store.engine)
+    with store.engine.begin() as conn:  # the next Store upgrades it from scratch
+        conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
     store.close()
     return url
 

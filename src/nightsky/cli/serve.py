@@ -24,6 +24,7 @@ SERVER = "Server"
 BOTS = "Bots"
 LIMITS = "Limits per client and in all"
 FAIR = "Fair play"
+ACCOUNTS = "Accounts"
 
 
 class LogLevel(StrEnum):
@@ -216,6 +217,17 @@ def serve(
         bool, setting("trust_proxy", "Read the client's address from X-Forwarded-For (only "
                       "behind your own proxy).", SERVER)
     ] = DEFAULTS.trust_proxy,
+    session_days: Annotated[
+        float, setting("session_days", "Days a sign-in lasts.", ACCOUNTS, min=0.001)
+    ] = DEFAULTS.session_days,
+    sign_in_tries: Annotated[
+        int, setting("sign_in_tries", "Wrong passwords (per name or client) before sign-in "
+                     "is refused with 429.", ACCOUNTS, min=1)
+    ] = DEFAULTS.sign_in_tries,
+    sign_in_lock_seconds: Annotated[
+        float, setting("sign_in_lock_seconds", "First refusal after too many wrong "
+                       "passwords (doubles with each further one).", ACCOUNTS, min=0)
+    ] = DEFAULTS.sign_in_lock_seconds,
     gzip_min_bytes: Annotated[
         int, setting("gzip_min_bytes", "Gzip HTTP responses at least this large.", SERVER,
                      min=0)

@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from nightsky._version import __version__
+from nightsky.server.accounts import Accounts
 from nightsky.server.chat import Chat
 from nightsky.server.guards import Rates, SocketCaps
 from nightsky.server.handlers import install_handlers
@@ -110,6 +111,7 @@ def create_app(
     app.state.rates, app.state.sockets = Rates(settings), SocketCaps(settings)
     app.state.chat = Chat(manager.store, settings.rate_chat)
     app.state.rematches = Rematches(manager)
+    app.state.accounts = Accounts(manager.store, settings)
     add_middleware(app, settings, app.state.rates)
     install_handlers(app)
     for router in ROUTERS:

@@ -66,7 +66,8 @@ class Rates:
             # A rematch's offer or accept may make a table: it counts as a create.
             if path.rstrip("/") == "/api/games" or path.endswith("/rematch"):
                 out.append(("create", self.create))
-            elif path.endswith(("/claim", "/join")):
+            elif path.endswith(("/claim", "/join")) or path.startswith("/api/account/sign"):
+                # signing in and up too: a password guesser meets this before the back-off
                 out.append(("claim", self.claim))
         return out
 

@@ -1,8 +1,9 @@
 """Your games: for the (game id, seat token) pairs a browser holds, where it is your move.
 
-There are no accounts: a browser proves each seat with its token, sent in a POST body (never in
-a URL). Each answer says only what the seat's own view says too (the seat, whose move it is,
-the status, the version, when the table last changed); a game id that does not exist and a
+A browser proves each seat with its token, sent in a POST body (never in a URL); a signed-in
+account's seats need none (``GET /api/account/games``). Each answer says only what the seat's
+own view says too (the seat, whose move it is, the status, the version, when the table last
+changed); a game id that does not exist and a
 token of no seat of it both answer the same ``{"id", "known": false}``, so the endpoint tells
 nobody which games exist.
 """
@@ -71,9 +72,17 @@ def turn_of(state: State, seat: int) -> dict[str, Any]:
     return {"to_move": now, "your_move": mine, "status": "playing"}
 
 
-def your_games(manager: Manager, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    """The answer for each (game id, token) pair, in the order asked."""
-    ids = sorted({gid for gid, _ in pairs if _plausible_id(gid)})
+def your_games(
+    manager: Manager, pairs: list[tuple[str, str]], *, seats: list[tuple[str, int]] | None = None
+) -> list[dict[str, Any]]:
+    """The answer for each (game id, token) pair, in the order asked; or, with ``seats``,
+    for each (game id, seat) an account plays (no token: the account proves the seat)."""
+    asked: list[tuple[str, str | None, int | None]] = (
+        [(gid, None, seat) for gid, seat in seats]
+        if seats is not None
+        else [(gid, token, None) for gid, token in pairs]
+    )
+    ids = sorted({gid for gid, _, _ in asked if _plausible_id(gid)})
     rows: dict[str, Row] = {}
     if ids:
         with Session(manager.store.engine) as s:
@@ -81,11 +90,11 @@ def your_games(manager: Manager, pairs: list[tuple[str, str]]) -> list[dict[str,
                 GameRow.id, GameRow.game, GameRow.seats, GameRow.status, GameRow.updated_at,
                 GameRow.version,
             ).where(GameRow.id.in_(ids))
-            for gid, game, seats, status, updated, version in s.execute(q).all():
-                rows[gid] = (game, list(seats), status, updated, version)
+            for gid, game, seats_json, status, updated, version in s.execute(q).all():
+                rows[gid] = (game, list(seats_json), status, updated, version)
     out = []
-    for gid, token in pairs:
-        entry = _entry(manager, gid, token, rows.get(gid))
+    for gid, token, seat in asked:
+        entry = _entry(manager, gid, rows.get(gid), token=token, seat=seat)
         out.append(entry or {"id": gid, "known": False})
     return out
 
@@ -93,16 +102,19 @@ def your_games(manager: Manager, pairs: list[tuple[str, str]]) -> list[dict[str,
 def _entry(
     manager: Manager,
     gid: str,
-    token: str,
     row: Row | None,
+    *,
+    token: str | None,
+    seat: int | None,
 ) -> dict[str, Any] | None:
-    if row is None or not token:
+    if row is None or not (token or seat is not None):
         return None
     game, seats_json, status, updated, version = row
-    h = hash_token(token)
     seats = [Seat.from_row(r) for r in seats_json]
-    seat = next((i for i, s in enumerate(seats) if s.owns(h)), None)
-    if seat is None:
+    if token:
+        h = hash_token(token)
+        seat = next((i for i, s in enumerate(seats) if s.owns(h)), None)
+    if seat is None or not 0 <= seat < len(seats):
         return None
     names = [s.name for s in seats]
     if status == "over":
@@ -113,7 +125,7 @@ def _entry(
         except ServerError:
             return None
         with room.lock:
-            if room.seat_of_token(token) != seat:  # it changed hands meanwhile
+            if token and room.seat_of_token(token) != seat:  # it changed hands meanwhile
                 return None
             turn = turn_of(room.state, seat)
             if seat in room.clock.resigned():  # its bot plays the seat now

@@ -71,6 +71,14 @@ class Settings:
     trust_proxy: bool = False
     """Take the client's address from ``X-Forwarded-For`` (only behind your own proxy)."""
 
+    # ---- accounts
+    session_days: float = 30.0
+    """A signed-in session ends this many days after sign-in (sign out ends it sooner)."""
+    sign_in_tries: int = 10
+    """Wrong passwords for one name (or from one client) before sign-in is refused (429)."""
+    sign_in_lock_seconds: float = 60.0
+    """The first refusal lasts this long; each further wrong password doubles it (<= a day)."""
+
     # ---- responses
     gzip_min_bytes: int = 1024
     """HTTP responses at least this large are gzip-compressed for clients that accept it."""

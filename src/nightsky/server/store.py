@@ -32,9 +32,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -163,27 +161,18 @@ class Store:
             raise missing(exc, "postgres", f"the database {url.split(':', 1)[0]}") from exc
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        from nightsky.server.migrations import upgrade
+
         with self.engine.begin() as conn:
-            if self.engine.dialect.name == "postgresql":
-                # Several server processes may start at once: one creates the tables.
-                conn.execute(text("SELECT pg_advisory_xact_lock(74951)"))
-            Base.metadata.create_all(conn)
-        self._add_missing_columns()
+            # Alembic brings any earlier schema up to date (on PostgreSQL under an advisory
+            # lock: several server processes may start at once, one upgrades).
+            upgrade(conn)
         # The write lock (one transaction at a time per process: racing commits cost
         # PostgreSQL more than they save, docs/server.md) and the queue of changes waiting
         # for it (group commit, ``commit_change``).
         self._lock = threading.Lock()
         self._queue_lock = threading.Lock()
         self._queue: list[_Change] = []
-
-    def _add_missing_columns(self) -> None:
-        """Bring a database made by an older nightsky up to date (new nullable columns only)."""
-        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        with self.engine.begin() as conn:
-            for column in GameRow.__table__.columns:
-                if column.name not in have and column.nullable:
-                    kind = column.type.compile(dialect=self.engine.dialect)
-                    conn.execute(text(f"ALTER TABLE games ADD COLUMN {column.name} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()

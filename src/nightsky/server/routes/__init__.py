@@ -6,7 +6,8 @@
 - ``push``: the table's WebSocket;
 - ``social``: your games, chat, rematch;
 - ``pages``: the catalog, the lobby and table pages, the pages about each game;
-- ``ops``: health, readiness, metrics.
+- ``ops``: health, readiness, metrics;
+- ``accounts``: sign up, in and out, password, the account's games and seats.
 
 What they share (the seat's token, the table manager, the limits) are the dependencies of
 ``deps``.
@@ -14,7 +15,7 @@ What they share (the seat's token, the table manager, the limits) are the depend
 
 from fastapi import APIRouter
 
-from nightsky.server.routes import invites, moves, ops, pages, push, social, tables
+from nightsky.server.routes import accounts, invites, moves, ops, pages, push, social, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -24,5 +25,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     invites.router,
     push.router,
     social.router,
+    accounts.router,
 )
 """Every router of the application, in the order ``create_app`` includes them."""

@@ -4,6 +4,7 @@ settings and limits, the chat and the rematches (each made once by ``create_app`
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -13,10 +14,11 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from starlette.requests import HTTPConnection
 
 from nightsky.server import models as m
+from nightsky.server.accounts import CSRF_HEADER, SESSION_COOKIE, Account, Accounts, SessionInfo
 from nightsky.server.chat import Chat
 from nightsky.server.guards import Rates, SocketCaps
 from nightsky.server.rematch import Rematches
-from nightsky.server.rooms import Manager
+from nightsky.server.rooms import Manager, ServerError
 from nightsky.server.settings import Settings
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -88,6 +90,89 @@ SocketsDep = Annotated[SocketCaps, Depends(on_app("sockets"))]
 """The caps on open WebSockets, per table and per client."""
 ChatDep = Annotated[Chat, Depends(on_app("chat"))]
 RematchesDep = Annotated[Rematches, Depends(on_app("rematches"))]
+
+
+AccountsDep = Annotated[Accounts, Depends(on_app("accounts"))]
+"""The club's members and sessions (``nightsky.server.accounts.Accounts``)."""
+
+
+def current_session(conn: HTTPConnection, accounts: AccountsDep) -> SessionInfo | None:
+    """The signed-in session of the request's cookie (None: anonymous, or it ended)."""
+    return accounts.session(conn.cookies.get(SESSION_COOKIE))
+
+
+SessionDep = Annotated[SessionInfo | None, Depends(current_session)]
+
+
+def current_account(info: SessionDep) -> Account | None:
+    """The signed-in account (None: anonymous). Reading only: a change needs
+    ``require_csrf`` too (``CsrfAccount``)."""
+    return info.account if info else None
+
+
+def require_account(info: SessionDep) -> Account:
+    """The signed-in account, or 401 ``sign_in_required``."""
+    if info is None:
+        raise ServerError(401, "sign_in_required", "sign in first")
+    return info.account
+
+
+def require_csrf(conn: HTTPConnection, info: SessionDep) -> Account | None:
+    """A change made with the session cookie must carry the session's CSRF token in
+    ``X-CSRF-Token`` (403 ``csrf_failed``): another site's page can make the browser send the
+    cookie, not read the token. Anonymous requests (no cookie) pass: the seat tokens they
+    carry are not sent by browsers on their own. The account, if signed in."""
+    if info is None:
+        return None
+    sent = conn.headers.get(CSRF_HEADER, "")
+    if not hmac.compare_digest(sent.encode(), info.csrf.encode()):
+        raise ServerError(403, "csrf_failed", f"missing or wrong {CSRF_HEADER} header")
+    return info.account
+
+
+def require_member(account: Annotated[Account | None, Depends(require_csrf)]) -> Account:
+    """A signed-in account making a change (CSRF checked), or 401."""
+    if account is None:
+        raise ServerError(401, "sign_in_required", "sign in first")
+    return account
+
+
+def require_admin(account: Annotated[Account, Depends(require_member)]) -> Account:
+    """A club admin making a change (CSRF checked): 403 ``not_admin`` for anyone else."""
+    if not account.is_admin:
+        raise ServerError(403, "not_admin", "this needs a club admin")
+    return account
+
+
+def seat_account(conn: HTTPConnection, info: SessionDep) -> Account | None:
+    """The account a seat taken by this request goes to: the signed-in account when the
+    request carries its CSRF token, else None (the seat is anonymous, as before accounts: a
+    request without the token still plays, it only binds nothing to the account)."""
+    if info is None:
+        return None
+    sent = conn.headers.get(CSRF_HEADER, "")
+    return info.account if hmac.compare_digest(sent.encode(), info.csrf.encode()) else None
+
+
+def bind_seat(conn: HTTPConnection, game_id: str, seat: int | None,
+              account: Account | None) -> None:
+    """Bind the seat to ``account`` (nothing for an anonymous seat)."""
+    if account is not None and seat is not None:
+        conn.app.state.accounts.bind_seat(game_id, seat, account.id)
+
+
+Viewer = Annotated[Account | None, Depends(current_account)]
+"""The signed-in account of a read (None: anonymous)."""
+Member = Annotated[Account, Depends(require_account)]
+"""A signed-in account (a read; 401 otherwise)."""
+CsrfAccount = Annotated[Account | None, Depends(require_csrf)]
+"""The account of a change, CSRF checked (None: anonymous, which passes)."""
+MemberChange = Annotated[Account, Depends(require_member)]
+"""A signed-in account making a change, CSRF checked."""
+Admin = Annotated[Account, Depends(require_admin)]
+"""A club admin making a change, CSRF checked."""
+SeatAccount = Annotated[Account | None, Depends(seat_account)]
+"""The account a seat taken now goes to (None: anonymous)."""
 
 
 def view_response(body: bytes) -> Response:

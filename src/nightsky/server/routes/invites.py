@@ -9,23 +9,29 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from nightsky.server import models as m
-from nightsky.server.routes.deps import ERRORS, Tables, Token
+from nightsky.server.routes.deps import ERRORS, SeatAccount, Tables, Token, bind_seat
 
 router = APIRouter()
 
 
 @router.post("/api/games/{gid}/claim", response_model=m.Joined, tags=["games"], responses=ERRORS)
-def claim_seat(gid: str, req: m.ClaimRequest, manager: Tables) -> dict[str, Any]:
-    """Spend a one-time invite code: the seat and its token (410 once spent)."""
+def claim_seat(
+    gid: str, req: m.ClaimRequest, manager: Tables, request: Request, account: SeatAccount
+) -> dict[str, Any]:
+    """Spend a one-time invite code: the seat and its token (410 once spent); signed in,
+    the seat is the account's."""
     with manager.hold(manager.get(gid)) as room:
         seat, token = room.claim(req.invite, req.name)
+    bind_seat(request, gid, seat, account)
     return {"seat": seat, "token": token}
 
 
 @router.post(
     "/api/games/{gid}/handover", response_model=m.Joined, tags=["games"], responses=ERRORS
 )
-def hand_over_seat(gid: str, token: Token, manager: Tables) -> dict[str, Any]:
+def hand_over_seat(
+    gid: str, token: Token, manager: Tables, request: Request, account: SeatAccount
+) -> dict[str, Any]:
     """A seat link was opened: a fresh token for this browser; the link's token is retired
     (401 ``bad_token`` from then on) and the table's log says the seat moved."""
     room = manager.get(gid)
@@ -33,6 +39,7 @@ def hand_over_seat(gid: str, token: Token, manager: Tables) -> dict[str, Any]:
     assert seat is not None
     with manager.hold(room) as room:
         fresh = room.hand_over(seat)
+    bind_seat(request, gid, seat, account)
     return {"seat": seat, "token": fresh}
 
 

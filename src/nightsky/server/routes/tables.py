@@ -16,8 +16,10 @@ from nightsky.server.routes.deps import (
     ERRORS,
     Limits,
     RematchesDep,
+    SeatAccount,
     Tables,
     Token,
+    bind_seat,
     view_response,
 )
 
@@ -44,7 +46,7 @@ def get_lobby(
     responses=ERRORS,
 )
 def create_game(
-    req: m.CreateGame, request: Request, manager: Tables, settings: Limits
+    req: m.CreateGame, request: Request, manager: Tables, settings: Limits, account: SeatAccount
 ) -> dict[str, Any]:
     """Create a game. Returns your token (the first human seat) and a one-time invite
     code per other human seat."""
@@ -58,6 +60,7 @@ def create_game(
     room = made.room
     base = str(request.base_url).rstrip("/")
     you = room.creator()
+    bind_seat(request, room.id, you if made.token else None, account)
     return {
         "id": room.id,
         "version": room.version,
@@ -83,16 +86,22 @@ def get_view(gid: str, token: Token, manager: Tables) -> Response:
 
 
 @router.post("/api/games/{gid}/join", response_model=m.Joined, tags=["games"], responses=ERRORS)
-def join_seat(gid: str, req: m.JoinRequest, manager: Tables) -> dict[str, Any]:
-    """Take a free human seat; returns its (new) token."""
+def join_seat(
+    gid: str, req: m.JoinRequest, manager: Tables, request: Request, account: SeatAccount
+) -> dict[str, Any]:
+    """Take a free human seat; returns its (new) token (signed in: the seat is the
+    account's)."""
     with manager.hold(manager.get(gid)) as room:
         seat, token = room.join(req.seat, req.name)
+    bind_seat(request, gid, seat, account)
     return {"seat": seat, "token": token}
 
 
 @router.post("/api/games/{gid}/leave", response_model=m.SeatView, tags=["games"],
              responses=ERRORS)
-def leave_seat(gid: str, token: Token, manager: Tables, rematches: RematchesDep) -> Response:
+def leave_seat(
+    gid: str, token: Token, manager: Tables, rematches: RematchesDep, request: Request
+) -> Response:
     """Give up your seat: your token stops working and the creator may invite another (a
     finished table: anyone may leave it, the creator too)."""
     room = manager.get(gid)
@@ -100,6 +109,9 @@ def leave_seat(gid: str, token: Token, manager: Tables, rematches: RematchesDep)
     assert seat is not None
     with manager.hold(room) as room:
         room.leave(seat)
+        over = room.state.is_terminal()
+    if not over:  # no longer the account's game (a finished one stays in its history)
+        request.app.state.accounts.unbind_seat(gid, seat)
     rematches.cancel(room, seat)  # leaving cancels an open rematch offer
     return view_response(room.encoded(None))
 

@@ -11,10 +11,15 @@ export class ApiError extends Error {
   }
 }
 
+export const CSRF_KEY = "nightsky.csrf";
+
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers["authorization"] = `Bearer ${token}`;
+  // Signed in: every change carries the session's CSRF token (account.js keeps it).
+  const csrf = method !== "GET" ? localStorage.getItem(CSRF_KEY) : null;
+  if (csrf) headers["x-csrf-token"] = csrf;
   const res = await fetch(path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -1,0 +1,18 @@
+"""Alembic's environment: run on the connection ``nightsky.server.migrations.upgrade`` hands
+over (never from an ini file: the server's database URL is the only one)."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from nightsky.server.store import Base
+
+connection = context.config.attributes["connection"]
+context.configure(
+    connection=connection,
+    target_metadata=Base.metadata,
+    # SQLite alters tables by copying them (batch mode).
+    render_as_batch=connection.dialect.name == "sqlite",
+)
+with context.begin_transaction():
+    context.run_migrations()
