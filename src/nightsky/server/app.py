@@ -19,6 +19,7 @@ from fastapi_offline import FastAPIOffline
 from nightsky._version import __version__
 from nightsky.server.accounts import Accounts
 from nightsky.server.chat import Chat
+from nightsky.server.club.service import Club
 from nightsky.server.guards import Rates, SocketCaps
 from nightsky.server.handlers import install_handlers
 from nightsky.server.middleware import MAX_BODY, BodyLimit, ServerTiming, add_middleware
@@ -81,18 +82,17 @@ def create_app(
     )
     store = Store(db_url or default_url())
     manager = Manager(
-        store,
-        bot_workers=settings.bot_workers,
-        bot_delay=settings.bot_delay,
-        keep_finished=settings.keep_finished,
-        settings=settings,
+        store, bot_workers=settings.bot_workers, bot_delay=settings.bot_delay,
+        keep_finished=settings.keep_finished, settings=settings,
     )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         resumed = await run_in_threadpool(manager.start)
         log.info("nightsky server: %d unfinished games resumed", resumed)
+        app.state.club.start()
         yield
+        await run_in_threadpool(app.state.club.close)  # the tournaments' driver
         await run_in_threadpool(manager.close)
         store.close()
 
@@ -111,7 +111,8 @@ def create_app(
     app.state.rates, app.state.sockets = Rates(settings), SocketCaps(settings)
     app.state.chat = Chat(manager.store, settings.rate_chat)
     app.state.rematches = Rematches(manager)
-    app.state.accounts = Accounts(manager.store, settings)
+    app.state.accounts = accounts = Accounts(manager.store, settings)
+    app.state.club = app.state.ratings = Club(manager, accounts, settings)  # profiles read it
     add_middleware(app, settings, app.state.rates)
     install_handlers(app)
     for router in ROUTERS:
