@@ -255,6 +255,49 @@ class Tournaments:
             q = select(TournamentRow.id).where(TournamentRow.state == PLAYING)
             return [int(x) for (x,) in s.execute(q).all()]
 
+    # ------------------------------------------------------------ reads
+    def listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The most recent tournaments, open ones first."""
+        with Session(self.store.engine) as s:
+            q = select(TournamentRow).order_by(TournamentRow.updated_at.desc()).limit(limit)
+            rows = sorted(s.scalars(q), key=lambda t: t.state != OPEN)
+            return [_summary(t) for t in rows]
+
+    def view(self, tid: int) -> dict[str, Any]:
+        """A tournament: its settings, entrants, every round's tables with their results, and
+        the standings with their tie-breaks (points, Buchholz, Sonneborn-Berger)."""
+        with Session(self.store.engine) as s:
+            t = s.get(TournamentRow, tid)
+            if t is None:
+                raise ServerError(404, "no_tournament", f"no tournament {tid}")
+            players = self._players(s, tid)
+            names = dict(s.execute(
+                select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(players))
+            ).all())
+            tables = s.scalars(
+                select(TournamentTableRow).where(TournamentTableRow.tournament_id == tid)
+                .order_by(TournamentTableRow.round, TournamentTableRow.board)
+            ).all()
+            organiser = s.get(AccountRow, t.organiser_id)
+            rounds: dict[int, list[dict[str, Any]]] = {}
+            for r in tables:
+                rounds.setdefault(r.round, []).append({
+                    "board": r.board, "game_id": r.game_id, "bye": len(r.players) == 1,
+                    "players": [names.get(a, "?") for a in r.players], "places": r.places,
+                })
+            table = pairing.standings(players, _results(tables))
+            return {
+                **_summary(t), "organiser": organiser.name if organiser else None,
+                "entrants": [names.get(a, "?") for a in players],
+                "rounds": [{"round": k, "tables": v} for k, v in sorted(rounds.items())],
+                "standings": [
+                    {"rank": i + 1, "name": names.get(x.player, "?"), "points": x.points,
+                     "buchholz": x.buchholz, "sonneborn_berger": x.sonneborn_berger,
+                     "games": x.games, "byes": x.byes}
+                    for i, x in enumerate(table)
+                ],
+            }
+
     # ------------------------------------------------------------ the driver
     def start(self) -> None:
         """Start the driver thread (advances every running tournament every ``poll``
@@ -293,6 +336,14 @@ class Tournaments:
                 log.info("tournament %d: lost a race, trying again", tid, exc_info=True)
             except Exception:  # noqa: BLE001
                 log.exception("tournament %d: advancing failed", tid)
+
+
+def _summary(t: TournamentRow) -> dict[str, Any]:
+    return {
+        "id": t.id, "name": t.name, "kind": t.kind, "game": t.game, "players": t.players,
+        "clock": t.clock, "rated": t.rated, "rounds": t.rounds, "round": t.round,
+        "state": t.state, "updated_at": t.updated_at.isoformat(),
+    }
 
 
 def _results(tables: Any) -> list[pairing.Result]:

@@ -229,6 +229,15 @@ class Room:
                 raise ServerError(409, "seat_taken", f"seat {seat} is not free")
             return seat, self._take_seat(seat, name)
 
+    def take_invited(self, seat: int, name: str | None) -> str:
+        """A friend invited by name takes ``seat`` (``server/club``): its new token."""
+        with self.lock:
+            if self.over:
+                raise ServerError(409, "game_over", "the game is over")
+            if seat not in self.open_seats():
+                raise ServerError(409, "seat_taken", f"seat {seat} is not free")
+            return self._take_seat(seat, name)
+
     def _take_seat(self, seat: int, name: str | None) -> str:
         """Give ``seat`` to a new player: a fresh token, its invite spent. Under the lock."""
         row = self.seats[seat]

@@ -7,7 +7,9 @@
 - ``social``: your games, chat, rematch;
 - ``pages``: the catalog, the lobby and table pages, the pages about each game;
 - ``ops``: health, readiness, metrics;
-- ``accounts``: sign up, in and out, password, the account's games and seats.
+- ``accounts``: sign up, in and out, password, the account's games and seats;
+- ``club``: leaderboards and ratings, friends, seat invitations by name;
+- ``tournaments``: tournaments, their entrants, rounds and standings.
 
 What they share (the seat's token, the table manager, the limits) are the dependencies of
 ``deps``.
@@ -15,7 +17,18 @@ What they share (the seat's token, the table manager, the limits) are the depend
 
 from fastapi import APIRouter
 
-from nightsky.server.routes import accounts, invites, moves, ops, pages, push, social, tables
+from nightsky.server.routes import (
+    accounts,
+    club,
+    invites,
+    moves,
+    ops,
+    pages,
+    push,
+    social,
+    tables,
+    tournaments,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -26,5 +39,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     push.router,
     social.router,
     accounts.router,
+    club.router,
+    tournaments.router,
 )
 """Every router of the application, in the order ``create_app`` includes them."""
