@@ -27,6 +27,7 @@ from nightsky.server.store import GameRow, Store, now
 
 
 def _insert(s: Session) -> Any:
+    """The dialect's INSERT (it has ``on_conflict_do_nothing``)."""
     return pg_insert if s.get_bind().dialect.name == "postgresql" else sqlite_insert
 
 

@@ -25,8 +25,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from nightsky.server.accounts import Account, Accounts
-from nightsky.server.accounts.tables import AccountRow
+from nightsky.server.accounts.tables import AccountRow, SeatAccountRow
 from nightsky.server.club import pairing
+from nightsky.server.club.ratings import _insert
 from nightsky.server.club.tables import EntrantRow, TournamentRow, TournamentTableRow
 from nightsky.server.rooms import Manager, NewGame, ServerError
 from nightsky.server.rooms.creation import new_clock, new_game, new_seats
@@ -78,6 +79,7 @@ class Tournaments:
         self.manager, self.accounts, self.store = manager, accounts, manager.store
         self.max_entrants, self.poll = max_entrants, poll
         self.wake = threading.Event()
+        self._stepping = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -234,9 +236,11 @@ class Tournaments:
                     [names.get(a, f"Player {i + 1}")[:32] for i, a in enumerate(seats)],
                     clock=clock, rated=rated, tournament=tid, game_id=gid,
                 ))
-        for seat, account_id in enumerate(seats):
-            self.accounts.bind_seat(gid, seat, account_id)
         with Session(self.store.engine) as s, s.begin():
+            # the seats are the players' (ON CONFLICT: another process bound them already)
+            rows = [{"game_id": gid, "seat": i, "account_id": a, "since": now()}
+                    for i, a in enumerate(seats)]
+            s.execute(_insert(s)(SeatAccountRow).values(rows).on_conflict_do_nothing())
             s.execute(
                 update(TournamentTableRow)
                 .where(TournamentTableRow.tournament_id == tid,
@@ -245,10 +249,12 @@ class Tournaments:
             )
 
     def step(self, tid: int) -> None:
-        """Advance ``tid`` as far as it goes now and make its tables."""
-        while self.advance(tid):
-            pass
-        self.make_tables(tid)
+        """Advance ``tid`` as far as it goes now and make its tables (one step at a time in
+        this process; other processes are kept apart by the row lock and the fixed ids)."""
+        with self._stepping:
+            while self.advance(tid):
+                pass
+            self.make_tables(tid)
 
     def running(self) -> list[int]:
         with Session(self.store.engine) as s:
@@ -289,7 +295,7 @@ class Tournaments:
             return {
                 **_summary(t), "organiser": organiser.name if organiser else None,
                 "entrants": [names.get(a, "?") for a in players],
-                "rounds": [{"round": k, "tables": v} for k, v in sorted(rounds.items())],
+                "schedule": [{"round": k, "tables": v} for k, v in sorted(rounds.items())],
                 "standings": [
                     {"rank": i + 1, "name": names.get(x.player, "?"), "points": x.points,
                      "buchholz": x.buchholz, "sonneborn_berger": x.sonneborn_berger,
