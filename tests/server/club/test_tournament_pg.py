@@ -1,7 +1,7 @@
 """Two server processes (two apps, each with its own engine and tournament driver) on one
 PostgreSQL database run a Swiss tournament: every round is paired and its tables made exactly
 once, whichever process gets there first, with both drivers racing and extra steps hammering
-from threads of both."""
+from threads of both; and each rated game's end counts once in the ratings."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_two_processes_pair_every_round_once_on_postgres(pg_url):
     with TestClient(apps[0]), TestClient(apps[1]):
         players = sign_up(lambda: TestClient(apps[0]), ["ann", "ben", "cat", "dan"])
         ann = players["ann"]
-        tid = open_tournament(players, "ann", game="shooting-star")
+        tid = open_tournament(players, "ann", game="shooting-star", rated=True)
         assert ann.post(f"/api/tournaments/{tid}/start").status_code == 200
         _hammer(apps, tid)
         for round_no in (1, 2, 3):
@@ -75,8 +75,11 @@ def test_two_processes_pair_every_round_once_on_postgres(pg_url):
                 select(func.count()).select_from(GameRow).where(GameRow.tournament == tid)
             ).scalar_one()
             seats = s.execute(select(func.count()).select_from(SeatAccountRow)).scalar_one()
+        rated = [ann.get(f"/api/users/{n}/ratings").json()["ratings"][0]["games"]
+                 for n in players]
     assert t["state"] == "finished"
     assert (tables, games, seats) == (6, 6, 12)  # 3 rounds x 2 tables, each made once
+    assert rated == [3, 3, 3, 3]  # each rated game counted once, on whichever process ended it
     met = [frozenset(x["players"]) for r in (1, 2, 3) for x in round_tables(t, r)]
     assert len(set(met)) == 6
     points = expected_points(t)
