@@ -34,6 +34,11 @@ class NewTournament(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
+@router.get("/tournaments", include_in_schema=False)
+def tournaments_page() -> FileResponse:
+    return FileResponse(WEB_DIR / "tournament.html")
+
+
 @router.get("/tournaments/{tid}", include_in_schema=False)
 def tournament_page(tid: int) -> FileResponse:
     return FileResponse(WEB_DIR / "tournament.html")

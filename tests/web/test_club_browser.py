@@ -1,0 +1,134 @@
+"""The club in the browser (issue 53's check): two players sign up in two browser contexts,
+befriend on the friends page, one invites the other by name to a rated Shooting Star table, the
+other accepts the invitation from their games page; the moves are driven through the API (fast),
+both end cards show both ratings changed, the leaderboard lists both, each profile's ratings
+list the game, and the finished game's replay shows each viewer only their own view."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.web.conftest import ARTIFACTS, _free_port
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A live server whose leaderboard lists a player after one rated game."""
+    import uvicorn
+
+    from nightsky.server import create_app
+    from nightsky.server.settings import Settings
+
+    db = tmp_path_factory.mktemp("club") / "games.sqlite3"
+    port = _free_port()
+    app = create_app(f"sqlite:///{db}", settings=Settings(
+        leaderboard_min_games=1, rate_requests="100000/minute", bot_processes=0))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", ws="websockets-sansio"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _signed_up(browser, base: str, name: str):  # type: ignore[no-untyped-def]
+    """A browser context signed up as ``name`` (through its own cookie jar), the CSRF token
+    kept where the pages' api.js reads it."""
+    ctx = browser.new_context(viewport={"width": 1300, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/friends")
+    r = page.request.post(base + "/api/account/signup",
+                          data={"name": name, "password": "stars and more stars"})
+    assert r.status == 201, r.text()
+    page.evaluate("(c) => localStorage.setItem('nightsky.csrf', c)", r.json()["csrf"])
+    page.errors = errors  # type: ignore[attr-defined]
+    return ctx, page
+
+
+def _token(page, gid: str) -> str:  # type: ignore[no-untyped-def]
+    return page.evaluate("(g) => JSON.parse(localStorage.getItem('nightsky.games'))[g].token", gid)
+
+
+def _play_out(base: str, gid: str, tokens: list[str]) -> None:
+    rng = random.Random(53)
+    for _ in range(3000):
+        for tok in tokens:
+            h = {"Authorization": f"Bearer {tok}"}
+            v = httpx.get(f"{base}/api/games/{gid}/view", headers=h).json()
+            if v["status"] == "over":
+                return
+            if v["legal"]:
+                httpx.post(f"{base}/api/games/{gid}/actions", headers=h,
+                           json={"action": rng.choice(v["legal"])["action"],
+                                 "version": v["version"]})
+    raise AssertionError("the game did not end")
+
+
+def test_friends_play_a_rated_game_and_both_ratings_change(browser, club_server):
+    base = club_server
+    ctx_a, ann = _signed_up(browser, base, "ann")
+    ctx_b, bob = _signed_up(browser, base, "bob")
+    # befriend by name: ann asks, bob accepts on his friends page
+    ann.goto(base + "/friends")
+    ann.fill("#add-name", "bob")
+    ann.click("#add-form button[type=submit]")
+    ann.wait_for_selector("#outgoing:has-text('bob')")
+    bob.goto(base + "/friends")
+    bob.click("[data-accept='ann']")
+    bob.wait_for_selector("#friends .lobby-item:has-text('ann')")
+    # ann opens a rated Shooting Star table and invites bob to it by name
+    ann.reload()
+    ann.wait_for_selector("#play-friend option[value='bob']", state="attached")
+    ann.select_option("#play-game", "shooting-star")
+    ann.check("#play-rated")
+    ann.click("#play-go")
+    ann.wait_for_url("**/g/*")
+    gid = ann.url.rsplit("/", 1)[1]
+    # bob sees the invitation on his games page and takes the seat, no link
+    bob.goto(base + "/me")
+    bob.click(f"#club-invitations [data-invite]")
+    bob.wait_for_url(f"**/g/{gid}")
+    tokens = [_token(ann, gid), _token(bob, gid)]
+    _play_out(base, gid, tokens)
+    lines = {}
+    for who, page in (("ann", ann), ("bob", bob)):
+        page.goto(f"{base}/g/{gid}")
+        page.wait_for_selector("#rating-changes .rating-line")
+        lines[who] = page.locator("#rating-changes .rating-line").all_inner_texts()
+        page.screenshot(path=str(ARTIFACTS / f"club-end-{who}.png"))
+    assert lines["ann"] == lines["bob"] and len(lines["ann"]) == 2
+    for text in lines["ann"]:
+        before, after = (int(x) for x in text.split("rating ")[1].split(" (")[0].split(" → "))
+        assert before == 1500 and after != before  # both ratings changed
+    # the leaderboard lists both, each profile's ratings name the game
+    ann.goto(base + "/leaderboard/shooting-star")
+    ann.wait_for_selector("#board tr[data-name='bob']")
+    assert ann.locator("#board tr[data-name]").count() == 2
+    ann.screenshot(path=str(ARTIFACTS / "club-leaderboard.png"))
+    for name in ("ann", "bob"):
+        prof = httpx.get(f"{base}/api/users/{name}/ratings").json()
+        assert prof["recent"][0]["game_id"] == gid
+    # the replay: each seat sees its own view, a spectator the public one
+    for seat, tok in enumerate(tokens):
+        r = httpx.get(f"{base}/api/games/{gid}/replay?step=3",
+                      headers={"Authorization": f"Bearer {tok}"}).json()
+        assert r["seat"] == seat
+    assert httpx.get(f"{base}/api/games/{gid}/replay?step=3").json()["seat"] is None
+    assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
+    ctx_a.close()
+    ctx_b.close()
