@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import DateTime, Integer, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from nightsky.server.accounts.tables import HiddenChatRow
 from nightsky.server.rooms import Room, ServerError
 from nightsky.server.store import Base, Store, now
 
@@ -134,6 +135,7 @@ class Chat:
             q = (
                 select(ChatRow)
                 .where(ChatRow.game_id == gid)
+                .where(ChatRow.id.not_in(select(HiddenChatRow.line_id)))  # hidden by an admin
                 .order_by(ChatRow.id.desc())
                 .limit(limit)
             )

@@ -18,6 +18,7 @@ from nightsky.server.accounts import passwords
 from nightsky.server.accounts.tables import (
     AccountRow,
     FailureRow,
+    HiddenChatRow,
     ModerationRow,
     SeatAccountRow,
     SessionRow,
@@ -170,8 +171,10 @@ class Accounts:
         with Session(self.store.engine) as s:
             row = s.scalars(select(AccountRow).where(AccountRow.name_key == name_key(name))).first()
             stored = row.password_hash if row else None
-        if row is None or not passwords.verify(stored, password):
+        ok = passwords.verify(stored, password)  # the dummy hash when no row: same time
+        if row is None or not ok:
             self._failed(keys)
+            self._refuse_if_locked(keys)  # this failure was one too many: 429 already
             raise ServerError(401, "bad_credentials", BAD_CREDENTIALS)
         self._clear(keys[:1])
         if row.suspended:
@@ -335,6 +338,21 @@ class Accounts:
             )
             return {int(seat): str(name) for seat, name in s.execute(q).all()}
 
+    def players_of(self, game_ids: list[str]) -> dict[str, dict[int, str]]:
+        """For each game of ``game_ids``: the account name of each seat an account plays."""
+        if not game_ids:
+            return {}
+        out: dict[str, dict[int, str]] = {}
+        with Session(self.store.engine) as s:
+            q = (
+                select(SeatAccountRow.game_id, SeatAccountRow.seat, AccountRow.name)
+                .join(AccountRow, AccountRow.id == SeatAccountRow.account_id)
+                .where(SeatAccountRow.game_id.in_(game_ids))
+            )
+            for gid, seat, name in s.execute(q).all():
+                out.setdefault(str(gid), {})[int(seat)] = str(name)
+        return out
+
     # ------------------------------------------------------------ moderation
     def log(self, admin: Account | None, action: str, target: str,
             detail: dict[str, Any] | None = None) -> None:
@@ -342,6 +360,34 @@ class Accounts:
         with Session(self.store.engine) as s, s.begin():
             s.add(ModerationRow(at=now(), admin_id=admin.id if admin else None, action=action,
                                 target=target[:128], detail=detail))
+
+    def hide_chat_line(self, admin: Account, line_id: int) -> str:
+        """Hide one chat line from every reader (logged); the game id it was posted at.
+        404 ``no_such_line``."""
+        from nightsky.server.chat import ChatRow
+
+        with Session(self.store.engine) as s, s.begin():
+            line = s.get(ChatRow, line_id)
+            if line is None:
+                raise ServerError(404, "no_such_line", "no chat line with this id")
+            if s.get(HiddenChatRow, line_id) is None:
+                s.add(HiddenChatRow(line_id=line_id, at=now(), admin_id=admin.id))
+            gid, text = line.game_id, line.text
+        self.log(admin, "hide_chat", f"chat:{gid}:{line_id}", {"text": text[:300]})
+        return gid
+
+    def suspend(self, admin: Account, name: str, suspended: bool = True) -> Account:
+        """Suspend (or reinstate) the account of ``name`` (logged): its sessions end and
+        signing in is refused. 404 ``no_such_member``; an admin cannot suspend themself."""
+        member = self.by_name(name)
+        if member is None:
+            raise ServerError(404, "no_such_member", "no member of this name")
+        if member.id == admin.id:
+            raise ServerError(409, "not_yourself", "an admin cannot suspend themself")
+        self.set_flags(member.id, suspended=suspended)
+        self.log(admin, "suspend" if suspended else "unsuspend", f"account:{member.id}",
+                 {"name": member.name})
+        return self.by_id(member.id) or member
 
     def moderation_log(self, limit: int = 100) -> list[dict[str, Any]]:
         with Session(self.store.engine) as s:

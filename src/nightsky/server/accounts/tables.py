@@ -8,7 +8,8 @@ revision ``0002_accounts``, ``server/migrations``).
 - ``sign_in_failures``: wrong passwords per name and per client, for the back-off;
 - ``seat_accounts``: which account plays a seat of a game (a game's seats stay JSON on
   ``games``; this row is what "your games" and profiles query);
-- ``moderation_log``: every act of a club admin.
+- ``moderation_log``: every act of a club admin;
+- ``hidden_chat``: chat lines an admin hid (the line stays in ``chat``, readers skip it).
 """
 
 from __future__ import annotations
@@ -110,6 +111,9 @@ class SeatAccountRow(Base):
         Integer, ForeignKey("accounts.id", ondelete="CASCADE")
     )
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Whether the seat won, once the game is over (null: not over, or not read yet; the
+    # profile fills it the first time it finds the game finished).
+    won: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
     __table_args__ = (Index("ix_seat_accounts_account", "account_id", "game_id"),)
 
@@ -127,3 +131,13 @@ class ModerationRow(Base):
     # What it was done to: "account:<id>", "chat:<game id>:<line>", "tournament:<id>".
     target: Mapped[str] = mapped_column(String(128))
     detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class HiddenChatRow(Base):
+    __tablename__ = "hidden_chat"
+
+    line_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    admin_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )

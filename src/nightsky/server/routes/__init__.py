@@ -8,6 +8,9 @@
 - ``pages``: the catalog, the lobby and table pages, the pages about each game;
 - ``ops``: health, readiness, metrics;
 - ``accounts``: sign up, in and out, password, the account's games and seats;
+- ``passkeys``: add a passkey, sign in with one;
+- ``profiles``: a member's profile, its JSON and its page;
+- ``admin``: moderation (hide a chat line, suspend an account, the log);
 - ``club``: leaderboards and ratings, friends, seat invitations by name;
 - ``tournaments``: tournaments, their entrants, rounds and standings.
 
@@ -19,11 +22,14 @@ from fastapi import APIRouter
 
 from nightsky.server.routes import (
     accounts,
+    admin,
     club,
     invites,
     moves,
     ops,
     pages,
+    passkeys,
+    profiles,
     push,
     social,
     tables,
@@ -39,6 +45,9 @@ ROUTERS: tuple[APIRouter, ...] = (
     push.router,
     social.router,
     accounts.router,
+    passkeys.router,
+    profiles.router,
+    admin.router,
     club.router,
     tournaments.router,
 )

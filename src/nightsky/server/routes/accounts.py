@@ -63,8 +63,13 @@ def me(account: Account | None, csrf: str | None) -> dict[str, Any]:
 
 def same_site(request: Request, settings: Limits) -> None:
     """Sign-in and sign-up only from this server's pages (or an allowed origin): another
-    site cannot sign a visitor in to an account of its choosing."""
-    if not origin_allowed(request.scope, settings):
+    site cannot sign a visitor in to an account of its choosing. A browser says where a
+    request comes from in ``Sec-Fetch-Site``; the ``Origin`` is checked too where it is
+    real (this server's ``no-referrer`` policy makes a browser send ``Origin: null``)."""
+    site = request.headers.get("sec-fetch-site")
+    origin = request.headers.get("origin")
+    cross = site is not None and site not in ("same-origin", "none")
+    if cross or (origin not in (None, "null") and not origin_allowed(request.scope, settings)):
         raise ServerError(403, "bad_origin", "this request came from another site")
 
 

@@ -14,11 +14,13 @@ from nightsky.server.guards import client_of
 from nightsky.server.rooms import NewGame, ServerError
 from nightsky.server.routes.deps import (
     ERRORS,
+    AccountsDep,
     Limits,
     RematchesDep,
     SeatAccount,
     Tables,
     Token,
+    Viewer,
     bind_seat,
     check_rated_seat,
     view_response,
@@ -154,10 +156,14 @@ def get_record(gid: str, manager: Tables) -> JSONResponse:
     "/api/games/{gid}/replay", response_model=m.ReplayView, tags=["games"], responses=ERRORS
 )
 def get_replay(
-    gid: str, token: Token, manager: Tables, step: Annotated[int, Query(ge=0)] = 0
+    gid: str, token: Token, manager: Tables, viewer: Viewer, accounts: AccountsDep,
+    step: Annotated[int, Query(ge=0)] = 0,
 ) -> dict[str, Any]:
-    """What your seat saw (with its token) after `step` entries of a finished game: your
-    view, board and log; without a token, the spectator's."""
+    """What your seat saw (with its token, or signed in to the account that played it)
+    after `step` entries of a finished game: your view, board and log; otherwise the
+    spectator's."""
     room = manager.get(gid)
     seat = manager.seat_for(room, token, required=False)
+    if seat is None and viewer is not None:
+        seat = accounts.seat_of(gid, viewer.id)
     return room.replay_view(step, seat)

@@ -1,5 +1,6 @@
 // The your-games page: every table this browser holds a seat at, your move first.
-import { h } from "./api.js";
+import { onAccount, takeAccountSeat } from "./account.js";
+import { h, toast } from "./api.js";
 import {
   askToNotify, displayName, notifying, onMine, refreshMine, setDisplayName, startBadge,
   stopNotifying,
@@ -29,8 +30,16 @@ function row(t) {
   return h("div", { class: `lobby-item mine-item${t.yourMove ? " your-move" : ""}`, "data-id": t.id },
     h("div", {}, h("div", { class: "t" }, t.title, " ", state),
       h("div", { class: "muted small" }, `you are ${seats} · table ${t.id} · changed ${ago(t.updated_at)}`)),
-    h("a", { class: t.yourMove ? "btn primary" : "btn", href: `/g/${t.id}` },
+    h("a", { class: t.yourMove ? "btn primary" : "btn", href: `/g/${t.id}`,
+      onclick: t.viaAccount ? (e) => openHere(e, t) : undefined },
       t.status === "over" ? "Review" : t.yourMove ? "Play" : "Open"));
+}
+
+// A table of the account that this browser holds no token for: take the seat here first.
+async function openHere(event, t) {
+  event.preventDefault();
+  try { await takeAccountSeat(t.id, { game: t.game, title: t.title }); } catch (e) { toast(e.message); return; }
+  location.href = `/g/${t.id}`;
 }
 
 function draw(tables) {
@@ -67,6 +76,7 @@ async function main() {
   onMine(draw);
   startBadge(null);
   $("refresh").addEventListener("click", refreshMine);
+  onAccount(refreshMine);  // signing in or out changes which tables are yours
 }
 
 main();

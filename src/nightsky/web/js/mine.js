@@ -2,8 +2,10 @@
 // the count of tables where it is your move shown in the page title "(2) …" and on the tab's
 // icon (drawn on a canvas), an opt-in notification when it becomes your move (only for moves
 // made since this page opened: turning notifications on never announces old tables), and the
-// display name this browser uses when it takes a seat. No accounts: a seat is its token. A
+// display name this browser uses when it takes a seat. A seat is its token; signed in, the
+// account's seats count too (account.js). A
 // game page marks its own table's move too (`markOwnMove`): the icon gets a gold ring.
+import { accountGames } from "./account.js";
 import { api, myGames } from "./api.js";
 
 const NAME_KEY = "nightsky.name";
@@ -32,15 +34,23 @@ export function heldPairs() {
   return out.slice(0, 100);
 }
 
-/** The server's answer for each held seat, grouped per table: [{id, entries, yourMove, ...}]. */
+/** The server's answer for each held seat, grouped per table: [{id, entries, yourMove, ...}];
+ * signed in, the account's tables this browser holds no working token for too (`viaAccount`:
+ * opening one takes the account's seat to this browser). */
 export async function fetchMine() {
   const pairs = heldPairs();
-  if (!pairs.length) return [];
-  const res = await api("/api/mine", { method: "POST", body: { games: pairs } });
+  const [res, acc] = await Promise.all([
+    pairs.length ? api("/api/mine", { method: "POST", body: { games: pairs } }) : { games: [] },
+    accountGames(),
+  ]);
   const byId = new Map();
   for (const e of res.games) {
     if (!byId.has(e.id)) byId.set(e.id, []);
     byId.get(e.id).push(e);
+  }
+  for (const e of acc) {
+    if (!e.known || (byId.get(e.id) || []).some((x) => x.known)) continue;
+    byId.set(e.id, [{ ...e, viaAccount: true }]);
   }
   return [...byId.entries()].map(([id, entries]) => {
     const known = entries.filter((e) => e.known);
@@ -48,7 +58,8 @@ export async function fetchMine() {
     return {
       id, entries: known, known: known.length > 0, title: first.title, status: first.status,
       version: first.version, updated_at: first.updated_at, to_move_names: first.to_move_names || [],
-      yourMove: known.some((e) => e.your_move),
+      yourMove: known.some((e) => e.your_move), viaAccount: known.some((e) => e.viaAccount),
+      game: first.game,
     };
   });
 }

@@ -1,4 +1,5 @@
-"""Baseline: the ``games`` and ``moves`` tables as nightsky made them before Alembic.
+"""Baseline: the tables as nightsky made them before Alembic (``games``, ``moves``, ``chat``,
+``rematches``).
 
 A database from before Alembic already has them (maybe without the newer nullable columns):
 what is missing is added, nothing else is touched. A new database gets them whole.
@@ -44,6 +45,39 @@ def upgrade() -> None:
             sa.Column("seat", sa.Integer(), nullable=False),
             sa.Column("notation", sa.String(200), nullable=False),
         )
+    if "chat" not in have:
+        _create_chat()
+    if "rematches" not in have:
+        _create_rematches()
+
+
+def _create_chat() -> None:
+    op.create_table(
+        "chat",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("game_id", sa.String(32), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("color", sa.String(32), nullable=False),
+        sa.Column("text", sa.String(1200), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_chat_game_id", "chat", ["game_id"])
+
+
+def _create_rematches() -> None:
+    op.create_table(
+        "rematches",
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("nonce", sa.String(64), nullable=False),
+        sa.Column("by", sa.Integer(), nullable=False),
+        sa.Column("state", sa.String(16), nullable=False),
+        sa.Column("accepted", sa.JSON(), nullable=False),
+        sa.Column("declined_by", sa.Integer(), nullable=True),
+        sa.Column("new_id", sa.String(32), nullable=True),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_rematches_new_id", "rematches", ["new_id"])
 
 
 def _create_games() -> None:
@@ -78,5 +112,7 @@ def _add_later_columns() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("rematches")
+    op.drop_table("chat")
     op.drop_table("moves")
     op.drop_table("games")

@@ -1,5 +1,5 @@
 """The club's tables: accounts, their sessions and passkeys, WebAuthn challenges, sign-in
-failures, which account plays which seat, and the moderation log."""
+failures, which account plays which seat, the moderation log and hidden chat lines."""
 
 from __future__ import annotations
 
@@ -79,6 +79,7 @@ def _seats_and_log() -> None:
         sa.Column("seat", sa.Integer(), primary_key=True),
         sa.Column("account_id", sa.Integer(), _account_fk(), nullable=False),
         sa.Column("since", TZ, nullable=False),
+        sa.Column("won", sa.Boolean(), nullable=True),
     )
     op.create_index("ix_seat_accounts_account", "seat_accounts", ["account_id", "game_id"])
     op.create_table(
@@ -91,11 +92,17 @@ def _seats_and_log() -> None:
         sa.Column("detail", sa.JSON(), nullable=True),
     )
     op.create_index("ix_moderation_log_at", "moderation_log", ["at"])
+    op.create_table(
+        "hidden_chat",
+        sa.Column("line_id", sa.Integer(), primary_key=True, autoincrement=False),
+        sa.Column("at", TZ, nullable=False),
+        sa.Column("admin_id", sa.Integer(), _account_fk("SET NULL"), nullable=True),
+    )
 
 
 def downgrade() -> None:
     for table in (
-        "moderation_log", "seat_accounts", "sign_in_failures", "webauthn_challenges",
+        "hidden_chat", "moderation_log", "seat_accounts", "sign_in_failures", "webauthn_challenges",
         "passkeys", "account_sessions", "accounts",
     ):
         op.drop_table(table)
