@@ -45,17 +45,17 @@ def club_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _signed_up(browser, base: str, name: str):  # type: ignore[no-untyped-def]
-    """A browser context signed up as ``name`` (through its own cookie jar), the CSRF token
-    kept where the pages' api.js reads it."""
+    """A browser context signed up as ``name`` from the lobby's account box."""
     ctx = browser.new_context(viewport={"width": 1300, "height": 900})
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base + "/friends")
-    r = page.request.post(base + "/api/account/signup",
-                          data={"name": name, "password": "stars and more stars"})
-    assert r.status == 201, r.text()
-    page.evaluate("(c) => localStorage.setItem('nightsky.csrf', c)", r.json()["csrf"])
+    page.goto(base + "/")
+    page.click("#account-open")
+    page.fill("#account-name", name)
+    page.fill("#account-password", "stars and more stars")
+    page.click("#account-signup")
+    page.wait_for_selector("#account-me")
     page.errors = errors  # type: ignore[attr-defined]
     return ctx, page
 
@@ -120,15 +120,20 @@ def test_friends_play_a_rated_game_and_both_ratings_change(browser, club_server)
     ann.wait_for_selector("#board tr[data-name='bob']")
     assert ann.locator("#board tr[data-name]").count() == 2
     ann.screenshot(path=str(ARTIFACTS / "club-leaderboard.png"))
-    for name in ("ann", "bob"):
-        prof = httpx.get(f"{base}/api/users/{name}/ratings").json()
-        assert prof["recent"][0]["game_id"] == gid
-    # the replay: each seat sees its own view, a spectator the public one
-    for seat, tok in enumerate(tokens):
-        r = httpx.get(f"{base}/api/games/{gid}/replay?step=3",
-                      headers={"Authorization": f"Bearer {tok}"}).json()
-        assert r["seat"] == seat
-    assert httpx.get(f"{base}/api/games/{gid}/replay?step=3").json()["seat"] is None
+    # both profiles show the game and its rating; the profile's replay shows each viewer
+    # (by the account that plays the seat, no token) its own seat, a stranger the public view
+    for page in (ann, bob):
+        for name in ("ann", "bob"):
+            prof = page.request.get(f"{base}/api/users/{name}").json()
+            assert gid in [g["id"] for g in prof["recent"]]
+            assert [r["games"] for r in prof["ratings"] if r["game"] == "shooting-star"] == [1]
+    replay = f"{base}/api/games/{gid}/replay?step=3"
+    assert ann.request.get(replay).json()["seat"] == 0
+    assert bob.request.get(replay).json()["seat"] == 1
+    assert httpx.get(replay).json()["seat"] is None
+    bob.goto(f"{base}/u/ann")
+    bob.wait_for_selector(f"a[href='/g/{gid}']", timeout=10000)
+    bob.screenshot(path=str(ARTIFACTS / "club-profile.png"))
     assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
     ctx_a.close()
     ctx_b.close()
