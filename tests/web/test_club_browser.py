@@ -101,7 +101,7 @@ def test_friends_play_a_rated_game_and_both_ratings_change(browser, club_server)
     gid = ann.url.rsplit("/", 1)[1]
     # bob sees the invitation on his games page and takes the seat, no link
     bob.goto(base + "/me")
-    bob.click(f"#club-invitations [data-invite]")
+    bob.click("#club-invitations [data-invite]")
     bob.wait_for_url(f"**/g/{gid}")
     tokens = [_token(ann, gid), _token(bob, gid)]
     _play_out(base, gid, tokens)
