@@ -6,7 +6,6 @@ list the game, and the finished game's replay shows each viewer only their own v
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from tests.server.club.helpers import play_seats
 from tests.web.conftest import ARTIFACTS, _free_port
 
 pytestmark = pytest.mark.browser
@@ -64,21 +64,6 @@ def _token(page, gid: str) -> str:  # type: ignore[no-untyped-def]
     return page.evaluate("(g) => JSON.parse(localStorage.getItem('nightsky.games'))[g].token", gid)
 
 
-def _play_out(base: str, gid: str, tokens: list[str]) -> None:
-    rng = random.Random(53)
-    for _ in range(3000):
-        for tok in tokens:
-            h = {"Authorization": f"Bearer {tok}"}
-            v = httpx.get(f"{base}/api/games/{gid}/view", headers=h).json()
-            if v["status"] == "over":
-                return
-            if v["legal"]:
-                httpx.post(f"{base}/api/games/{gid}/actions", headers=h,
-                           json={"action": rng.choice(v["legal"])["action"],
-                                 "version": v["version"]})
-    raise AssertionError("the game did not end")
-
-
 def test_friends_play_a_rated_game_and_both_ratings_change(browser, club_server):
     base = club_server
     ctx_a, ann = _signed_up(browser, base, "ann")
@@ -104,7 +89,8 @@ def test_friends_play_a_rated_game_and_both_ratings_change(browser, club_server)
     bob.click("#club-invitations [data-invite]")
     bob.wait_for_url(f"**/g/{gid}")
     tokens = [_token(ann, gid), _token(bob, gid)]
-    _play_out(base, gid, tokens)
+    with httpx.Client(base_url=base) as c:
+        play_seats([(c, t) for t in tokens], gid, seed=53)
     lines = {}
     for who, page in (("ann", ann), ("bob", bob)):
         page.goto(f"{base}/g/{gid}")

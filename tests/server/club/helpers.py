@@ -32,11 +32,17 @@ def view(c: TestClient, gid: str, token: str | None = None) -> dict[str, Any]:
     return r.json()
 
 
-def play_out(c: TestClient, gid: str, tokens: list[str], seed: int = 0) -> dict[str, Any]:
-    """Random legal moves for every seat until the game is over; the last view."""
+def play_out(c: Any, gid: str, tokens: list[str], seed: int = 0) -> dict[str, Any]:
+    """Random legal moves for every seat (all from client ``c``) until the game is over."""
+    return play_seats([(c, tok) for tok in tokens], gid, seed)
+
+
+def play_seats(seats: list[tuple[Any, str]], gid: str, seed: int = 0) -> dict[str, Any]:
+    """Random legal moves for every seat, each (client, token) of ``seats`` playing its own,
+    until the game is over; the last view. Works with TestClient and httpx.Client."""
     rng = random.Random(seed)
-    for _ in range(2000):
-        for tok in tokens:
+    for _ in range(3000):
+        for c, tok in seats:
             v = view(c, gid, tok)
             if v["status"] == "over":
                 return v
@@ -45,7 +51,7 @@ def play_out(c: TestClient, gid: str, tokens: list[str], seed: int = 0) -> dict[
                            json={"action": rng.choice(v["legal"])["action"],
                                  "version": v["version"]})
                 assert r.status_code in (200, 409), r.text
-    raise AssertionError("the game did not end")
+    raise AssertionError(f"the game {gid} did not end")
 
 
 def rated_pair(app: Any, a: TestClient, b: TestClient, game: str = "toy-secret-sum"

@@ -4,10 +4,7 @@ tournament carries on from its rows and completes with the standings its results
 
 from __future__ import annotations
 
-import importlib.util
 import signal
-import sys
-from pathlib import Path
 
 import httpx
 import pytest
@@ -20,24 +17,13 @@ from tests.server.club.tournament_script import (
     sign_up,
     wait_round,
 )
+from tests.server.test_crash_restart import _load_script
 
 pytestmark = pytest.mark.slow
 
-SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "load_test.py"
-
-
-def _load_test():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("load_test", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["load_test"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_swiss_tournament_survives_a_killed_server(tmp_path, monkeypatch):
     monkeypatch.setenv("NIGHTSKY_TOURNAMENT_POLL_SECONDS", "0.2")
-    load_test = _load_test()
+    load_test = _load_script()
     port = load_test.free_port()
     db = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     base = f"http://127.0.0.1:{port}"

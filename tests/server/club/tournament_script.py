@@ -5,12 +5,13 @@ a real server process."""
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 import httpx
+
+from tests.server.club.helpers import play_seats
 
 CLOCK = {"mode": "realtime", "bank_seconds": 600}
 
@@ -59,18 +60,7 @@ def play_table(players: dict[str, httpx.Client], gid: str, names: list[str], see
         r = players[name].post(f"/api/games/{gid}/seat")
         assert r.status_code == 200, r.text
         tokens.append((players[name], r.json()["token"]))
-    rng = random.Random(seed)
-    for _ in range(2000):
-        for c, tok in tokens:
-            h = {"Authorization": f"Bearer {tok}"}
-            v = c.get(f"/api/games/{gid}/view", headers=h).json()
-            if v["status"] == "over":
-                return
-            if v["legal"]:
-                c.post(f"/api/games/{gid}/actions", headers=h,
-                       json={"action": rng.choice(v["legal"])["action"],
-                             "version": v["version"]})
-    raise AssertionError(f"table {gid} did not end")
+    play_seats(tokens, gid, seed)
 
 
 def round_tables(t: dict[str, Any], round_no: int) -> list[dict[str, Any]]:
