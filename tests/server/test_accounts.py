@@ -80,6 +80,10 @@ def test_names_are_unique_ignoring_case_and_checked(client):
         assert r.status_code == 422 and r.json()["error"]["field"] == field
     r = client.post("/api/account/signup", json={"name": "Bob", "password": "short"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_password"
+    r = client.post("/api/account/signup", json={
+        "name": "Bob", "password": PASSWORD, "display_name": "Bob\u202egnp.exe"})
+    assert r.status_code == 422 and "display_name" in r.text  # a bidi override
+    assert second(client).get("/api/users/bob").status_code == 404  # nothing was made
 
 
 def test_unknown_name_and_wrong_password_get_the_same_answer_in_similar_time(client):
@@ -269,3 +273,21 @@ def test_a_forged_or_expired_cookie_is_nobody(client, path):
     assert r.status_code in (200, 401)
     if r.status_code == 200:
         assert r.json()["account"] is None
+
+
+@pytest.mark.slow
+def test_two_server_processes_share_sessions_and_the_back_off(pg_url):
+    """Two apps on one PostgreSQL database (as two processes of `serve --workers 2`): a
+    session made by one is good on the other, signing out on one ends it on both, and wrong
+    passwords sent to both count together."""
+    settings = Settings(rate_claim="1000/minute")
+    with TestClient(create_app(pg_url, settings=settings)) as a, \
+            TestClient(create_app(pg_url, settings=settings)) as b:
+        token = sign_up(a)
+        b.cookies.set(SESSION_COOKIE, a.cookies.get(SESSION_COOKIE) or "")
+        assert b.get("/api/account").json()["account"]["name"] == "Ada"
+        assert b.post("/api/account/signout", headers=csrf(token)).status_code == 200
+        assert a.get("/api/account").json()["account"] is None
+        codes = [sign_in(c, "Ada", "wrong password").status_code
+                 for c in [TestClient(a.app), TestClient(b.app)] * 5]
+        assert codes == [401] * 9 + [429]

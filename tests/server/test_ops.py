@@ -90,6 +90,16 @@ OPERATIONS = {
     "decline_rematch", "set_away", "resign", "hand_over_seat",
     "get_rules", "get_tutorials",  # server/pages.py: the rule catalogue and tutorials
     "get_lesson", "get_lesson_table",  # server/learn.py: the guided tutorials
+    # accounts (issue 53): routes/accounts.py, passkeys.py, profiles.py, admin.py
+    "get_account", "sign_up", "sign_in", "sign_out", "sign_out_everywhere", "change_password",
+    "account_games", "take_my_seat", "passkey_registration_options", "register_passkey",
+    "passkey_sign_in_options", "passkey_sign_in", "get_profile", "hide_chat_line",
+    "suspend_account", "moderation_log",
+    # the club (issue 53): routes/club.py, tournaments.py
+    "get_leaderboard", "get_ratings", "get_friends", "befriend", "accept_friend",
+    "remove_friend", "invite_friend", "accept_invitation", "decline_invitation",
+    "list_tournaments", "create_tournament", "get_tournament", "enter_tournament",
+    "withdraw_tournament", "start_tournament", "close_tournament",
 }
 
 
@@ -280,7 +290,9 @@ def test_serve_takes_every_setting_from_the_environment(monkeypatch, tmp_path):
         max_open_tables=40, idle_seconds=30.0, keep_finished=8, max_sockets_per_table=6,
         max_sockets_per_client=5, ws_auth_seconds=3.0,
         allowed_origins=("https://a.example", "https://b.example"), trust_proxy=True,
-        gzip_min_bytes=2048,
+        session_days=2.0, sign_in_tries=5, sign_in_lock_seconds=30.0,
+        leaderboard_min_games=5, friend_invites_per_hour=7, tournament_max_players=9,
+        tournament_poll_seconds=0.5, gzip_min_bytes=2048,
     )
     env = {}
     for f in fields(Settings):

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from nightsky.cli import _load_commands
 from nightsky.cli.app import app as cli
-from tests.server.conftest import auth
+from tests.server.conftest import auth, ws_connect
 from tests.server.test_accounts import PASSWORD, csrf, second, sign_in, sign_up
 
 
@@ -116,6 +116,8 @@ def test_admin_create_makes_an_admin_and_logs_it(client, db_url):
     assert [e["action"] for e in log] == ["make_admin", "make_admin"]
     bad = make_admin(db_url, "no spaces allowed")
     assert bad.exit_code != 0 and "user name" in bad.output
+    printed = CliRunner().invoke(cli, ["admin", "log", "--db", db_url])
+    assert printed.exit_code == 0 and printed.output.count("make_admin") == 2
 
 
 def test_an_admin_hides_a_chat_line_and_suspends_an_account(client, db_url):
@@ -135,7 +137,11 @@ def test_an_admin_hides_a_chat_line_and_suspends_an_account(client, db_url):
     assert [x["text"] for x in client.get(f"/api/games/{gid}/chat").json()["lines"]] == [
         "rude words"
     ]
-    assert root.post(f"/api/admin/chat/{line}/hide", headers=csrf(root_csrf)).status_code == 200
+    with ws_connect(second(client), gid) as watcher:
+        watcher.receive_json()  # the view
+        r = root.post(f"/api/admin/chat/{line}/hide", headers=csrf(root_csrf))
+        assert r.status_code == 200
+        assert watcher.receive_json() == {"type": "chat_hidden", "data": {"id": line}}
     assert client.get(f"/api/games/{gid}/chat").json()["lines"] == []
     assert root.post("/api/admin/chat/999999/hide", headers=csrf(root_csrf)).status_code == 404
 

@@ -17,10 +17,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 NAME, PASSWORD = "Vega", "a long enough password"
 
 
-def open_dialog_and(page, button: str) -> None:
+def open_dialog_and(page, button: str, shot: str | None = None) -> None:
     page.click("#account-open")
     page.fill("#account-name", NAME)
     page.fill("#account-password", PASSWORD)
+    if shot:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / shot))
     page.click(button)
     page.wait_for_selector("#account-me")
 
@@ -35,7 +38,7 @@ def test_sign_up_in_one_browser_and_find_your_games_in_another(browser, live_ser
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(base + "/")
         page.wait_for_selector("#account-open")
-        open_dialog_and(page, "#account-signup")
+        open_dialog_and(page, "#account-signup", shot="accounts-dialog.png")
         assert page.locator("#account-me").inner_text() == NAME
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "accounts-lobby-signed-in.png"))
@@ -70,6 +73,9 @@ def test_sign_up_in_one_browser_and_find_your_games_in_another(browser, live_ser
         other.wait_for_selector(f'#recent [data-id="{gid}"]')  # its member sees it
         other.screenshot(path=str(ARTIFACTS / "accounts-profile.png"))
 
+        # The lobby's "Your games" lists it too.
+        other.goto(base + "/")
+        other.wait_for_selector(f'#mine [data-id="{gid}"]')
         # Sign out: the header offers to sign in again and the account's tables are gone.
         other.goto(base + "/me")
         other.click("#account-signout")

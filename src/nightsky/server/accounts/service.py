@@ -39,6 +39,8 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
 digit (so it is a clean ``/u/{name}`` path)."""
 
 BAD_CREDENTIALS = "no account with this name and password"
+FORGET_FAILURES = timedelta(days=1)
+"""Wrong passwords older than this (with none since) no longer count toward the lock."""
 
 
 @dataclass(frozen=True)
@@ -229,6 +231,8 @@ class Accounts:
                 if row is None:
                     row = FailureRow(key=key, count=0, updated_at=at)
                     s.add(row)
+                elif at - _aware(row.updated_at) > FORGET_FAILURES:
+                    row.count = 0  # old failures are forgotten: a quiet day resets the count
                 row.count += 1
                 row.updated_at = at
                 if row.count >= tries:
@@ -245,6 +249,7 @@ class Accounts:
         secret, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         at = now()
         with Session(self.store.engine) as s, s.begin():
+            s.execute(delete(SessionRow).where(SessionRow.expires_at < at))  # tidy up
             s.add(
                 SessionRow(
                     id_hash=secret_hash(secret),

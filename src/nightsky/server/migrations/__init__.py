@@ -37,10 +37,6 @@ def upgrade(conn: Connection, revision: str = "head") -> None:
     """Upgrade the database of ``conn`` (inside its open transaction) to ``revision``."""
     from alembic import command
 
-    # The models must be known to the metadata the revisions are compared with.
-    import nightsky.server.accounts.tables  # noqa: F401
-    import nightsky.server.club.tables  # noqa: F401
-
     if conn.dialect.name == "postgresql":
         # Held to the end of the transaction: other processes wait, then find it done.
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_LOCK})")

@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
+from nightsky.server import models as m
 from nightsky.server.accounts import SESSION_COOKIE, Account
 from nightsky.server.guards import client_of, origin_allowed
 from nightsky.server.mine import your_games
@@ -34,7 +35,8 @@ router = APIRouter(tags=["accounts"])
 class SignUp(BaseModel):
     name: str = Field(max_length=32, description="2-32 letters, digits, `_`, `.`, `-`.")
     password: str = Field(max_length=256)
-    display_name: str = Field("", max_length=64)
+    display_name: m.Name = Field("", description="Shown on your profile (at most 40 "
+                                 "characters, no control characters); your name if empty.")
 
 
 class SignIn(BaseModel):

@@ -11,7 +11,7 @@ let loaded = false;
 
 function lineNode(l) {
   const c = l.color || "var(--muted)";
-  return h("div", { class: "chat-line", "data-seat": l.seat, title: l.at || "" },
+  return h("div", { class: "chat-line", "data-seat": l.seat, "data-id": l.id, title: l.at || "" },
     h("span", { class: "dot", style: `color:${c};background:${c}` }),
     h("b", { class: "who", style: `color:${c}` }, l.name),
     " ",
@@ -66,6 +66,8 @@ document.addEventListener("nightsky:view", (e) => {
 });
 document.addEventListener("nightsky:push", (e) => {
   if (e.detail.type === "chat") add([e.detail.data]);
+  // a club admin hid a line: it goes from every open page at once
+  if (e.detail.type === "chat_hidden") $("chat-lines").querySelector(`[data-id="${Number(e.detail.data.id)}"]`)?.remove();
 });
 document.addEventListener("nightsky:socket", load);  // lines missed while it reconnected
 $("chat-form").addEventListener("submit", send);

@@ -1,4 +1,5 @@
 // The lobby: new-game form built from each game's options, open tables, your games.
+import { accountGames, onAccount, takeAccountSeat } from "./account.js";
 import { api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
 import { displayName } from "./mine.js";
 import { clockFields, readClock } from "./clocks.js";
@@ -154,7 +155,15 @@ function gameLine(g, mine) {
   const privacy = g.listed === false ? h("span", { class: "badge", title: "not listed in the lobby" }, "private") : null;
   const who = g.seats.map((s) => s.kind === "human" ? (s.joined ? s.name : "…") : s.name).join(" · ");
   const buttons = h("div", { class: "row" });
-  if (mine) buttons.append(h("a", { class: "btn", href: `/g/${g.id}` }, g.status === "over" ? "Review" : "Resume"));
+  if (mine) {
+    // The account's table with no token in this browser: take the seat here first.
+    const here = !myGames()[g.id] ? async (e) => {
+      e.preventDefault();
+      try { await takeAccountSeat(g.id, { game: g.game, title: g.title }); } catch (err) { toast(err.message); return; }
+      location.href = `/g/${g.id}`;
+    } : undefined;
+    buttons.append(h("a", { class: "btn", href: `/g/${g.id}`, onclick: here }, g.status === "over" ? "Review" : "Resume"));
+  }
   else {
     if (open && g.status !== "over") {
       buttons.append(h("button", { class: "primary", onclick: (e) => askName(g, e.target) }, "Join"));
@@ -186,8 +195,10 @@ async function join(g, name) {
 async function refresh() {
   const mine = myGames();
   // The open tables, and this browser's own games (private ones are listed nowhere else).
-  const ids = Object.entries(mine).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 50)
-    .map(([id]) => id);
+  // Signed in: the account's tables too, on any device.
+  const theirs = (await accountGames()).filter((g) => g.known && !mine[g.id]).map((g) => g.id);
+  const ids = [...Object.entries(mine).sort((a, b) => (b[1].at || 0) - (a[1].at || 0))
+    .map(([id]) => id), ...theirs].slice(0, 50);
   let list = [];
   let own = [];
   try {
@@ -231,6 +242,7 @@ async function main() {
   $("advanced").addEventListener("toggle", () => seatRows($("seats").querySelectorAll("select").length));
   $("refresh").addEventListener("click", refresh);
   await refresh();
+  onAccount(refresh);  // signing in or out changes which tables are yours
   setInterval(refresh, 10000);
 }
 
