@@ -123,3 +123,51 @@ def test_friends_play_a_rated_game_and_both_ratings_change(browser, club_server)
     assert ann.errors == [] and bob.errors == []  # type: ignore[attr-defined]
     ctx_a.close()
     ctx_b.close()
+
+
+def test_a_tournament_page_opens_one_and_its_standings_update_live(browser, club_server):
+    """The organiser opens a Swiss tournament from the page, three players enter through the
+    API, the organiser enters and starts it on the page; as round 1's tables end (played
+    through the API), the open page shows their results and the standings without a reload."""
+    from tests.server.club.tournament_script import play_table, round_tables, sign_up
+
+    base = club_server
+    ctx, vega = _signed_up(browser, base, "vega")
+    vega.goto(base + "/tournaments")
+    vega.fill("#t-name", "Friday stars")
+    vega.select_option("#t-game", "shooting-star")
+    vega.click("#new-form button[type=submit]")
+    vega.wait_for_url("**/tournaments/*")
+    tid = int(vega.url.rsplit("/", 1)[1])
+    clients: list[httpx.Client] = []
+
+    def make() -> httpx.Client:
+        clients.append(httpx.Client(base_url=base, timeout=30))
+        return clients[-1]
+
+    players = sign_up(make, ["lyra", "deneb", "altair"])
+    for c in players.values():
+        assert c.post(f"/api/tournaments/{tid}/enter").status_code == 200
+    vega.reload()
+    vega.click("#t-enter")
+    vega.wait_for_selector("#standings tr[data-name='vega']")
+    vega.click("#t-start")
+    vega.wait_for_selector("#rounds [data-play]")  # vega's own table: Play
+    # vega's seats are played from her browser's cookie through the API
+    me = make()
+    me.cookies.update({c["name"]: c["value"] for c in ctx.cookies()})
+    me.headers["X-CSRF-Token"] = vega.evaluate("localStorage.getItem('nightsky.csrf')")
+    players["vega"] = me
+    t = me.get(f"/api/tournaments/{tid}").json()
+    for k, table in enumerate(round_tables(t, 1)):
+        play_table(players, table["game_id"], table["players"], seed=k)
+    vega.wait_for_selector("#rounds h3:has-text('Round 2')", timeout=15000)
+    vega.wait_for_selector("#standings tr[data-name] td:has-text('1')")
+    points = {row.get_attribute("data-name"): row.locator("td").nth(2).inner_text()
+              for row in vega.locator("#standings tr[data-name]").all()}
+    assert sorted(points.values()) == ["0", "0", "1", "1"]
+    vega.screenshot(path=str(ARTIFACTS / "club-tournament.png"), full_page=True)
+    assert vega.errors == []  # type: ignore[attr-defined]
+    for c in clients:
+        c.close()
+    ctx.close()

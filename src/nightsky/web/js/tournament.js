@@ -44,6 +44,8 @@ function tableLink(x) {
   return h("a", { class: "btn", href: `/g/${x.game_id}` }, x.places ? "Replay" : "Watch");
 }
 
+function ordinal(n) { return `${n}${["th", "st", "nd", "rd"][n % 100 > 10 && n % 100 < 14 ? 0 : Math.min(n % 10, 4) % 4] || "th"}`; }
+
 function half(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0$/, ""); }
 
 function drawOne(t) {
@@ -66,7 +68,7 @@ function drawOne(t) {
   $("rounds").replaceChildren(...[...t.schedule].reverse().map((r) => h("div", {},
     h("h3", {}, `Round ${r.round}`),
     h("div", { class: "club-list" }, r.tables.map((x) => item(
-      x.bye ? `${x.players[0]}: bye` : x.players.map((p, i) => (x.places ? `${p} (${x.places[i] === 1 ? "1st" : `${x.places[i]}.`})` : p)).join(" vs "),
+      x.bye ? `${x.players[0]}: bye` : x.players.map((p, i) => (x.places ? `${p} (${ordinal(x.places[i])})` : p)).join(" vs "),
       x.game_id ? tableLink(x) : null))))));
 }
 
