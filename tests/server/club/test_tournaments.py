@@ -88,3 +88,17 @@ def test_who_may_start_and_close_and_what_is_refused(app):
     assert players["cat"].post(f"/api/tournaments/{tid}/close").json()["state"] == "closed"
     log = app.state.accounts.moderation_log()
     assert log[0]["action"] == "close_tournament" and log[0]["target"] == f"tournament:{tid}"
+
+
+def test_players_who_never_come_are_played_by_the_clocks_stand_in(app):
+    """Nobody moves at all: each seat's clock runs out, its stand-in bot plays the game to
+    its end, and the tournament completes on its own."""
+    players = sign_up(lambda: TestClient(app), ["ann", "ben"])
+    clock = {"mode": "turnbased", "move_seconds": 0.2, "on_timeout": "bot:random"}
+    tid = open_tournament(players, "ann", rounds=1, clock=clock)
+    assert players["ann"].post(f"/api/tournaments/{tid}/start").status_code == 200
+    t = wait_round(players["ann"], tid, 2, timeout=60)
+    assert t["state"] == "finished"
+    (table,) = round_tables(t, 1)
+    assert sorted(table["places"]) in ([1, 2], [1, 1])
+    assert sum(s["points"] for s in t["standings"]) == 1.0
