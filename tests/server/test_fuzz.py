@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import string
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -56,12 +57,17 @@ ENDPOINTS = [
 ]
 
 
+LIFTED: dict[str, Any] = {
+    "rate_requests": "1000000/minute", "rate_create": "1000000/minute",
+    "rate_claim": "1000000/minute", "max_open_tables_per_client": 1_000_000,
+}
+"""The limits lifted: the fuzzer's thousands of requests come from one client."""
+
+
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     db = tmp_path_factory.mktemp("fuzz") / "g.sqlite3"
-    lifted = Settings(rate_requests="1000000/minute", rate_create="1000000/minute",
-                      rate_claim="1000000/minute", max_open_tables_per_client=1_000_000)
-    with TestClient(create_app(f"sqlite:///{db}", settings=lifted)) as client:
+    with TestClient(create_app(f"sqlite:///{db}", settings=Settings(**LIFTED))) as client:
         made = create(client, "toy-secret-sum", ["human", "human"])
         toks = seat_tokens(client, made)  # every seat taken, every invite spent
         yield client, made["id"], toks
@@ -133,9 +139,7 @@ ACCOUNT_ENDPOINTS = [
 @pytest.fixture(scope="module")
 def member(tmp_path_factory):
     db = tmp_path_factory.mktemp("fuzz-accounts") / "g.sqlite3"
-    lifted = Settings(rate_requests="1000000/minute", rate_create="1000000/minute",
-                      rate_claim="1000000/minute", max_open_tables_per_client=1_000_000,
-                      sign_in_tries=1_000_000)
+    lifted = Settings(**LIFTED, sign_in_tries=1_000_000)
     with TestClient(create_app(f"sqlite:///{db}", settings=lifted)) as client:
         r = client.post("/api/account/signup", json={"name": "Fuzzy", "password": "p" * 12})
         token = r.json()["csrf"]

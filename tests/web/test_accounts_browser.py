@@ -116,6 +116,22 @@ def test_add_a_passkey_and_sign_in_with_it(browser, live_server):
         page.click("#account-passkey")
         page.wait_for_selector("#account-me")
         assert page.locator("#account-me").inner_text() == "Keyholder"
+        # Change the password on the own page; then sign out on every device.
+        page.goto(base + "/u/Keyholder")
+        page.click("#security summary")
+        page.fill("#old-password", "a long enough password")
+        page.fill("#new-password", "another long password")
+        page.screenshot(path=str(ARTIFACTS / "accounts-own-profile.png"))
+        page.click("#change-password")
+        page.wait_for_function(
+            "() => document.querySelector('#security-note').innerText.includes('changed')")
+        page.click("#signout-everywhere")
+        page.wait_for_selector("#account-open")
+        page.click("#account-open")
+        page.fill("#account-name", "Keyholder")
+        page.fill("#account-password", "another long password")
+        page.click("#account-signin")
+        page.wait_for_selector("#account-me")
         assert errors == []
     finally:
         ctx.close()

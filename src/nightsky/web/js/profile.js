@@ -30,6 +30,33 @@ function ratingsBox(ratings) {
     h("b", {}, String(Math.round(r.rating ?? r.value ?? 0))))));
 }
 
+// Your own page: change the password (other devices are signed out), sign out everywhere.
+function securityBox() {
+  const note = h("p", { class: "small", id: "security-note", role: "status" });
+  const form = h("form", { class: "row", id: "password-form", autocomplete: "on" },
+    h("input", { type: "password", id: "old-password", required: true, autocomplete: "current-password",
+      placeholder: "Current password", "aria-label": "current password" }),
+    h("input", { type: "password", id: "new-password", required: true, minlength: 8, maxlength: 256,
+      autocomplete: "new-password", placeholder: "New password", "aria-label": "new password" }),
+    h("button", { type: "submit", id: "change-password" }, "Change password"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await api("/api/account/password", { method: "POST",
+        body: { old: $("old-password").value, new: $("new-password").value } });
+      form.reset();
+      note.textContent = "Password changed; your other devices are signed out.";
+    } catch (err) { note.textContent = err.message; }
+  });
+  const everywhere = h("button", { type: "button", class: "ghost small", id: "signout-everywhere",
+    onclick: async () => {
+      try { await api("/api/account/signout-everywhere", { method: "POST" }); location.reload(); }
+      catch (err) { note.textContent = err.message; }
+    } }, "Sign out on every device");
+  return h("details", { class: "advanced", id: "security" }, h("summary", {}, "Password and devices"),
+    form, everywhere, note);
+}
+
 async function main() {
   const name = decodeURIComponent(location.pathname.split("/").pop() || "");
   let p;
@@ -50,6 +77,7 @@ async function main() {
   if (!p.recent.length) $("recent").append(h("div", { class: "empty" }, "No games to show."));
   ratingsBox(p.ratings);
   const me = await whoami();
+  if (me && me.name === p.name) $("since").after(securityBox());
   if (me && me.name === p.name && passkeysAvailable()) {
     const note = h("span", { class: "muted small", id: "passkey-note" });
     $("since").after(h("p", {}, h("button", { type: "button", id: "add-passkey", onclick: async () => {
