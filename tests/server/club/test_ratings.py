@@ -116,3 +116,17 @@ def test_leaderboard_needs_min_games_and_names_the_bots_by_level(db_url):
         ratings = a.get("/api/users/ada/ratings").json()["ratings"]
         assert ratings[0]["game"] == "shooting-star" and ratings[0]["like"] in levels
         assert a.get("/api/leaderboards/no-such").status_code == 404
+
+
+def test_a_rated_table_without_distinct_accounts_at_its_end_rates_nobody(app):
+    """Should a seat lose its account (or one account hold two seats) by the end, the game is
+    recorded as not rated, saying why, and no rating moves."""
+    a, b = member(app, "ada"), member(app, "bob")
+    gid, ta, tb = rated_pair(app, a, b, game="shooting-star")
+    ada = app.state.accounts.by_name("ada")
+    app.state.accounts.bind_seat(gid, 1, ada.id)  # one account on both seats
+    assert b.post(f"/api/games/{gid}/resign", headers=auth(tb)).status_code == 200
+    rating = view(a, gid, ta)["rating"]
+    assert rating["changes"] == [] and "one account played two seats" in rating["unrated"]
+    with Session(app.state.manager.store.engine) as s:
+        assert s.query(RatingRow).count() == 0
