@@ -138,7 +138,10 @@ def _copy_release_into(url: str) -> None:
         with old.connect() as src, engine.begin() as dst:
             for name in OLD_TABLES:
                 table = Base.metadata.tables[name]
-                rows = [dict(r._mapping) for r in src.execute(select(table))]
+                # the release's columns only: later revisions add columns the old file lacks
+                have = {c["name"] for c in inspect(old).get_columns(name)}
+                columns = [c for c in table.c if c.name in have]
+                rows = [dict(r._mapping) for r in src.execute(select(*columns))]
                 if rows:
                     dst.execute(table.insert(), rows)
             dst.execute(text("SELECT setval('chat_id_seq', (SELECT max(id) FROM chat))"))

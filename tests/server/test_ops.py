@@ -95,6 +95,11 @@ OPERATIONS = {
     "account_games", "take_my_seat", "passkey_registration_options", "register_passkey",
     "passkey_sign_in_options", "passkey_sign_in", "get_profile", "hide_chat_line",
     "suspend_account", "moderation_log",
+    # the club (issue 53): routes/club.py, tournaments.py
+    "get_leaderboard", "get_ratings", "get_friends", "befriend", "accept_friend",
+    "remove_friend", "invite_friend", "accept_invitation", "decline_invitation",
+    "list_tournaments", "create_tournament", "get_tournament", "enter_tournament",
+    "withdraw_tournament", "start_tournament", "close_tournament",
 }
 
 
@@ -290,6 +295,8 @@ def test_serve_takes_every_setting_from_the_environment(monkeypatch, tmp_path):
         ws_auth_seconds=3.0,
         allowed_origins=("https://a.example", "https://b.example"), trust_proxy=True,
         session_days=2.0, sign_in_tries=5, sign_in_lock_seconds=30.0,
+        leaderboard_min_games=5, friend_invites_per_hour=7, tournament_max_players=9,
+        tournament_poll_seconds=0.5,
         gzip_min_bytes=2048,
         studio=True, studio_dir=str(tmp_path / "studio"), studio_max_bytes=20_000,
         studio_max_games=500, studio_jobs_per_client=3, studio_max_jobs=5, studio_workers=3,

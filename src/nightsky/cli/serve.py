@@ -27,6 +27,7 @@ LIMITS = "Limits per client and in all"
 FAIR = "Fair play"
 STUDIO = "Design studio"
 ACCOUNTS = "Accounts"
+CLUB = "Club"
 
 
 class LogLevel(StrEnum):
@@ -261,6 +262,22 @@ def serve(
         float, setting("sign_in_lock_seconds", "First refusal after too many wrong "
                        "passwords (doubles with each further one).", ACCOUNTS, min=0)
     ] = DEFAULTS.sign_in_lock_seconds,
+    leaderboard_min_games: Annotated[
+        int, setting("leaderboard_min_games", "Rated games before an account is on a "
+                     "leaderboard.", CLUB, min=0)
+    ] = DEFAULTS.leaderboard_min_games,
+    friend_invites_per_hour: Annotated[
+        int, setting("friend_invites_per_hour", "Friend requests and seat invitations an "
+                     "account may send in an hour.", CLUB, min=1)
+    ] = DEFAULTS.friend_invites_per_hour,
+    tournament_max_players: Annotated[
+        int, setting("tournament_max_players", "Entrants one tournament takes.", CLUB,
+                     min=2)
+    ] = DEFAULTS.tournament_max_players,
+    tournament_poll_seconds: Annotated[
+        float, setting("tournament_poll_seconds", "Seconds between looks for a finished "
+                       "tournament round.", CLUB, min=0.05)
+    ] = DEFAULTS.tournament_poll_seconds,
     gzip_min_bytes: Annotated[
         int, setting("gzip_min_bytes", "Gzip HTTP responses at least this large.", SERVER,
                      min=0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -19,6 +19,7 @@ from fastapi_offline import FastAPIOffline
 from nightsky._version import __version__
 from nightsky.server.accounts import Accounts
 from nightsky.server.chat import Chat
+from nightsky.server.club.service import Club
 from nightsky.server.guards import Rates, SocketCaps
 from nightsky.server.handlers import install_handlers
 from nightsky.server.middleware import MAX_BODY, BodyLimit, ServerTiming, add_middleware
@@ -61,6 +62,27 @@ def operation_id(route: APIRoute) -> str:
     return route.name
 
 
+def _lifespan(manager: Manager, store: Store) -> Callable[[FastAPI], Any]:
+    """Start-up (resume the unfinished tables, start the tournaments' driver) and shut-down
+    (studio jobs, the driver, the bots, then the database, closed whatever went before)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        resumed = await run_in_threadpool(manager.start)
+        log.info("nightsky server: %d unfinished games resumed", resumed)
+        app.state.club.start()
+        yield
+        try:
+            if app.state.studio is not None:
+                app.state.studio.close()
+            await run_in_threadpool(app.state.club.close)  # the tournaments' driver
+            await run_in_threadpool(manager.close)
+        finally:  # the database is closed (and SQLite's log checkpointed) whatever happened
+            await run_in_threadpool(store.close)
+
+    return lifespan
+
+
 def create_app(
     db_url: str | None = None,
     *,
@@ -82,25 +104,12 @@ def create_app(
     )
     store = Store(db_url or default_url())
     manager = Manager(
-        store,
-        bot_workers=settings.bot_workers,
-        bot_delay=settings.bot_delay,
-        keep_finished=settings.keep_finished,
-        settings=settings,
+        store, bot_workers=settings.bot_workers, bot_delay=settings.bot_delay,
+        keep_finished=settings.keep_finished, settings=settings,
     )
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        resumed = await run_in_threadpool(manager.start)
-        log.info("nightsky server: %d unfinished games resumed", resumed)
-        yield
-        try:
-            if studio is not None:
-                studio.close()
-            await run_in_threadpool(manager.close)
-        finally:  # the database is closed (and SQLite's log checkpointed) whatever happened
-            await run_in_threadpool(store.close)
 
+    lifespan = _lifespan(manager, store)
     # FastAPIOffline: /docs (Swagger UI) and /redoc served from the fastapi-offline package's
     # own copy of their assets, so the API docs work without internet.
     app = FastAPIOffline(
@@ -116,11 +125,12 @@ def create_app(
     app.state.rates, app.state.sockets = Rates(settings), SocketCaps(settings)
     app.state.chat = Chat(manager.store, settings.rate_chat, settings=settings)
     app.state.rematches = Rematches(manager)
-    app.state.accounts = Accounts(manager.store, settings)
+    app.state.accounts = accounts = Accounts(manager.store, settings)
+    app.state.club = app.state.ratings = Club(manager, accounts, settings)  # profiles read it
     add_middleware(app, settings, app.state.rates)
     install_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
-    studio = mount_studio(app, settings)  # ``--studio`` only: otherwise its paths 404
+    app.state.studio = mount_studio(app, settings)  # ``--studio`` only: otherwise its paths 404
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app

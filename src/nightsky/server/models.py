@@ -85,6 +85,11 @@ class CreateGame(BaseModel):
         "seats. Default: private, its invited seats taken only with their invite links.",
     )
     clock: ClockRequest | None = Field(None, description="Absent: untimed.")
+    rated: bool = Field(
+        False,
+        description="A rated table: you must be signed in, every seat `human` and taken by a "
+        "different signed-in account, and a clock set; the end changes the players' ratings.",
+    )
 
 
 class SeatToken(BaseModel):

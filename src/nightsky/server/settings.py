@@ -97,6 +97,18 @@ class Settings:
     sign_in_lock_seconds: float = 60.0
     """The first refusal lasts this long; each further wrong password doubles it (<= a day)."""
 
+    # ---- the club (ratings, friends, tournaments)
+    leaderboard_min_games: int = 3
+    """Rated games an account needs before it appears on a game's leaderboard."""
+    friend_invites_per_hour: int = 30
+    """Friend requests and seat invitations one account may send in any hour (429 beyond):
+    invitations cannot be used to flood another player's games page."""
+    tournament_max_players: int = 64
+    """Entrants one tournament takes."""
+    tournament_poll_seconds: float = 2.0
+    """How often each process looks for a tournament round that is complete (a result
+    also wakes it at once)."""
+
     # ---- responses
     gzip_min_bytes: int = 1024
     """HTTP responses at least this large are gzip-compressed for clients that accept it."""

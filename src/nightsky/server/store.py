@@ -81,6 +81,10 @@ class GameRow(Base):
     deadline: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
+    # A rated table (``server/club``): accounts only, humans only, a clock; null: unrated.
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # The tournament whose round made the table (``server/club``); null: none.
+    tournament: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
 
 
 class MoveRow(Base):
@@ -114,6 +118,8 @@ class StoredGame:
     listed: bool = False
     clock: dict[str, Any] | None = None
     deadline: datetime | None = None
+    rated: bool = False
+    tournament: int | None = None
 
 
 @dataclass
@@ -128,6 +134,7 @@ class _Change:
     version: int
     done: bool = False
     error: BaseException | None = None
+    result: list[int] | None = None  # each seat's place, when the change ends a rated game
 
 
 class VersionConflict(Exception):
@@ -152,6 +159,10 @@ class Store:
         # of each change in it]): the PostgreSQL cluster (server/cluster.py) sends its NOTIFY
         # from there.
         self.on_commit: Callable[[Session, list[tuple[str, int]]], None] | None = None
+        # Called inside the transaction of a change that carries the result of a rated or
+        # tournament game, with (session, game id, each seat's place): the club's ratings and
+        # standings (server/club) are settled in the game's own last transaction, or not at all.
+        self.on_result: Callable[[Session, str, list[int]], None] | None = None
         # A database error never carries the statement's values (nonces, token hashes) into
         # an exception message, hence into a traceback in the log.
         kwargs: dict[str, Any] = {"hide_parameters": True}
@@ -223,6 +234,8 @@ class Store:
                     listed=g.listed,
                     clock=g.clock,
                     deadline=g.deadline,
+                    rated=g.rated or None,
+                    tournament=g.tournament,
                 )
             )
             for i, (seat, text) in enumerate(g.history):
@@ -245,9 +258,11 @@ class Store:
         notices: list[dict[str, Any]] | None = None,
         clock: tuple[dict[str, Any], datetime | None] | None = None,
         expect: int | None = None,
+        result: list[int] | None = None,
     ) -> None:
         """One atomic change: drop moves from ``truncate_to`` on (undo), append ``moves`` at
-        ``start``, set the version and status (and the seats and undo chain when given).
+        ``start``, set the version and status (and the seats and undo chain when given);
+        ``result``: each seat's place in a rated or tournament game that ended (``on_result``).
 
         ``expect``: the version the change was made on. The game row is updated first, only
         where it still has that version (the row lock makes a second writer wait, then find
@@ -267,17 +282,11 @@ class Store:
             values["notices"] = list(notices)
         if clock is not None:  # the clocks and their next deadline
             values["clock"], values["deadline"] = clock
-        change = _Change(
-            game_id=game_id,
-            values=values,
-            expect=expect,
-            truncate_to=truncate_to,
-            rows=[
-                {"game_id": game_id, "idx": start + i, "seat": seat, "notation": text}
-                for i, (seat, text) in enumerate(moves)
-            ],
-            version=version,
-        )
+        rows = [
+            {"game_id": game_id, "idx": start + i, "seat": seat, "notation": text}
+            for i, (seat, text) in enumerate(moves)
+        ]
+        change = _Change(game_id, values, expect, truncate_to, rows, version, result=result)
         with self._queue_lock:
             self._queue.append(change)
         with self._lock:
@@ -352,6 +361,8 @@ class Store:
                 )
             rows.extend(c.rows)
             written.append((c.game_id, c.version))
+            if c.result is not None and self.on_result is not None:
+                self.on_result(s, c.game_id, c.result)
         if rows:
             s.execute(insert(MoveRow), rows)
         if self.on_commit is not None and written:
@@ -454,6 +465,8 @@ def _stored(row: GameRow, history: list[tuple[int, str]]) -> StoredGame:
         listed=bool(row.listed),
         clock=dict(row.clock) if row.clock else None,
         deadline=row.deadline,
+        rated=bool(row.rated),
+        tournament=row.tournament,
     )
 
 

@@ -3,7 +3,8 @@ database made by any earlier nightsky is brought up to date automatically.
 
 Revisions live in ``versions/`` (``0001_baseline``: the ``games`` and ``moves`` tables as
 nightsky 0.x made them, the old "add the missing nullable columns" upgrade folded in;
-``0002_accounts``: the club's tables). A new revision: add ``versions/NNNN_what.py`` with
+``0002_accounts``: the accounts' tables; ``0003_club``: ratings, friends,
+tournaments). A new revision: add ``versions/NNNN_what.py`` with
 ``down_revision`` set to the current head (``HEAD`` below) and move ``HEAD`` to it; the test
 ``tests/server/test_migrations.py`` checks that the models and the revisions agree.
 """
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import Connection
 
-HEAD = "0002_accounts"
+HEAD = "0003_club"
 """The newest revision: what ``upgrade`` brings every database to."""
 
 PG_LOCK = 74951

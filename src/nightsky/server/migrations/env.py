@@ -6,6 +6,7 @@ from __future__ import annotations
 from alembic import context
 
 import nightsky.server.accounts.tables  # noqa: F401  (its models join the metadata)
+import nightsky.server.club.tables  # noqa: F401  (the club's too)
 from nightsky.server.store import Base
 
 

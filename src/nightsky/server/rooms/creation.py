@@ -29,6 +29,9 @@ class NewGame:
     seed: int | None = None
     listed: bool = False  # shown in the lobby, its free seats open to anyone
     clock: dict[str, Any] | None = None  # the API's ``clock`` (None: untimed)
+    rated: bool = False  # a rated table (server/club): humans only, a clock
+    tournament: int | None = None  # made by a tournament's round (server/club)
+    game_id: str | None = None  # a fixed id (a tournament's table: made once, whoever makes it)
 
 
 SHIPPED_COMPONENTS = {"": "", "default": ""}
@@ -129,6 +132,23 @@ def new_clock(
             field="clock.on_timeout",
         )
     return TableClock.new(config, [i for i, s in enumerate(rows) if s.human]), plan
+
+
+def check_rated(req: NewGame, rows: list[Seat]) -> None:
+    """A rated table seats only people and runs a clock (a player who stops moving is played
+    by the stand-in and still counts); 422 ``not_rateable`` names the field. That every seat
+    is a distinct account is checked as seats are taken (``server/club``)."""
+    if not req.rated:
+        return
+    if any(not s.human for s in rows) or len(rows) < 2:
+        raise ServerError(
+            422, "not_rateable", "rated: a rated table seats two or more people and no bot",
+            field="seats",
+        )
+    if not req.clock or req.clock.get("mode", "untimed") == "untimed":
+        raise ServerError(
+            422, "not_rateable", "rated: a rated table needs a clock", field="clock"
+        )
 
 
 def check_seed(seed: int | None, rows: list[Seat], settings: Settings) -> None:

@@ -26,6 +26,7 @@ from nightsky.server.rooms.bots import BotRunner
 from nightsky.server.rooms.creation import (
     NewGame,
     check_caps,
+    check_rated,
     check_seed,
     new_clock,
     new_game,
@@ -263,6 +264,8 @@ class Manager:
             secret=self.secret,
             notices=list(g.notices),
             listed=bool(g.listed),
+            rated=g.rated,
+            tournament=g.tournament,
             now=self.now,
         )
 
@@ -281,9 +284,10 @@ class Manager:
         seats = new_seats(req.seats, req.names, self.settings, game)
         clock, standin = new_clock(req.clock, seats.rows, game, self.settings)
         check_seed(req.seed, seats.rows, self.settings)
+        check_rated(req, seats.rows)
         check_caps(self.store, client, self.settings)
         stored = StoredGame(
-            id=secrets.token_hex(6),
+            id=req.game_id or secrets.token_hex(6),
             game=req.game,
             params=game.params,
             seed=int(req.seed if req.seed is not None else secrets.randbits(62)),
@@ -294,6 +298,8 @@ class Manager:
             seed_source="server" if req.seed is None else "client",
             client=client or None,
             listed=bool(req.listed),
+            rated=req.rated,
+            tournament=req.tournament,
         )
         room = self._room(stored, game.new_initial_state())
         room.clock = clock

@@ -31,6 +31,8 @@ from nightsky.core.record import make_record, parse_record, replay
 from nightsky.core.ui import turn_words
 from nightsky.server.bounds import BotPlan
 from nightsky.server.clocks import ClockConfig, TableClock
+from nightsky.server.club.events import rating_event
+from nightsky.server.club.rating import ranks
 from nightsky.server.patches import EARLIER, view_patch
 from nightsky.server.rooms.errors import Conflict, Evicted, ServerError, StorageFailure, game_error
 from nightsky.server.rooms.seat import Seat, SeatKind, hash_token, unique_name
@@ -77,6 +79,10 @@ class Room:
     # Listed in the lobby (anyone may watch it there and join its free seats); a private
     # table's invited seats are taken only with their invite links.
     listed: bool = False
+    # A rated table (server/club): its end settles the players' ratings in the same commit.
+    rated: bool = False
+    tournament: int | None = None  # the tournament whose round made it (its result counts)
+    rating_seen: dict[str, Any] | None = None  # its rating event, once read after the end
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: list[Subscriber] = field(default_factory=list)
     # (seat, history length after the action): a contiguous run of undoable human actions.
@@ -224,6 +230,15 @@ class Room:
                 raise ServerError(409, "seat_taken", f"seat {seat} is not free")
             return seat, self._take_seat(seat, name)
 
+    def take_invited(self, seat: int, name: str | None) -> str:
+        """A friend invited by name takes ``seat`` (``server/club``): its new token."""
+        with self.lock:
+            if self.over:
+                raise ServerError(409, "game_over", "the game is over")
+            if seat not in self.open_seats():
+                raise ServerError(409, "seat_taken", f"seat {seat} is not free")
+            return self._take_seat(seat, name)
+
     def _take_seat(self, seat: int, name: str | None) -> str:
         """Give ``seat`` to a new player: a fresh token, its invite spent. Under the lock."""
         row = self.seats[seat]
@@ -293,6 +308,12 @@ class Room:
             over = self.over
             if seat == self.creator() and not over:
                 raise ServerError(409, "creator_stays", "the creator's seat cannot be left")
+            if (self.rated or self.tournament) and not over:
+                # leaving would take the seat's account off the game, hence out of its rating
+                raise ServerError(
+                    409, "rated_stays",
+                    "a rated or tournament game is left by resigning, which counts as a loss",
+                )
             row.token_hash, row.joined, row.left = None, over, True
             row.spend_invite()
             self.notice(f"{row.name} left " + ("the table." if over else f"seat {seat + 1}."))
@@ -353,6 +374,22 @@ class Room:
         scores = self.state.scores()
         best = max(scores[i] for i in rest)
         return [i for i in rest if scores[i] == best]
+
+    def places(self) -> list[int]:
+        """Each seat's place at the end (1 = best): the winners, then by score, and a seat
+        that resigned last (``club.rating.ranks``)."""
+        ended = self.clock.ended or not self.state.is_terminal()
+        scores = None if ended else list(self.state.scores())
+        return ranks(len(self.seats), self.winners(), scores, self.clock.resigned())
+
+    def rating_view(self) -> dict[str, Any] | None:
+        """A rated table's ``rating`` in the view: each seat's rating before and after once
+        the game is over (null on an unrated table). Under the lock."""
+        if not self.rated:
+            return None
+        if self.over and self.rating_seen is None:
+            self.rating_seen = rating_event(self.store, self.id)
+        return {"rated": True, **(self.rating_seen or {"changes": None, "unrated": None})}
 
     # ------------------------------------------------------------------ clocks
     def sync_clocks(self) -> tuple[dict[str, Any], Any] | None:
@@ -554,6 +591,7 @@ class Room:
                 notices=self.notices if seats_changed else None,
                 clock=clock,
                 expect=self.version,
+                result=self.places() if self.over and (self.rated or self.tournament) else None,
             )
         except VersionConflict:
             raise Conflict() from None
@@ -607,6 +645,7 @@ class Room:
                     "log": self.clock.mark_log(self.log_for(seat, names)),
                     "notices": list(self.notices),
                     "clocks": self.clock.public(len(self.seats)),
+                    "rating": self.rating_view(),
                 }
             )
             self.resign_view(body, seat)

@@ -10,7 +10,9 @@
 - ``accounts``: sign up, in and out, password, the account's games and seats;
 - ``passkeys``: add a passkey, sign in with one;
 - ``profiles``: a member's profile, its JSON and its page;
-- ``admin``: moderation (hide a chat line, suspend an account, the log).
+- ``admin``: moderation (hide a chat line, suspend an account, the log);
+- ``club``: leaderboards and ratings, friends, seat invitations by name;
+- ``tournaments``: tournaments, their entrants, rounds and standings.
 
 What they share (the seat's token, the table manager, the limits) are the dependencies of
 ``deps``.
@@ -21,6 +23,7 @@ from fastapi import APIRouter
 from nightsky.server.routes import (
     accounts,
     admin,
+    club,
     invites,
     moves,
     ops,
@@ -30,6 +33,7 @@ from nightsky.server.routes import (
     push,
     social,
     tables,
+    tournaments,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (
@@ -44,5 +48,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     passkeys.router,
     profiles.router,
     admin.router,
+    club.router,
+    tournaments.router,
 )
 """Every router of the application, in the order ``create_app`` includes them."""

@@ -161,6 +161,19 @@ def bind_seat(conn: HTTPConnection, game_id: str, seat: int | None,
         conn.app.state.accounts.bind_seat(game_id, seat, account.id)
 
 
+def check_rated_seat(conn: HTTPConnection, room: Any, account: Account | None) -> None:
+    """A seat of a rated table goes only to a signed-in account (401) that holds no other
+    seat there (409): ratings are earned between distinct people (``server/club``)."""
+    if not getattr(room, "rated", False):
+        return
+    if account is None:
+        raise ServerError(401, "sign_in_required", "rated: sign in to take a seat of a rated "
+                          "table", field="rated")
+    if conn.app.state.accounts.seat_of(room.id, account.id) is not None:
+        raise ServerError(409, "already_seated", "rated: one account plays one seat of a "
+                          "rated table", field="rated")
+
+
 Viewer = Annotated[Account | None, Depends(current_account)]
 """The signed-in account of a read (None: anonymous)."""
 Member = Annotated[Account, Depends(require_account)]

@@ -9,7 +9,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from nightsky.server import models as m
-from nightsky.server.routes.deps import ERRORS, SeatAccount, Tables, Token, bind_seat
+from nightsky.server.routes.deps import (
+    ERRORS,
+    SeatAccount,
+    Tables,
+    Token,
+    bind_seat,
+    check_rated_seat,
+)
 
 router = APIRouter()
 
@@ -20,6 +27,7 @@ def claim_seat(
 ) -> dict[str, Any]:
     """Spend a one-time invite code: the seat and its token (410 once spent); signed in,
     the seat is the account's."""
+    check_rated_seat(request, manager.get(gid), account)
     with manager.hold(manager.get(gid)) as room:
         seat, token = room.claim(req.invite, req.name)
     bind_seat(request, gid, seat, account)

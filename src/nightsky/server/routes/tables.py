@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, Response
 from nightsky.core.record import Record
 from nightsky.server import models as m
 from nightsky.server.guards import client_of
-from nightsky.server.rooms import NewGame
+from nightsky.server.rooms import NewGame, ServerError
 from nightsky.server.routes.deps import (
     ERRORS,
     AccountsDep,
@@ -22,6 +22,7 @@ from nightsky.server.routes.deps import (
     Token,
     Viewer,
     bind_seat,
+    check_rated_seat,
     view_response,
 )
 
@@ -52,10 +53,13 @@ def create_game(
 ) -> dict[str, Any]:
     """Create a game. Returns your token (the first human seat) and a one-time invite
     code per other human seat."""
+    if req.rated and account is None:
+        raise ServerError(401, "sign_in_required", "rated: sign in to open a rated table",
+                          field="rated")
     made = manager.create(
         NewGame(
             req.game, req.seats, req.players, req.options, req.names, req.seed, req.listed,
-            clock=req.clock.model_dump() if req.clock else None,
+            clock=req.clock.model_dump() if req.clock else None, rated=req.rated,
         ),
         client=client_of(request.scope, settings, hashed=True),
     )
@@ -93,6 +97,7 @@ def join_seat(
 ) -> dict[str, Any]:
     """Take a free human seat; returns its (new) token (signed in: the seat is the
     account's)."""
+    check_rated_seat(request, manager.get(gid), account)
     with manager.hold(manager.get(gid)) as room:
         seat, token = room.join(req.seat, req.name)
     bind_seat(request, gid, seat, account)

@@ -1,5 +1,6 @@
 // The game page: board (SVG or text), seats, legal choices, log, push, undo, end screen, replay.
 import { ApiError, api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
+import { ratingBox } from "./rating.js";
 import { drawBoard } from "./board.js";
 import { clockNode, drawAway, logMark, tickClocks } from "./clocks.js";
 import { drawViewTree } from "./viewtree.js";
@@ -447,6 +448,7 @@ function showEnd(v) {
     h("h2", {}, won ? "Victory!" : `${v.winners.map((w) => seatName(v, w)).join(" & ")} won`),
     h("p", { class: "muted" }, `${v.title} · final scores`),
     scoreTable(v),
+    ratingBox(v),
     h("div", { class: "row", style: "justify-content:center" },
       h("button", { class: "primary", type: "button", id: "replay-btn", onclick: startReplay }, "▶ Replay the game"),
       h("a", { class: "btn", href: `/api/games/${gid}/record`, download: `nightsky-${v.game}-${gid}.json` }, "Download record"),
