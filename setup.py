@@ -35,7 +35,7 @@ COMPILED = [
                 "constants", "actions", "events", "state", "views", "observer", "evaluator",
             ),
             "stars_are_right": (
-                "constants", "actions", "matcher", "evaluator", "state", "observer",
+                "constants", "actions", "matcher", "tables", "evaluator", "state", "observer",
             ),
             "star_fire": ("constants", "actions", "state", "observer", "evaluator"),
             "mihi_anguli": (

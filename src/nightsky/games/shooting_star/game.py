@@ -35,6 +35,7 @@ from nightsky.games.shooting_star.constants import (
 from nightsky.games.shooting_star.evaluator import ShootingStarEvaluator
 from nightsky.games.shooting_star.observer import ShootingStarObserver
 from nightsky.games.shooting_star.state import ShootingStarState
+from nightsky.games.shooting_star.tables import Tables
 from nightsky.games.shooting_star.tutorials import tutorials
 from nightsky.games.shooting_star.ui import ShootingStarUI
 
@@ -295,6 +296,8 @@ class ShootingStarGame(Game):
         # place_secrets[seat][cell]: how a card ``seat`` places there reads to the others
         # (face down); each seat's row is built on first use by ``place_secrets_of``
         self.place_secrets: list[tuple[LogSecret, ...]] = [()] * n
+        # The tables again, typed, for the compiled rules (``tables``).
+        self.tables = Tables(self)
 
     # ------------------------------------------------------------------ actions
     @property

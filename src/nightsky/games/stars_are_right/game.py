@@ -37,6 +37,7 @@ from .constants import FACES, GOO, GREATER, LESSER, MAX_BONUS
 from .evaluator import StarsAreRightEvaluator
 from .observer import StarsAreRightObserver
 from .state import StarsAreRightState
+from .tables import Tables
 from .tutorials import tutorials as rulebook_tutorials
 from .ui import StarsAreRightUI
 
@@ -126,6 +127,8 @@ class StarsAreRightGame(Game):
         self._build_actions()
         # ``shapes_for(card)`` of every card, read by index on the legal-actions hot path.
         self.plain_shapes = [self.shapes_for(card) for card in range(len(self.cards))]
+        # The same facts as typed lists by card index, for the compiled rules (``tables``).
+        self.tables = Tables(self)
 
     # ------------------------------------------------------------------ constellations
     def shapes_for(
