@@ -299,6 +299,18 @@ class ShootingStarGame(Game):
         # The tables again, typed, for the compiled rules (``tables``).
         self.tables = Tables(self)
 
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict[str, Any]:
+        # ``tables`` is rebuilt, not pickled: a state pickles its tables as "its game's", which
+        # must not be asked for while the game's own fields are still loading.
+        fields = self.__dict__.copy()
+        fields.pop("tables", None)
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        self.tables = Tables(self)
+
     # ------------------------------------------------------------------ actions
     @property
     def num_distinct_actions(self) -> int:
