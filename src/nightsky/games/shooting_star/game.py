@@ -206,6 +206,7 @@ class ShootingStarGame(Game):
     observer_class = ShootingStarObserver
     component_events = attribution.component_events  # the design lab's hook
     evaluator_class = ShootingStarEvaluator
+    rebuilt = {"tables": Tables}  # typed tables for the compiled rules: rebuilt on unpickling
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)
@@ -297,18 +298,6 @@ class ShootingStarGame(Game):
         # (face down); each seat's row is built on first use by ``place_secrets_of``
         self.place_secrets: list[tuple[LogSecret, ...]] = [()] * n
         # The tables again, typed, for the compiled rules (``tables``).
-        self.tables = Tables(self)
-
-    # ------------------------------------------------------------------ pickling
-    def __getstate__(self) -> dict[str, Any]:
-        # ``tables`` is rebuilt, not pickled: a state pickles its tables as "its game's", which
-        # must not be asked for while the game's own fields are still loading.
-        fields = self.__dict__.copy()
-        fields.pop("tables", None)
-        return fields
-
-    def __setstate__(self, fields: dict[str, Any]) -> None:
-        self.__dict__.update(fields)
         self.tables = Tables(self)
 
     # ------------------------------------------------------------------ actions

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 from nightsky.core.errors import InvalidActionError
 from nightsky.core.game import Action, Game, GameInfo, Option, Tutorial
@@ -107,6 +106,7 @@ class StarsAreRightGame(Game):
     component_events = attribution.component_events  # the design lab's hook
     safeguard_ends = ("rounds",)  # the round cap (TSAR-10.3) stops games, it decides nothing
     evaluator_class = StarsAreRightEvaluator
+    rebuilt = {"tables": Tables}  # typed tables for the compiled rules: rebuilt on unpickling
     agents = {"tsar-planner": "nightsky.games.stars_are_right.planner:PlannerAgent"}
     bench = "nightsky.games.stars_are_right.bench:bench_extra"
 
@@ -129,18 +129,6 @@ class StarsAreRightGame(Game):
         # ``shapes_for(card)`` of every card, read by index on the legal-actions hot path.
         self.plain_shapes = [self.shapes_for(card) for card in range(len(self.cards))]
         # The same facts as typed lists by card index, for the compiled rules (``tables``).
-        self.tables = Tables(self)
-
-    # ------------------------------------------------------------------ pickling
-    def __getstate__(self) -> dict[str, Any]:
-        # ``tables`` is rebuilt, not pickled: a state pickles its tables as "its game's", which
-        # must not be asked for while the game's own fields are still loading.
-        fields = self.__dict__.copy()
-        fields.pop("tables", None)
-        return fields
-
-    def __setstate__(self, fields: dict[str, Any]) -> None:
-        self.__dict__.update(fields)
         self.tables = Tables(self)
 
     # ------------------------------------------------------------------ constellations
