@@ -32,10 +32,11 @@ COMPILED = [
         f"nightsky/games/{game}/{module}.py"
         for game, modules in {
             "shooting_star": (
-                "constants", "actions", "events", "state", "views", "observer", "evaluator",
+                "constants", "actions", "events", "tables", "state", "views", "observer",
+                "evaluator",
             ),
             "stars_are_right": (
-                "constants", "actions", "matcher", "evaluator", "state", "observer",
+                "constants", "actions", "matcher", "tables", "evaluator", "state", "observer",
             ),
             "star_fire": ("constants", "actions", "state", "observer", "evaluator"),
             "mihi_anguli": (

@@ -31,7 +31,7 @@ public method          game hook
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from nightsky.core.errors import InvalidActionError, OptionError
@@ -84,6 +84,10 @@ class Game(ABC):
     bench: ClassVar[str | None] = None
     """``module:attribute`` of a function ``(game, seconds) -> dict`` adding the game's own
     figures to ``nightsky bench`` (None: none)."""
+    rebuilt: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
+    """Attributes not pickled but rebuilt from the loaded game, by name -> ``build(game)``:
+    a compiled engine's typed tables, which states pickle as "their game's" and so must not be
+    asked for while the game's own fields are still loading."""
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         self.num_players = self._check_players(players)
@@ -93,6 +97,17 @@ class Game(ABC):
         self._action_index: dict[Action, int] | None = None
         self._notation_index: dict[str, Action] | None = None
         self.validate_options()
+
+    def __getstate__(self) -> dict[str, Any]:
+        fields = self.__dict__.copy()
+        for name in self.rebuilt:
+            fields.pop(name, None)
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        for name, build in self.rebuilt.items():
+            setattr(self, name, build(self))
 
     def _check_players(self, players: int | str | None) -> int:
         info = self.info

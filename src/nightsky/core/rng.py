@@ -16,11 +16,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from math import ceil, log
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 
-_RANDOM = random.Random
+_RANDOM: Final = random.Random
 
 
 def randbelow(rng: random.Random, n: int) -> int:
@@ -60,9 +60,15 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
     if type(rng) is not _RANDOM:
         rng.shuffle(x)
         return
+    # randbelow(rng, i + 1) inlined, with the bound method looked up once: same draws
+    getrandbits = rng.getrandbits
     i = len(x) - 1
     while i >= 1:
-        j = randbelow(rng, i + 1)
+        n = i + 1
+        k = n.bit_length()
+        j: int = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
         i -= 1
 

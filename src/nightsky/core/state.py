@@ -11,7 +11,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, Final, Self, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -24,7 +24,7 @@ from nightsky.core.errors import (
 if TYPE_CHECKING:
     from nightsky.core.game import Game
 
-CHANCE = -1
+CHANCE: Final = -1
 """The pseudo-seat that applies chance outcomes (shuffles, dice, draws)."""
 
 Action = Hashable

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from nightsky.core.errors import IllegalActionError
+from nightsky.core.game import CHANCE
 
 from .util import game, names, play, pos
 
@@ -276,3 +279,42 @@ def test_rulebook_examples_load_in_the_cli(name: str) -> None:
     assert out.exit_code == 0, out.output
     assert t.title in out.output and "The example plays" in out.output
     assert "Final score" in out.output
+
+
+def test_TSAR_6_2_kept_summonings_are_the_ones_computed_afresh() -> None:
+    # ``summons`` keeps each sky's summonings (``_ready``, shared by clones as the placements
+    # are): over a random game they equal a fresh computation from the sky, tiles included.
+    g = game()
+    rng = random.Random(5)
+    s = g.new_initial_state()
+    checked = 0
+    for _ in range(3000):
+        players = s.current_players()
+        if not players:
+            break
+        seat = players[0]
+        if seat == CHANCE:
+            s.step(s.sample_chance(rng), CHANCE)
+            continue
+        fresh = s.clone()
+        fresh._masks = None  # a new sky for the copy: nothing remembered
+        kept = s.summons(seat)
+        assert kept == fresh.summons(seat)
+        assert [a.tiles for a in kept] == [a.tiles for a in fresh.summons(seat)]
+        checked += bool(kept)
+        s.step(rng.choice(s.legal_actions(seat)), seat)
+    assert checked > 0
+
+
+def test_the_tables_are_the_games_own_records() -> None:
+    g = game()
+    t = g.tables
+    for c in g.cards:
+        assert (t.kind[c.idx], t.vp[c.idx], t.name[c.idx], t.ruler[c.idx]) == (
+            c.kind, c.vp, c.name, c.ruler)
+        assert t.power_from[c.idx] == c.power_from
+        assert t.invocation[c.idx] == list(c.invocation)
+        assert t.invoke_action[c.idx] is g.invoke_action[c.idx]
+        assert t.summon_text[c.idx] == g.summon_action[(c.idx, ())].text
+        assert (t.minion[c.idx] >= 0) == bool(c.minion)
+    assert t.max_turns == g.options["max_rounds"] * g.num_players

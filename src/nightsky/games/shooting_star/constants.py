@@ -6,24 +6,30 @@ A leaf module: it imports nothing from the game package, so every other module o
 
 from __future__ import annotations
 
+from typing import Final
+
 # ---------------------------------------------------------------- the table
 #: Star Sector grid (columns, rows) per player count (SS-2.3).
 GRIDS = {2: (4, 3), 3: (6, 3), 4: (6, 4), 5: (6, 5)}
 #: Personalized Star Sector (ruling SS-14.3): the first planet lies at column 8, row 8, and the
 #: others are numbered from there, so columns and rows may be 0 or negative (ruling SS-14.6).
-FIRST_COL = FIRST_ROW = 8
-PLANETS_PER_PLAYER = 6  # 12/18/24/30 planets = 6 per player (SS-2.2, SS-14.2)
-MAX_TURNS = 7  # SS-11.2
+FIRST_COL: Final = 8
+FIRST_ROW: Final = 8
+PLANETS_PER_PLAYER: Final = 6  # 12/18/24/30 planets = 6 per player (SS-2.2, SS-14.2)
+MAX_TURNS: Final = 7  # SS-11.2
 
 # ---------------------------------------------------------------- planets
-MINOR, MAJOR, DARK = 0, 1, 2  # planet kinds: 1/2, named 3/4, Dark
-DARK_LEVEL = 5  # a Dark Planet's "level" in the state's level list
+# Final: the compiled modules read these as constants, not from a module's dictionary.
+MINOR: Final = 0  # planet kinds: 1/2, named 3/4, Dark
+MAJOR: Final = 1
+DARK: Final = 2
+DARK_LEVEL: Final = 5  # a Dark Planet's "level" in the state's level list
 
 # ---------------------------------------------------------------- Destruction cards
 #: Card keys by card index: 0..7 = Priority 1..8, 8 = the Space Shield.
-CARD_KEYS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "S")
-NCARDS = len(CARD_KEYS)  # the cards of one colour
-SHIELD = 8
+CARD_KEYS: Final = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "S")
+NCARDS: Final = 9  # the cards of one colour: len(CARD_KEYS)
+SHIELD: Final = 8
 
 # ---------------------------------------------------------------- packed ints
 # For speed the rules keep cards and piles as plain ints; these helpers are the only place
@@ -35,10 +41,10 @@ SHIELD = 8
 # * a *pile* code is an entry of a Conquest or Space Debris pile: a planet's index (below
 #   ``CARD_BASE``) or ``CARD_BASE`` + the cover code of a Destruction card.
 
-FULL_HAND = (1 << NCARDS) - 1
+FULL_HAND: Final = (1 << NCARDS) - 1
 #: BITS[hand]: the card indices of a hand, ascending.
-BITS = tuple(tuple(k for k in range(NCARDS) if m >> k & 1) for m in range(1 << NCARDS))
-CARD_BASE = 100  # planets are 0..48
+BITS: Final = tuple(tuple(k for k in range(NCARDS) if m >> k & 1) for m in range(1 << NCARDS))
+CARD_BASE: Final = 100  # planets are 0..48
 
 
 def hand_has(hand: int, card: int) -> bool:
@@ -100,5 +106,11 @@ def pile_cards(pile: list[int]) -> list[tuple[int, int]]:
     return [divmod(code - CARD_BASE, NCARDS) for code in pile if code >= CARD_BASE]
 
 # ---------------------------------------------------------------- phases
-PH_GRID, PH_DEAL, PH_DECK, PH_MISSIONS, PH_BUILD, PH_PLACE, PH_OVER = range(7)
+PH_GRID: Final = 0
+PH_DEAL: Final = 1
+PH_DECK: Final = 2
+PH_MISSIONS: Final = 3
+PH_BUILD: Final = 4
+PH_PLACE: Final = 5
+PH_OVER: Final = 6
 PHASE_NAMES = ("grid", "deal", "deck", "missions", "build", "place", "over")

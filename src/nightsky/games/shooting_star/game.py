@@ -35,6 +35,7 @@ from nightsky.games.shooting_star.constants import (
 from nightsky.games.shooting_star.evaluator import ShootingStarEvaluator
 from nightsky.games.shooting_star.observer import ShootingStarObserver
 from nightsky.games.shooting_star.state import ShootingStarState
+from nightsky.games.shooting_star.tables import Tables
 from nightsky.games.shooting_star.tutorials import tutorials
 from nightsky.games.shooting_star.ui import ShootingStarUI
 
@@ -205,6 +206,7 @@ class ShootingStarGame(Game):
     observer_class = ShootingStarObserver
     component_events = attribution.component_events  # the design lab's hook
     evaluator_class = ShootingStarEvaluator
+    rebuilt = {"tables": Tables}  # typed tables for the compiled rules: rebuilt on unpickling
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)
@@ -295,6 +297,8 @@ class ShootingStarGame(Game):
         # place_secrets[seat][cell]: how a card ``seat`` places there reads to the others
         # (face down); each seat's row is built on first use by ``place_secrets_of``
         self.place_secrets: list[tuple[LogSecret, ...]] = [()] * n
+        # The tables again, typed, for the compiled rules (``tables``).
+        self.tables = Tables(self)
 
     # ------------------------------------------------------------------ actions
     @property

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import CHANCE, Action, LogSecret, State
@@ -32,6 +32,7 @@ from nightsky.games.shooting_star.actions import (
     MissionDeal,
     Place,
     PlanetDeal,
+    trio_text,
 )
 from nightsky.games.shooting_star.constants import (
     BITS,
@@ -65,29 +66,34 @@ from nightsky.games.shooting_star.constants import (
     pile_planets,
 )
 from nightsky.games.shooting_star.events import Event, as_event
+from nightsky.games.shooting_star.tables import Tables
 from nightsky.games.shooting_star.views import census, view
 
 if TYPE_CHECKING:
     from nightsky.games.shooting_star.game import ShootingStarGame
 
-_SEAT_TUPLES = tuple((s,) for s in range(5))
-_CHANCE_TUPLE = (CHANCE,)
-_NOBODY: tuple[int, ...] = ()
-_DECK_SECRET = LogSecret("deck shuffled")
+# Final: compiled code reads them as constants, not from the module's dictionary.
+_SEAT_TUPLES: Final = tuple([(s,) for s in range(5)])
+_CHANCE_TUPLE: Final = (CHANCE,)
+_NOBODY: Final[tuple[int, ...]] = ()
+_DECK_SECRET: Final = LogSecret("deck shuffled")
 RawEvent = tuple[Any, ...]  # an event as the resolution records it (see ``events``)
-_CARD = itemgetter(1)  # the card of a (seat, card, cell) placement
+_CARD: Final = itemgetter(1)  # the card of a (seat, card, cell) placement
 
 
 class ShootingStarState(State):
     """One position of Shooting Star."""
 
     g: ShootingStarGame
+    t: Tables
+    """The game's tables, typed (``game.tables``): what the hot paths read."""
 
     def __init__(self, game: ShootingStarGame, blank: bool = False) -> None:
         if blank:  # ``_copy``'s way in: it assigns every field (``clone`` the shared ones)
             return
         super().__init__(game)
         self.g = game
+        self.t = game.tables
         n = game.num_players
         nc = game.ncells
         self.phase = PH_DEAL if game.personalized else PH_GRID
@@ -117,6 +123,7 @@ class ShootingStarState(State):
         ``phands`` and ``_events``, which the rules (and ``resample``) only ever replace."""
         s = ShootingStarState(self.g, True)
         s.g = self.g
+        s.t = self.t
         s.phase = self.phase
         s.lvl = self.lvl.copy()
         s.pl = self.pl.copy()
@@ -158,17 +165,14 @@ class ShootingStarState(State):
     def _legal_actions(self, player: int) -> list[Action]:
         if player != self.actor:
             return []
-        if self.phase == PH_PLACE:  # the hot path
+        if self.phase == PH_PLACE:  # the hot path: card by card, free cell by free cell
             free = self.free
-            rows = self.g.place_rows
-            cards = BITS[self.hands[player]]
-            if len(free) == 1:
-                c = free[0]
-                return [rows[k][c] for k in cards]
-            get = itemgetter(*free)
+            rows = self.t.place_rows
             out: list[Action] = []
-            for k in cards:
-                out.extend(get(rows[k]))
+            for k in BITS[self.hands[player]]:
+                row = rows[k]
+                for c in free:
+                    out.append(row[c])
             return out
         return self._build_actions(player) if self.phase == PH_BUILD else []
 
@@ -277,53 +281,56 @@ class ShootingStarState(State):
         return None  # every set-up outcome is sampled (the lists are astronomically long)
 
     def sample_chance(self, rng: random.Random) -> Action:
-        g = self.g
+        t = self.t
         ph = self.phase
         if ph in (PH_GRID, PH_DEAL):
             stack = self._sample_stack(rng)
             if ph == PH_DEAL:
+                g = self.g
                 k = len(stack) // g.num_players
                 shuffle(rng, stack)
                 return g.make_deal(
                     tuple(tuple(stack[i * k : (i + 1) * k]) for i in range(g.num_players))
                 )
-            return g.make_grid(self._sample_layout(stack, rng))
+            return t.make_grid(self._sample_layout(stack, rng))
         if ph == PH_DECK:
             used = self._dealt()
-            cards = [p for p in g.minors if p not in used]
+            cards = [p for p in t.minors if p not in used]
             shuffle(rng, cards)
-            return g.make_deck(tuple(cards))
+            return t.make_deck(tuple(cards))
         if ph == PH_MISSIONS:
-            n = g.num_players
-            cols = [sample(rng, ms, n) for ms in g.missions_by_value]
-            return g.make_missions(tuple((cols[0][i], cols[1][i], cols[2][i]) for i in range(n)))
+            n = t.num_players
+            cols = [sample(rng, ms, n) for ms in t.missions_by_value]
+            one, two, three = cols[0], cols[1], cols[2]
+            return t.make_missions(tuple([(one[i], two[i], three[i]) for i in range(n)]))
         raise RuntimeError("no chance event is pending")
 
     def _sample_stack(self, rng: random.Random) -> list[int]:
         """SS-2.1/2.2: six differently named Level 4 planets and a Dark Planet set aside
         (ruling: chosen at random), plus random other planets up to the grid's size."""
-        g = self.g
-        names = sample(rng, g.major_names, 6)
-        aside = [choice(rng, g.majors_by_name[nm]) for nm in names]
-        aside.append(choice(rng, g.darks))
+        t = self.t
+        names = sample(rng, t.major_names, 6)
+        by_name = t.majors_by_name
+        aside = [choice(rng, by_name[nm]) for nm in names]
+        aside.append(choice(rng, t.darks))
         chosen = set(aside)
-        rest = [p for p in range(len(g.p_kind)) if p not in chosen]
-        return aside + sample(rng, rest, g.grid_planets - 7)
+        rest = [p for p in range(t.nplanets) if p not in chosen]
+        return aside + sample(rng, rest, t.grid_planets - 7)
 
     def _sample_layout(self, stack: list[int], rng: random.Random) -> tuple[tuple[int, int], ...]:
         """SS-2.2/2.4: shuffle until no two Dark Planets touch (uniform over valid layouts),
         each planet with a random side up."""
-        g = self.g
-        kind = g.p_kind
-        neigh = g.neigh
+        t = self.t
+        kind = t.p_kind
+        neigh = t.neigh
         stack = stack.copy()
         while True:
             shuffle(rng, stack)
             darks = [c for c, p in enumerate(stack) if kind[p] == DARK]
-            if len(darks) < 2 or not any(nb in darks for c in darks for nb in neigh[c]):
+            if len(darks) < 2 or not _touching(darks, neigh):
                 break
         bits = rng.getrandbits(len(stack))
-        sides = g.p_sides  # bit i picks the side of the i-th planet (a Dark one has one)
+        sides = t.p_sides  # bit i picks the side of the i-th planet (a Dark one has one)
         return tuple([(p, sides[p][bits >> i & 1]) for i, p in enumerate(stack)])
 
     def is_legal_chance(self, outcome: Action) -> bool:
@@ -397,7 +404,7 @@ class ShootingStarState(State):
             self.free.remove(cell)
             placed = self.placed
             placed.append((player, card, cell))
-            n = self.g.num_players
+            n = self.t.num_players
             if len(placed) < n:
                 self.actor = (player + 1) % n  # SS-3.2
             else:
@@ -418,7 +425,7 @@ class ShootingStarState(State):
             for c, (p, lv) in enumerate(action.cells):
                 pl[c] = p
                 lvl[c] = lv
-            self.alive = list(range(self.g.ncells))
+            self.alive = list(range(self.t.ncells))
             self.free = self.alive.copy()
             self.phase = PH_DECK
         elif type(action) is PlanetDeal:
@@ -432,7 +439,7 @@ class ShootingStarState(State):
             self.phase = PH_MISSIONS
         elif type(action) is MissionDeal:
             self.missions = list(action.seats)
-            self.phase = PH_BUILD if self.g.personalized else PH_PLACE
+            self.phase = PH_BUILD if self.t.personalized else PH_PLACE
             self.actor = self.invader
         else:  # pragma: no cover - apply() validated the action
             raise IllegalActionError(f"{action!r} is not a Shooting Star action")
@@ -473,7 +480,11 @@ class ShootingStarState(State):
         self._events = events
         placed = self.placed
         cov = self.cov
-        shields = SHIELD in map(_CARD, placed)
+        shields = False
+        for _, k, _ in placed:
+            if k == SHIELD:
+                shields = True
+                break
         # sorted() is stable (reverse=True too), so equal priorities keep the order of play
         # (SS-4.2); Shields have no priority and never resolve on their own (SS-4.3).
         for seat, card, cell in sorted(placed, key=_CARD, reverse=True):
@@ -491,7 +502,7 @@ class ShootingStarState(State):
         it (SS-7), or its blast destroys cards (SS-6) and damages planets (SS-5); then isolated
         planets fall (SS-9)."""
         cov = self.cov
-        targets = self.g.blast[card][cell]
+        targets = self.t.blast[card][cell]
         guard = self._guard(seat, targets) if shields else -1
         if guard >= 0:
             owner = cover_seat(cov[guard])
@@ -547,7 +558,7 @@ class ShootingStarState(State):
         """SS-7.4: the blasted planet with the first Shield in turn order from the Dark
         Invader, not ``seat``'s own (-1: none)."""
         cov = self.cov
-        n = self.g.num_players
+        n = self.t.num_players
         inv = self.invader
         guard = -1
         best = n
@@ -569,7 +580,7 @@ class ShootingStarState(State):
     def _isolate(self, seat: int, removed: list[int], events: list[RawEvent]) -> None:
         """SS-9: only planets next to a removed one can have become isolated; ``seat`` takes
         them into its Space Debris (SS-9.2)."""
-        lvl, pl, neigh = self.lvl, self.pl, self.g.neigh
+        lvl, pl, neigh = self.lvl, self.pl, self.t.neigh
         for r in removed:
             for nb in neigh[r]:
                 if not lvl[nb]:
@@ -593,7 +604,7 @@ class ShootingStarState(State):
         self.placed = []
         self.free = self.alive.copy()  # every card has left the table
         self.turn += 1
-        n = self.g.num_players
+        n = self.t.num_players
         self.invader = (self.invader + 1) % n
         self.actor = self.invader
         if self.turn >= MAX_TURNS or len(self.alive) <= n:
@@ -714,18 +725,18 @@ class ShootingStarState(State):
         """A face-down card reads ``?@col,row`` to everyone but its owner, the deck order
         ``deck shuffled``, the Secret Missions only each seat's own; the sector is public."""
         if type(action) is Place:
-            g = self.g
-            return (g.place_secrets[player] or g.place_secrets_of(player))[action.cell]
+            return self.t.place_secret(player, action.cell)
         if player != CHANCE or type(action) in (GridDeal, PlanetDeal):
             return None
         if type(action) is DeckOrder:
             return _DECK_SECRET
         if type(action) is MissionDeal:
-            text = self.g.trio_text
+            codes = self.t.mission_codes
             return LogSecret(
                 "missions dealt",
                 private={
-                    seat: f"missions {text(trio)} (yours)" for seat, trio in enumerate(action.seats)
+                    seat: f"missions {trio_text(codes, trio)} (yours)"
+                    for seat, trio in enumerate(action.seats)
                 },
             )
         return super()._log_secret(action, player)
@@ -747,3 +758,12 @@ class ShootingStarState(State):
 
     def census(self) -> dict[str, list[str]]:
         return census(self)
+
+
+def _touching(cells: list[int], neigh: list[tuple[int, ...]]) -> bool:
+    """Whether two of ``cells`` are neighbours (SS-2.4: no two Dark Planets may touch)."""
+    for c in cells:
+        for nb in neigh[c]:
+            if nb in cells:
+                return True
+    return False

@@ -7,6 +7,8 @@ components, bots, presentation) can import it without forming a cycle.
 
 from __future__ import annotations
 
+from typing import Final
+
 FACES: tuple[str, ...] = (
     "1", "2", "3", "4", "5", "V", "Su", "So", "Mo", "L", "Wn", "Wx", "Sh", "Me",
 )
@@ -21,23 +23,37 @@ SYMBOLS = "PSF"
 """Invocation symbols: push, swap, flip (index 0, 1, 2)."""
 
 KINDS = ("great-old-one", "greater-servitor", "lesser-servitor", "minion")
-GOO, GREATER, LESSER, MINION = range(4)
+# Final: the compiled modules read these as constants, not from a module's dictionary.
+GOO: Final = 0
+GREATER: Final = 1
+LESSER: Final = 2
+MINION: Final = 3
 MINION_POWERS = ("exchange-lesser", "exchange-greater", "take-card", "hand-six", "discard-two")
 
 COLS = "abcde"
 """Column letters of the sky's cells (``a1`` .. ``e5``)."""
 
 # ---------------------------------------------------------------- the steps of a turn
-SETUP, DEAL, INVOKE, POWERS, MOVE, SUMMON, DISCARD, OVERFLOW, DRAW, TAKE, OVER = range(11)
+SETUP: Final = 0
+DEAL: Final = 1
+INVOKE: Final = 2
+POWERS: Final = 3
+MOVE: Final = 4
+SUMMON: Final = 5
+DISCARD: Final = 6
+OVERFLOW: Final = 7
+DRAW: Final = 8
+TAKE: Final = 9
+OVER: Final = 10
 PHASE_NAMES = (
     "setup", "deal", "invoke", "powers", "move", "summon", "discard", "overflow", "draw",
     "take", "over",
 )
-MINION_PHASES = (INVOKE, POWERS, MOVE, SUMMON, DISCARD)
+MINION_PHASES: Final = (INVOKE, POWERS, MOVE, SUMMON, DISCARD)
 """Phases in which a discard-Minion may be used (TSAR-9.7)."""
 
 # ---------------------------------------------------------------- the rulebook's numbers
-HAND_SIZE = 5
-MAX_CREATURES = 6
-GOAL = 10
-MAX_BONUS = 3
+HAND_SIZE: Final = 5
+MAX_CREATURES: Final = 6
+GOAL: Final = 10
+MAX_BONUS: Final = 3

@@ -37,6 +37,7 @@ from .constants import FACES, GOO, GREATER, LESSER, MAX_BONUS
 from .evaluator import StarsAreRightEvaluator
 from .observer import StarsAreRightObserver
 from .state import StarsAreRightState
+from .tables import Tables
 from .tutorials import tutorials as rulebook_tutorials
 from .ui import StarsAreRightUI
 
@@ -105,6 +106,7 @@ class StarsAreRightGame(Game):
     component_events = attribution.component_events  # the design lab's hook
     safeguard_ends = ("rounds",)  # the round cap (TSAR-10.3) stops games, it decides nothing
     evaluator_class = StarsAreRightEvaluator
+    rebuilt = {"tables": Tables}  # typed tables for the compiled rules: rebuilt on unpickling
     agents = {"tsar-planner": "nightsky.games.stars_are_right.planner:PlannerAgent"}
     # The lab's default: greedy games nearly all reach the round cap (no verdict); the
     # planner's reach the goal (docs/simulate.md, Seat balance).
@@ -129,6 +131,8 @@ class StarsAreRightGame(Game):
         self._build_actions()
         # ``shapes_for(card)`` of every card, read by index on the legal-actions hot path.
         self.plain_shapes = [self.shapes_for(card) for card in range(len(self.cards))]
+        # The same facts as typed lists by card index, for the compiled rules (``tables``).
+        self.tables = Tables(self)
 
     # ------------------------------------------------------------------ constellations
     def shapes_for(

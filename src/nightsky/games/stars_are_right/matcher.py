@@ -25,11 +25,14 @@ Cells = tuple[tuple[int, int, int], ...]  # (row, col, face)
 class Shape:
     """One orientation of one constellation."""
 
-    __slots__ = ("stars", "valid", "bits", "cells")
+    __slots__ = ("stars", "valid", "bits", "cells", "offs", "faces")
 
     def __init__(self, h: int, w: int, cells: Cells) -> None:
         self.cells = cells
         self.stars = tuple((r * 5 + c, f) for r, c, f in cells)
+        # The stars again as two flat int lists: what ``anchors`` reads in its loop.
+        self.offs: list[int] = [off for off, _ in self.stars]
+        self.faces: list[int] = [f for _, f in self.stars]
         self.bits = 0
         for off, _ in self.stars:
             self.bits |= 1 << off
@@ -43,11 +46,14 @@ class Shape:
         # Pickled with the game (the server's thinking processes), compiled or not.
         return (_shape, (self.cells, self.valid))
 
-    def anchors(self, masks: Sequence[int]) -> int:
-        """Bitmask of anchors where this shape shows in the sky."""
+    def anchors(self, masks: list[int]) -> int:
+        """Bitmask of anchors where this shape shows in the sky (``masks``: per face, the
+        positions showing it)."""
         a = self.valid
-        for off, f in self.stars:
-            a &= masks[f] >> off
+        offs = self.offs
+        faces = self.faces
+        for i in range(len(offs)):
+            a &= masks[faces[i]] >> offs[i]
             if not a:
                 return 0
         return a
@@ -79,7 +85,7 @@ def orientations(h: int, w: int, cells: Cells, mirror: bool) -> list[Shape]:
     return out
 
 
-def placements(shapes: Sequence[Shape], masks: Sequence[int]) -> list[int]:
+def placements(shapes: list[Shape], masks: list[int]) -> list[int]:
     """Distinct tile masks (the star cells only) where one of ``shapes`` shows."""
     out: list[int] = []
     for s in shapes:
@@ -93,7 +99,7 @@ def placements(shapes: Sequence[Shape], masks: Sequence[int]) -> list[int]:
     return out
 
 
-def find(cons: Sequence[Sequence[Shape]], masks: Sequence[int], used: int = 0) -> list[int] | None:
+def find(cons: list[list[Shape]], masks: list[int], used: int = 0) -> list[int] | None:
     """Disjoint placements of every constellation (in the given order), or None.
 
     The first solution of a fixed search order is returned, so the answer is deterministic.

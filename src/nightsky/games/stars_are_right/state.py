@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from nightsky.core.game import CHANCE, Action, State
+from nightsky.core.game import CHANCE, Action, LogSecret, State
 from nightsky.core.rng import randrange, shuffle
 
 from . import matcher
@@ -56,12 +56,19 @@ from .constants import (
     SYMBOLS,
     TAKE,
 )
+from .tables import DISCARD_TWO, EXCHANGE_GREATER, EXCHANGE_LESSER, HAND_SIX, TAKE_CARD, Tables
 
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
 
-NO_BONUS: list[tuple[int, ...]] = [()]
+NO_BONUS: Final[list[tuple[int, ...]]] = [()]
 """The bonus options of a card no Servitor helps: none (shared: never changed)."""
+_CHANCE_LOG: Final = LogSecret("chance")
+"""How every chance outcome (tiles, draws) reads in the log: the contract's default for a game
+with hidden information, without reading the game's info at every draw."""
+_CHANCE_SEAT: Final = (CHANCE,)
+_SEATS: Final = tuple([(q,) for q in range(8)])
+"""``current_players()`` answers, built once."""
 
 Why = tuple[str, str | None] | None
 """Why an action is illegal: None when it is legal, else (reason, rule id)."""
@@ -74,6 +81,8 @@ class StarsAreRightState(State):
 
     g: StarsAreRightGame
     """The game, typed (``State.game`` stays a ``Game``): the rules read ``self.g``."""
+    t: Tables
+    """The game's tables by card index (``game.tables``), what the hot paths read."""
     pos_tile: list[int]  # tile id at each sky position (-1: not laid yet)
     pos_side: list[int]  # 0 front, 1 back, of the tile at each position
     kinds_left: tuple[int, ...]  # per tile kind, tiles not yet laid (set-up)
@@ -102,6 +111,9 @@ class StarsAreRightState(State):
     """``summon_placement`` answers for this sky, by (card, bonus): a new dict whenever
     ``masks`` are recomputed, shared by clones until their sky moves (the answers depend on
     the sky alone)."""
+    _ready: dict[int, Summon | None]
+    """For this sky as ``_placed``: per card, its summoning without bonus servitors (with
+    its tiles) or None where it cannot be summoned; ``summons`` hands out these very actions."""
 
     def __init__(self, game: StarsAreRightGame, copy_of: StarsAreRightState | None = None
                  ) -> None:
@@ -111,6 +123,7 @@ class StarsAreRightState(State):
         if copy_of is not None:
             o = copy_of
             self.g = game
+            self.t = o.t
             self.pos_tile = o.pos_tile[:]
             self.pos_side = o.pos_side[:]
             self.kinds_left = o.kinds_left
@@ -135,9 +148,11 @@ class StarsAreRightState(State):
             self.last_summon = o.last_summon
             self._masks = o._masks
             self._placed = o._placed
+            self._ready = o._ready
             return
         super().__init__(game)
         self.g = game
+        self.t = game.tables
         n = game.num_players
         self.pos_tile = [-1] * 25
         self.pos_side = [0] * 25
@@ -163,6 +178,7 @@ class StarsAreRightState(State):
         self.last_summon = None
         self._masks = None
         self._placed = {}
+        self._ready = {}
 
     # ------------------------------------------------------------------ copying
     def _copy(self) -> StarsAreRightState:
@@ -188,6 +204,7 @@ class StarsAreRightState(State):
                     m[tf[t][self.pos_side[pos]]] |= 1 << pos
             self._masks = m
             self._placed = {}  # a new sky: earlier answers are for the old one
+            self._ready = {}
         return m
 
     # ------------------------------------------------------------------ whose turn
@@ -196,14 +213,17 @@ class StarsAreRightState(State):
         if ph == OVER:
             return ()
         if ph in (SETUP, DEAL, DRAW, TAKE):
-            return (CHANCE,)
-        return (self.current,)
+            return _CHANCE_SEAT
+        return _SEATS[self.current]
 
     def vp(self, p: int) -> int:
         """Victory points of seat ``p``: the VP of the creatures it controls (TSAR-10.1), of
         the six it keeps while a seventh waits to be let go (``counted``, TSAR-6.8)."""
-        cards = self.g.cards
-        return sum(cards[c].vp for c in self.counted(p))
+        vp = self.t.vp
+        total = 0
+        for c in self.counted(p):
+            total += vp[c]
+        return total
 
     def counted(self, p: int) -> tuple[int, ...]:
         """The creatures whose VP count for ``p``: all it controls, except while it holds a
@@ -213,24 +233,26 @@ class StarsAreRightState(State):
         mine = self.creatures[p]
         if len(mine) <= MAX_CREATURES:
             return mine
-        cards = self.g.cards
+        vp = self.t.vp
         while len(mine) > MAX_CREATURES:
-            low = min(mine, key=lambda c: cards[c].vp)
+            low = min(mine, key=lambda c: vp[c])
             mine = _without(mine, low)
         return mine
 
     def hand_limit(self, p: int) -> int:
         """Five cards, six while controlling a Ghast (TSAR-8.2, TSAR-9.5)."""
-        cards = self.g.cards
-        if any(cards[c].minion == "hand-six" for c in self.creatures[p]):
-            return HAND_SIZE + 1
+        minion = self.t.minion
+        for c in self.creatures[p]:
+            if minion[c] == HAND_SIX:
+                return HAND_SIZE + 1
         return HAND_SIZE
 
     def discard_limit(self, p: int) -> int:
         """One discard in step 5, two while controlling a Ghoul (TSAR-8.1, TSAR-9.6)."""
-        cards = self.g.cards
-        if any(cards[c].minion == "discard-two" for c in self.creatures[p]):
-            return 2
+        minion = self.t.minion
+        for c in self.creatures[p]:
+            if minion[c] == DISCARD_TWO:
+                return 2
         return 1
 
     # ------------------------------------------------------------------ summoning
@@ -241,15 +263,17 @@ class StarsAreRightState(State):
         the card still shows (TSAR-7.1, TSAR-7.2, TSAR-7.4). The empty set comes first. The
         list is the game's (``bonus_sets``): callers must not change it.
         """
-        g = self.g
-        c = g.cards[card]
-        if c.kind != GOO:
+        t = self.t
+        if t.kind[card] != GOO:
             return NO_BONUS
-        mine = tuple(s for s in sorted(self.creatures[p]) if g.cards[s].ruler == c.name
-                     and g.cards[s].kind in (GREATER, LESSER))
+        name = t.name[card]
+        kind = t.kind
+        ruler = t.ruler
+        mine = tuple([s for s in sorted(self.creatures[p]) if ruler[s] == name
+                      and (kind[s] == GREATER or kind[s] == LESSER)])
         if not mine:
             return NO_BONUS
-        return g.bonus_sets(card, mine)
+        return self.g.bonus_sets(card, mine)
 
     def summon_placement(self, card: int, bonus: tuple[int, ...]) -> list[int] | None:
         """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored), the
@@ -264,7 +288,8 @@ class StarsAreRightState(State):
         if bonus:
             shapes, need = g.shapes_for(card, tuple(g.cards[s].bonus for s in bonus))
         else:
-            shapes, need = g.plain_shapes[card]
+            shapes = self.t.plain_shapes[card]
+            need = self.t.plain_need[card]
         found: list[int] | None = None
         for f, n in need:
             if m[f].bit_count() < n:
@@ -276,15 +301,31 @@ class StarsAreRightState(State):
 
     def summons(self, p: int) -> list[Summon]:
         """Every legal summoning of ``p`` now, each with the first placement found."""
-        g = self.g
-        out = []
+        t = self.t
+        out: list[Summon] = []
+        self.masks()  # first: a recomputed sky starts a new ``_ready``
+        ready = self._ready
         for card in self.hands[p]:
+            if t.kind[card] != GOO and card in ready:  # the common case, asked before
+                a = ready[card]
+                if a is not None:
+                    out.append(a)
+                continue
             for bonus in self.bonus_options(p, card):
-                pl = self.summon_placement(card, bonus)
-                if pl is not None:
-                    base = g.summon_action[(card, bonus)]
-                    tiles = tuple(tuple(matcher.cells_of(t)) for t in pl)
-                    out.append(Summon(card, bonus, base.text, tiles))
+                if not bonus and card in ready:
+                    a = ready[card]
+                else:
+                    pl = self.summon_placement(card, bonus)
+                    if pl is None:
+                        a = None
+                    else:
+                        text = (self.g.summon_action[(card, bonus)].text if bonus
+                                else t.summon_text[card])
+                        a = Summon(card, bonus, text, _tiles(pl))
+                    if not bonus:
+                        ready[card] = a
+                if a is not None:
+                    out.append(a)
         return out
 
     def _tiles_ok(self, a: Summon) -> bool:
@@ -310,56 +351,69 @@ class StarsAreRightState(State):
     def _legal_actions(self, p: int) -> list[Action]:
         if p == CHANCE:
             return [o for o, _ in self.chance_outcomes() or []]
-        if p != self.current or self.phase in (SETUP, DEAL, DRAW, TAKE, OVER):
-            return []
-        g = self.g
         ph = self.phase
+        if p != self.current or ph in (SETUP, DEAL, DRAW, TAKE, OVER):
+            return []
+        t = self.t
         out: list[Action] = []
         if ph == OVERFLOW:
-            return [g.release_action[c] for c in sorted(self.creatures[p])]
+            release = t.release_action
+            return [release[c] for c in sorted(self.creatures[p])]
         if ph == INVOKE:
-            out.extend(g.invoke_action[c] for c in self.hands[p])
+            invoke = t.invoke_action
+            for c in self.hands[p]:
+                out.append(invoke[c])
         if ph == POWERS:
-            cards = g.cards
+            kind = t.kind
+            power_from = t.power_from
             for c in sorted(self.creatures[p]):
-                cc = cards[c]
-                if cc.kind != MINION and c not in self.used and self.symbols[cc.power_from]:
-                    out.append(g.power_action[c])
+                if kind[c] != MINION and c not in self.used and self.symbols[power_from[c]]:
+                    out.append(t.power_action[c])
         if ph in (POWERS, MOVE):
             if self.symbols[0]:
-                out.extend(g.push_actions)
+                out.extend(t.push_actions)
             if self.symbols[1]:
-                out.extend(g.swap_actions)
+                out.extend(t.swap_actions)
             if self.symbols[2]:
-                out.extend(g.flip_actions)
+                out.extend(t.flip_actions)
+        step5 = ph in (INVOKE, SUMMON, DISCARD)  # where a turn may end
         if ph in (INVOKE, SUMMON):
             out.extend(self.summons(p))
-        if ph in (INVOKE, SUMMON, DISCARD) and self.discards_done < self.discard_limit(p):
-            out.extend(g.discard_action[c] for c in self.hands[p])
-        if ph in MINION_PHASES:
+        if step5 and self.discards_done < self.discard_limit(p):
+            discard = t.discard_action
+            for c in self.hands[p]:
+                out.append(discard[c])
+        if step5 or ph in (POWERS, MOVE):  # MINION_PHASES
             out.extend(self._minion_actions(p))
-        if ph in (INVOKE, SUMMON, DISCARD):
+        if step5:
             out.append(END)
         return out
 
     def _minion_actions(self, p: int) -> list[Action]:
-        g = self.g
-        cards = g.cards
         out: list[Action] = []
+        t = self.t
+        minion = t.minion
+        for c in self.creatures[p]:
+            if minion[c] >= 0:
+                break
+        else:
+            return out  # no Minion: nothing to do (the common case)
+        g = self.g
+        kinds = t.kind
         for m in sorted(self.creatures[p]):
-            power = cards[m].minion
-            if power in ("exchange-lesser", "exchange-greater"):
-                kind = LESSER if power == "exchange-lesser" else GREATER
+            power = minion[m]
+            if power in (EXCHANGE_LESSER, EXCHANGE_GREATER):
+                kind = LESSER if power == EXCHANGE_LESSER else GREATER
                 gives = [c for c in sorted(self.creatures[p])
-                         if cards[c].kind == kind and c not in self.used]
+                         if kinds[c] == kind and c not in self.used]
                 if not gives:
                     continue
-                takes = sorted(c for q in range(len(self.hands)) if q != p
-                               for c in self.creatures[q] if cards[c].kind == kind)
+                takes = sorted([c for q in range(len(self.hands)) if q != p
+                                for c in self.creatures[q] if kinds[c] == kind])
                 for give in gives:
                     for take in takes:
                         out.append(g.exchange_action[(m, give, take)])
-            elif power == "take-card":
+            elif power == TAKE_CARD:
                 if self._deck_available():
                     out.append(g.take_action[(m, True)])
                 if self.discard:
@@ -372,7 +426,7 @@ class StarsAreRightState(State):
     def _may_reshuffle(self) -> bool:
         """Whether the discard pile may become the deck once more (TSAR-8.3, TSAR-8.4): always
         by the book (``reshuffles=-1``, the default), else ``reshuffles`` times in a game."""
-        cap = self.g.reshuffle_cap
+        cap = self.t.reshuffle_cap
         return cap < 0 or self.reshuffles < cap
 
     def is_legal(self, action: Action, player: int) -> bool:
@@ -391,7 +445,7 @@ class StarsAreRightState(State):
             return "it is not this seat's turn to act", "TSAR-2.2"
         if ph == OVERFLOW and not isinstance(a, Release):
             return ("with a seventh creature you must first discard one of them", "TSAR-6.8")
-        if ph == MOVE and not isinstance(a, Push | Swap | Flip | Exchange | Take):
+        if ph == MOVE and not isinstance(a, (Push, Swap, Flip, Exchange, Take)):
             return ("every gained symbol must be spent on the sky first", "TSAR-5.1")
         if isinstance(a, Invoke):
             if ph != INVOKE:
@@ -401,7 +455,7 @@ class StarsAreRightState(State):
             return None
         if isinstance(a, Power):
             return self._why_not_power(a, p)
-        if isinstance(a, Push | Swap | Flip):
+        if isinstance(a, (Push, Swap, Flip)):
             return self._why_not_move(a)
         if isinstance(a, Summon):
             return self._why_not_summon(a, p)
@@ -419,7 +473,7 @@ class StarsAreRightState(State):
             if a.card not in self.creatures[p]:
                 return ("discard one of your own creatures", "TSAR-6.8")
             return None
-        if isinstance(a, Exchange | Take):
+        if isinstance(a, (Exchange, Take)):
             return self._why_not_minion(a, p)
         if isinstance(a, End):
             if ph not in (INVOKE, SUMMON, DISCARD):
@@ -531,6 +585,9 @@ class StarsAreRightState(State):
         return None
 
     # ------------------------------------------------------------------ chance
+    def _log_secret(self, action: Action, player: int) -> LogSecret | None:
+        return _CHANCE_LOG if player == CHANCE else None
+
     def chance_outcomes(self) -> list[tuple[Action, float]] | None:
         g = self.g
         if self.phase == SETUP:
@@ -548,7 +605,7 @@ class StarsAreRightState(State):
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase in (DEAL, DRAW, TAKE):
-            return self.g.draw_action[self.deck[randrange(rng, len(self.deck))]]
+            return self.t.draw_action[self.deck[randrange(rng, len(self.deck))]]
         return super().sample_chance(rng)
 
     def is_legal_chance(self, outcome: Action) -> bool:
@@ -564,21 +621,23 @@ class StarsAreRightState(State):
         if p == CHANCE:
             self._apply_chance(a)
             return
-        if isinstance(a, Push | Swap | Flip):
+        # A tuple, not ``Push | Swap | Flip``: compiled code would build that union anew at
+        # every call.
+        if isinstance(a, (Push, Swap, Flip)):
             self._move_stars(a)
             return
-        cards = self.g.cards
+        t = self.t
         if isinstance(a, Invoke):
             self._from_hand(p, a.card)
             self.invoked = a.card
-            self.symbols = list(cards[a.card].invocation)
+            self.symbols = t.invocation[a.card].copy()
             self.phase = POWERS
             return
         if isinstance(a, Power):
-            c = cards[a.card]
-            self.symbols[c.power_from] -= 1
+            power_to = t.power_to[a.card]
+            self.symbols[t.power_from[a.card]] -= 1
             for i in range(3):
-                self.symbols[i] += c.power_to[i]
+                self.symbols[i] += power_to[i]
             self.used = (*self.used, a.card)
             return
         if isinstance(a, Summon):
@@ -706,16 +765,15 @@ class StarsAreRightState(State):
             self.known[p] = _without(self.known[p], card)
 
     def _summon(self, p: int, a: Summon) -> None:
-        g = self.g
         tiles = a.tiles
         if not tiles:
             pl = self.summon_placement(a.card, a.bonus)
             assert pl is not None
-            tiles = tuple(tuple(matcher.cells_of(t)) for t in pl)
+            tiles = _tiles(pl)
         self._from_hand(p, a.card)
         mine = self.creatures[p]
         for s in a.bonus:
-            if g.cards[s].kind == LESSER:  # TSAR-7.3: Lesser Servitors pay with their life
+            if self.t.kind[s] == LESSER:  # TSAR-7.3: Lesser Servitors pay with their life
                 mine = _without(mine, s)
                 self.discard.append(s)
         self.creatures[p] = (*mine, a.card)
@@ -768,7 +826,7 @@ class StarsAreRightState(State):
     def _next_turn(self) -> None:
         n = len(self.hands)
         self.turn += 1
-        if self.turn >= self.g.options["max_rounds"] * n:
+        if self.turn >= self.t.max_turns:  # max_rounds x seats
             self.phase = OVER  # TSAR-10.3
             self.end_reason = "rounds"
             return
@@ -875,6 +933,11 @@ class StarsAreRightState(State):
         laid = set(self.pos_tile)
         out["tile-bag"] = [f"tile-{t}" for t in range(25) if t not in laid]
         return out
+
+
+def _tiles(placement: list[int]) -> tuple[tuple[int, ...], ...]:
+    """The positions of each constellation's tile mask."""
+    return tuple([tuple(matcher.cells_of(m)) for m in placement])
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:

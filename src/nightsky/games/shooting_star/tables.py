@@ -1,0 +1,84 @@
+"""The game's tables as the rules read them on the hot path, typed.
+
+``ShootingStarGame`` (interpreted) holds the sector's geometry, the planets and the missions;
+reading them from the compiled rules costs a dictionary lookup per attribute. ``Tables``
+(compiled with the rules, ``setup.py``) holds the same objects once more in typed fields, built
+once per game from the game's own, so the two never disagree. The state reads them as ``self.t``.
+It also spells out the set-up's chance outcomes (``make_grid``, ``make_deck``,
+``make_missions``) as the game does, without an interpreted call per draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nightsky.core.state import LogSecret
+from nightsky.games.shooting_star.actions import (
+    DeckOrder,
+    GridDeal,
+    MissionDeal,
+    Place,
+    deck_text,
+    grid_text,
+    missions_text,
+)
+
+
+class Tables:
+    """Typed copies of the game's tables (see the module's docstring)."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.num_players: int = game.num_players
+        self.ncells: int = game.ncells
+        self.personalized: bool = game.personalized
+        self.grid_planets: int = game.grid_planets
+        self.nplanets: int = len(game.p_kind)
+        #: place_rows[card][cell]: the Place action (as ``game.place_rows``)
+        self.place_rows: list[list[Place]] = [list(row) for row in game.place_rows]
+        #: blast[card][cell]: the cells blasted (as ``game.blast``)
+        self.blast: list[list[tuple[int, ...]]] = [list(row) for row in game.blast]
+        self.neigh: list[tuple[int, ...]] = list(game.neigh)
+        self.p_kind: list[int] = list(game.p_kind)
+        self.p_sides: list[tuple[int, int]] = list(game.p_sides)
+        self.minors: list[int] = list(game.minors)
+        self.darks: list[int] = list(game.darks)
+        self.major_names: list[str] = list(game.major_names)
+        self.majors_by_name: dict[str, list[int]] = {
+            name: list(planets) for name, planets in game.majors_by_name.items()
+        }
+        self.missions_by_value: list[list[int]] = [list(ms) for ms in game.missions_by_value]
+        self.grid_tokens: tuple[tuple[str, ...], ...] = game.grid_tokens
+        self.p_code: tuple[str, ...] = game.p_code
+        self.mission_codes: tuple[str, ...] = game.mission_codes
+        #: secrets[seat][cell]: ``game.place_secrets_of(seat)``, copied on first use
+        self.secrets: list[list[LogSecret]] = [[] for _ in range(self.num_players)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # States pickle their fields (the server's thinking processes): rebuilt from the game.
+        return (_tables_of, (self.game,))
+
+    def place_secret(self, seat: int, cell: int) -> LogSecret:
+        """How a card ``seat`` places on ``cell`` reads to the others (face down)."""
+        row = self.secrets[seat]
+        if not row:
+            row = list(self.game.place_secrets_of(seat))
+            self.secrets[seat] = row
+        return row[cell]
+
+    def make_grid(self, cells: tuple[tuple[int, int], ...]) -> GridDeal:
+        """``game.make_grid`` of a tuple of (planet, level) per cell."""
+        return GridDeal(cells, grid_text(self.grid_tokens, self.p_code, cells))
+
+    def make_deck(self, cards: tuple[int, ...]) -> DeckOrder:
+        """``game.make_deck``: the replacement deck, top card first."""
+        return DeckOrder(cards, deck_text(self.p_code, cards))
+
+    def make_missions(self, seats: tuple[tuple[int, int, int], ...]) -> MissionDeal:
+        """``game.make_missions`` of one (1-, 2-, 3-point) trio per seat."""
+        return MissionDeal(seats, missions_text(self.mission_codes, seats))
+
+
+def _tables_of(game: Any) -> Tables:
+    tables: Tables = game.tables
+    return tables

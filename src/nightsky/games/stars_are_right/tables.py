@@ -1,0 +1,74 @@
+"""The game's tables as the rules read them on the hot path: typed lists indexed by card.
+
+``StarsAreRightGame`` (interpreted) keeps its cards as ``Card`` records and its actions in
+dictionaries; reading those from the compiled rules costs a dictionary lookup per attribute.
+``Tables`` (compiled with the rules, ``setup.py``) holds the same facts once more as lists of
+ints and actions indexed by card, built once per game from the game's own records, so the two
+never disagree. The state reads them as ``self.t``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Discard, Draw, Invoke, Power, Release
+from .constants import MINION_POWERS
+from .matcher import Shape
+
+# Minion powers as small ints (``Tables.minion``); -1: not a Minion's power.
+EXCHANGE_LESSER = MINION_POWERS.index("exchange-lesser")
+EXCHANGE_GREATER = MINION_POWERS.index("exchange-greater")
+TAKE_CARD = MINION_POWERS.index("take-card")
+HAND_SIX = MINION_POWERS.index("hand-six")
+DISCARD_TWO = MINION_POWERS.index("discard-two")
+
+
+class Tables:
+    """Per card index: its facts and its actions (see the module's docstring)."""
+
+    def __init__(self, game: Any) -> None:
+        cards = game.cards
+        self.ncards: int = len(cards)
+        self.kind: list[int] = [c.kind for c in cards]
+        self.vp: list[int] = [c.vp for c in cards]
+        self.name: list[str] = [c.name for c in cards]
+        self.ruler: list[str] = [c.ruler for c in cards]
+        self.power_from: list[int] = [c.power_from for c in cards]
+        self.power_to: list[list[int]] = [list(c.power_to) for c in cards]
+        self.invocation: list[list[int]] = [list(c.invocation) for c in cards]
+        self.minion: list[int] = [
+            MINION_POWERS.index(c.minion) if c.minion in MINION_POWERS else -1 for c in cards
+        ]
+        self.invoke_action: list[Invoke] = [game.invoke_action[c] for c in range(self.ncards)]
+        self.discard_action: list[Discard] = [
+            game.discard_action[c] for c in range(self.ncards)
+        ]
+        self.release_action: list[Release] = [
+            game.release_action[c] for c in range(self.ncards)
+        ]
+        self.power_action: list[Power | None] = [
+            game.power_action.get(c) for c in range(self.ncards)
+        ]
+        self.draw_action: list[Draw] = [game.draw_action[c] for c in range(self.ncards)]
+        self.summon_text: list[str] = [
+            game.summon_action[(c, ())].text for c in range(self.ncards)
+        ]
+        plain = [game.shapes_for(c) for c in range(self.ncards)]
+        self.plain_shapes: list[list[list[Shape]]] = [shapes for shapes, _ in plain]
+        self.plain_need: list[list[tuple[int, int]]] = [list(need) for _, need in plain]
+        self.push_actions: list[Any] = list(game.push_actions)
+        self.swap_actions: list[Any] = list(game.swap_actions)
+        self.flip_actions: list[Any] = list(game.flip_actions)
+        self.reshuffle_cap: int = game.reshuffle_cap
+        self.max_turns: int = game.options["max_rounds"] * game.num_players
+        self.game = game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # States pickle their fields (the server's thinking processes): rebuilt from the game.
+        return (_tables_of, (self.game,))
+
+
+def _tables_of(game: Any) -> Tables:
+    tables: Tables = game.tables
+    return tables
+
