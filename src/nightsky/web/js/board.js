@@ -12,7 +12,8 @@
 // The board is drawn in a viewport that pans (drag, scroll, the arrow keys on the board) and
 // zooms (buttons, ctrl+wheel, pinch, + and -). Its first scale is never below the one at which
 // the smallest text is READABLE_PX CSS pixels and, on a small or touch screen, every click
-// target at least TAP_PX. After every redraw whose choosable targets are out of view, the
+// target at least TAP_SEEN_PX; there a target smaller than TAP_PX gets a clear pad around it
+// that a finger may tap (so a phone is not zoomed in to one corner of the board). After every redraw whose choosable targets are out of view, the
 // viewport frames them. A small overview shows the whole board and where the view is (a click
 // there looks there). The section the game names as the viewer's hand (`dock`) is drawn a
 // second time under the board, so it stays in view wherever the board is scrolled; a click on
@@ -22,6 +23,7 @@ import { morphSvg } from "./morph.js";
 
 export const READABLE_PX = 12;
 export const TAP_PX = 40;
+export const TAP_SEEN_PX = 24;  // (WCAG 2.2's smallest target; the pad makes it TAP_PX to tap)
 const MAX_AUTO_SCALE = 4;
 const MAX_FIT_SCALE = 1.6;
 const DOCK_SHARE = 0.27;   // the dock takes at most this share of the window's height
@@ -54,7 +56,7 @@ function hitShapes(el) {
   if (el.classList.contains("hit")) hits.unshift(el);
   if (hits.length) return hits;
   if (SHAPES.has(el.localName)) return [el];
-  const first = el.querySelector("rect, circle, ellipse, polygon, path");
+  const first = el.querySelector(":is(rect, circle, ellipse, polygon, path):not([data-ns-added])");
   return first ? [first] : [];
 }
 const SHAPES = new Set(["rect", "circle", "ellipse", "polygon", "path"]);
@@ -187,6 +189,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
         for (const a of ["tabindex", "role", "aria-label", "data-ns-stop"]) el.removeAttribute(a);
       }
     }
+    port.padTargets();
     port.paintDock();
   }
 
@@ -316,6 +319,7 @@ class Viewport {
       const need = this.neededFor(fresh);
       if (need > this.scale * 1.001) this.apply(Math.min(need, MAX_AUTO_SCALE));
     }
+    this.padTargets();
     this.drawDock();
     // Frame the choosable targets at first paint and whenever new choices are out of view.
     const key = (legal || []).map((c) => c.action).join("\n");
@@ -534,7 +538,7 @@ class Viewport {
   /**
    * The first scale: the board fills the width (up to MAX_FIT_SCALE), but never smaller than
    * the scale at which the smallest text is READABLE_PX and, on touch or small screens, every
-   * target TAP_PX across.
+   * target TAP_SEEN_PX across (its pad makes it TAP_PX to tap: padTargets).
    */
   neededScale() {
     const scroll = [this.box.scrollLeft, this.box.scrollTop];
@@ -554,7 +558,16 @@ class Viewport {
       for (const el of this.targets) {
         const r = el.getBoundingClientRect();
         const side = Math.min(r.width, r.height);
-        if (side > 0) need = Math.max(need, 1.002 * TAP_PX * base / side);
+        if (side > 0) need = Math.max(need, 1.002 * TAP_SEEN_PX * base / side);
+      }
+      // Room for the pads: no target's centre within half a pad (and a hair) of another's.
+      const at = this.targets.map((el) => el.getBoundingClientRect()).filter((r) => r.width)
+        .map((r) => [r.left + r.width / 2, r.top + r.height / 2]);
+      for (let i = 0; i < at.length; i++) {
+        for (let j = i + 1; j < at.length; j++) {
+          const d = Math.max(Math.abs(at[i][0] - at[j][0]), Math.abs(at[i][1] - at[j][1]));
+          if (d > 0.5) need = Math.max(need, (TAP_PX / 2 + 3) * base / d);
+        }
       }
     }
     need = Math.min(need, MAX_AUTO_SCALE);
@@ -562,6 +575,43 @@ class Viewport {
     if (this.scale !== null) this.setSize(this.scale);
     [this.box.scrollLeft, this.box.scrollTop] = scroll;
     return Math.max(need, fit);
+  }
+
+  /**
+   * On touch or small screens, a clear pad behind each glowing target drawn smaller than TAP_PX
+   * makes it that big to tap (measured first, then all pads put in: one layout).
+   */
+  padTargets() {
+    if (!this.svg) return;
+    this.svg.querySelectorAll(".ns-pad").forEach((p) => p.remove());
+    if (!this.touchy()) return;
+    const pads = [];
+    const glowing = (this.targets || []).filter((el) => el.classList.contains("ns-target"));
+    const rects = glowing.map((el) => el.getBoundingClientRect());
+    glowing.forEach((el, n) => {
+      const r = rects[n];
+      if (el.localName !== "g" || !r.width || Math.min(r.width, r.height) >= TAP_PX) return;
+      const k = screenScale(el) || 1;  // CSS px per unit of the target's own space
+      const b = el.getBBox();
+      // Half the pad on screen, short of every other target's centre (a tap there is theirs).
+      let half = 1.01 * TAP_PX / 2;
+      const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      rects.forEach((q, m) => {
+        if (m === n || !q.width) return;
+        const d = Math.max(Math.abs(q.left + q.width / 2 - cx), Math.abs(q.top + q.height / 2 - cy));
+        half = Math.min(half, d - 2);
+      });
+      const w = Math.max(b.width, 2 * half / k), h = Math.max(b.height, 2 * half / k);
+      if (w > b.width || h > b.height) pads.push([el, b.x + b.width / 2 - w / 2, b.y + b.height / 2 - h / 2, w, h]);
+    });
+    for (const [el, x, y, w, h] of pads) {
+      const pad = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+      for (const [a, v] of [["x", x], ["y", y], ["width", w], ["height", h]]) pad.setAttribute(a, v);
+      pad.setAttribute("class", "ns-pad");
+      pad.setAttribute("fill", "transparent");
+      pad.setAttribute("data-ns-added", "");
+      el.prepend(pad);
+    }
   }
 
   setSize(scale) {
@@ -582,6 +632,7 @@ class Viewport {
     this.scale = scale;
     box.scrollLeft = ux * scale - ax;
     box.scrollTop = uy * scale - ay;
+    this.padTargets();
   }
 
   zoomTo(scale, anchor) {
