@@ -145,18 +145,19 @@ def _sky(v: dict[str, Any]) -> str:
                         anchor="middle"))
         for c in range(5):
             face, back = v["sky"][r][c], v["sky_backs"][r][c]
-            x, y = SKY_X + c * TILE, SKY_Y + r * TILE
             name = f"{COLS[c]}{r + 1}"
-            body = el("rect", x=x + 3, y=y + 3, width=TILE - 6, height=TILE - 6, rx=10,
+            # Drawn in the cell's own frame: a tile pushed to the next cell is the same text
+            # there, so a move's light update copies it instead of sending it again.
+            body = el("rect", x=3, y=3, width=TILE - 6, height=TILE - 6, rx=10,
                       fill="url(#ns-tile)", stroke="#ffd166" if name in lit else "#33407a",
                       stroke_width=3 if name in lit else 1.5)
             if face is not None:
-                body += face_art(face, x + TILE / 2, y + TILE / 2 + 2, TILE)
-                body += el("path", d=f"M{x + TILE - 30},{y + 3} h20 a7,7 0 0 1 7,7 v20 Z",
-                           fill="#2b3570")
-                body += text(x + TILE - 8, y + 18, back, 12, DIM, anchor="end")
+                body += face_art(face, TILE / 2, TILE / 2 + 2, TILE)
+                body += el("path", d=f"M{TILE - 30},3 h20 a7,7 0 0 1 7,7 v20 Z", fill="#2b3570")
+                body += text(TILE - 8, 18, back, 12, DIM, anchor="end")
             label = f"{name}: {face_name(face)} (back: {face_name(back)})"
-            out.append(group(body, f"tile-{r}-{c}", label))
+            out.append(group(body, f"tile-{r}-{c}", label,
+                             transform=f"translate({SKY_X + c * TILE},{SKY_Y + r * TILE})"))
     # push arrows: rows at the left/right ends, columns at the top/bottom
     for i in range(5):
         mid_r = SKY_Y + i * TILE + TILE / 2
@@ -211,7 +212,9 @@ def _constellation(card: Card, x: float, y: float, w: float, h: float) -> str:
 @lru_cache(maxsize=2048)
 def card_svg(card: Card, x: float, y: float, w: float = 132, h: float = 150,
              id_: str | None = None, note: str = "", dim: bool = False) -> str:
-    """A face-up Creature card."""
+    """A face-up Creature card, drawn in its own frame (a card moved is the same text there:
+    a move's light update copies it instead of sending it again)."""
+    at, x, y = f"translate({x:g},{y:g})", 0, 0
     fill, edge = KIND_FILL[card.kind], KIND_EDGE[card.kind]
     body = [el("rect", x=x, y=y, width=w, height=h, rx=9, fill=fill, stroke=edge,
                stroke_width=2, opacity=0.55 if dim else None)]
@@ -252,7 +255,7 @@ def card_svg(card: Card, x: float, y: float, w: float = 132, h: float = 150,
              f"{symbols_words(card.invocation)}; power: {power_words(card)}")
     if card.bonus >= 0:
         label += f"; bonus star {face_name(FACES[card.bonus])}"
-    return group("".join(body), id_, label)
+    return group("".join(body), id_, label, transform=at)
 
 
 def card_back(x: float, y: float, w: float, h: float, label: str, id_: str | None = None,

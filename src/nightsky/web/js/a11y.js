@@ -101,16 +101,19 @@ document.addEventListener("focusin", (ev) => {
   else if (!ev.target.closest(".menu")) boardFocus = null;
 });
 
-// A redraw replaces the board: give the keyboard its place back.
-new MutationObserver(() => {
+// A redraw replaces the board (or, drawn in place, takes the focus stop off the target the
+// keyboard was on): give the keyboard its place back.
+function regainPlace() {
   if (!keyboard || boardFocus === null) return;
   const active = document.activeElement;
-  if (active && active !== document.body && document.contains(active)) return;
+  if (active && active !== document.body && document.contains(active) && active.matches("[tabindex], a, button, input, select, textarea")) return;
   const list = targets();
   if (!list.length) return;  // not this seat's turn: the place comes back with the targets
   const same = list.find((el) => el.id === boardFocus);
   focusOn(same || list[0]);
-}).observe(board, { childList: true });
+}
+new MutationObserver(regainPlace).observe(board, { childList: true });
+board.addEventListener("nightsky:drawn", regainPlace);
 
 // A menu of choices opened from the keyboard: beside its target, and focused.
 new MutationObserver((records) => {

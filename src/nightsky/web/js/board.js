@@ -12,14 +12,18 @@
 // The board is drawn in a viewport that pans (drag, scroll, the arrow keys on the board) and
 // zooms (buttons, ctrl+wheel, pinch, + and -). Its first scale is never below the one at which
 // the smallest text is READABLE_PX CSS pixels and, on a small or touch screen, every click
-// target at least TAP_PX. After every redraw whose choosable targets are out of view, the
+// target at least TAP_SEEN_PX; there a target smaller than TAP_PX gets a clear pad around it
+// that a finger may tap (so a phone is not zoomed in to one corner of the board). After every redraw whose choosable targets are out of view, the
 // viewport frames them. A small overview shows the whole board and where the view is (a click
 // there looks there). The section the game names as the viewer's hand (`dock`) is drawn a
 // second time under the board, so it stays in view wherever the board is scrolled; a click on
 // it acts on the board. Nothing here knows any game.
 
+import { morphSvg } from "./morph.js";
+
 export const READABLE_PX = 12;
 export const TAP_PX = 40;
+export const TAP_SEEN_PX = 24;  // (WCAG 2.2's smallest target; the pad makes it TAP_PX to tap)
 const MAX_AUTO_SCALE = 4;
 const MAX_FIT_SCALE = 1.6;
 const DOCK_SHARE = 0.27;   // the dock takes at most this share of the window's height
@@ -42,13 +46,7 @@ export function parseSvg(text) {
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = doc.documentElement;
   if (!svg || svg.nodeName.toLowerCase() !== "svg" || doc.querySelector("parsererror")) return null;
-  svg.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
-  for (const el of [svg, ...svg.querySelectorAll("*")]) {
-    for (const a of [...el.attributes]) {
-      if (a.name.toLowerCase().startsWith("on")) el.removeAttribute(a.name);
-      if (/^(href|xlink:href)$/i.test(a.name) && /^\s*javascript:/i.test(a.value)) el.removeAttribute(a.name);
-    }
-  }
+  clean(svg);
   return document.importNode(svg, true);
 }
 
@@ -58,38 +56,106 @@ function hitShapes(el) {
   if (el.classList.contains("hit")) hits.unshift(el);
   if (hits.length) return hits;
   if (SHAPES.has(el.localName)) return [el];
-  const first = el.querySelector("rect, circle, ellipse, polygon, path");
+  const first = el.querySelector(":is(rect, circle, ellipse, polygon, path):not([data-ns-added])");
   return first ? [first] : [];
 }
 const SHAPES = new Set(["rect", "circle", "ellipse", "polygon", "path"]);
 
+/** Nodes the page put into the board (a tooltip where the element had none): not the game's. */
+const added = (n) => n.nodeType === 1 && n.hasAttribute("data-ns-added");
+
+/** Make parsed nodes safe (as parseSvg does for a whole board). */
+function clean(node) {
+  node.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
+  for (const el of [node, ...node.querySelectorAll("*")]) {
+    for (const a of [...el.attributes]) {
+      if (a.name.toLowerCase().startsWith("on")) el.removeAttribute(a.name);
+      if (/^(href|xlink:href)$/i.test(a.name) && /^\s*javascript:/i.test(a.value)) el.removeAttribute(a.name);
+    }
+  }
+}
+
+const MARKS = ["ns-target", "ns-picked", "ns-hit", "ns-picked-hit", "ns-hover"];
+
+/** Take the last draw's marks off the board: glows, focus stops, tooltips (own ones back). */
+function unmark(svg) {
+  for (const el of svg.querySelectorAll(MARKS.map((m) => `.${m}`).join(", "))) {
+    el.classList.remove(...MARKS);
+    if (!el.classList.length) el.removeAttribute("class");
+  }
+  for (const el of svg.querySelectorAll("[data-ns-stop]")) {
+    for (const a of ["tabindex", "role", "aria-label", "data-ns-stop"]) el.removeAttribute(a);
+  }
+  for (const t of svg.querySelectorAll("title[data-ns-own]")) {
+    t.textContent = t.getAttribute("data-ns-own");
+    t.removeAttribute("data-ns-own");
+  }
+  svg.querySelectorAll("[data-ns-added]").forEach((t) => t.remove());
+}
+
+const boards = new WeakMap();  // container -> what it shows: {svg, text, act(id, ev)}
+
+/** The board's one click and key handler (its targets change with every redraw; it stays). */
+function boardOf(container) {
+  let b = boards.get(container);
+  if (b) return b;
+  b = { svg: null, text: null, act: () => {} };
+  boards.set(container, b);
+  const onTarget = (ev) => {
+    const el = ev.target.closest && ev.target.closest(".ns-target");
+    if (el && b.svg && b.svg.contains(el)) b.act(el.id, ev);
+  };
+  container.addEventListener("click", onTarget);
+  container.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") onTarget(ev); });
+  return b;
+}
+
 /**
- * Draw the board into `container`.
+ * Draw the board into `container`: the first time whole, then (the same board redrawn after
+ * a move) only the parts of the SVG text that changed (`edit`: how the text was made from the
+ * one drawn before, patch.js stringEdit; web/js/morph.js), so the focus, zoom, scroll and the
+ * untouched elements stay.
  * onChoose(choice) takes an action; onNarrow(choices, event) offers the choices left after a
  * click on a target several of them share (a menu); the clicked targets stay picked and only
  * the targets that narrow further glow, so a second click (a card after a cell) can finish.
  * Returns {highlight(choice|null), reset()} so the list can point at the board on hover and
  * a cancelled menu can clear the picks.
  */
-export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, picked: initial = [], dock = null }) {
+export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, picked: initial = [], dock = null, edit = null }) {
   const port = viewportOf(container);
-  port.save();
-  container.replaceChildren();
-  const node = svg ? parseSvg(svg) : null;
+  const was = boardOf(container);
+  let node = null;
+  let fresh = null;  // the elements a redraw put in (null: the board was drawn whole)
+  const focused = document.activeElement;
+  const focusId = was.svg && was.svg.contains(focused) ? focused.id : null;
+  if (svg && was.svg && was.text !== null && container.contains(was.svg)) {
+    unmark(was.svg);
+    const hunks = edit && edit.base === was.text ? edit.hunks : null;
+    fresh = was.text === svg ? [] : morphSvg(was.svg, was.text, svg, hunks, { sanitize: clean, skip: added });
+    if (fresh) node = was.svg;
+  }
+  if (!node) {
+    port.save();
+    container.replaceChildren();
+    node = svg ? parseSvg(svg) : null;
+  }
+  was.svg = node;
+  was.text = node ? svg : null;
   if (!node) {
     const pre = document.createElement("pre");
     pre.className = "text";
     pre.textContent = text || "";
     container.append(pre);
+    was.act = () => {};
     port.attach(null, [], null);
     return { highlight() {}, reset() {}, picked: () => [], needsMenu: () => true, targets: new Map(), svg: null };
   }
-  container.append(node);
+  if (!fresh) container.append(node);
+  const byChoice = targetMap(legal);
   const byId = new Map();
-  for (const id of targetMap(legal).keys()) {
-    // Look up inside this SVG only (ids may hold dots, commas, colons; the page has ids too).
-    const el = node.querySelector(`[id="${CSS.escape(id)}"]`);
-    if (el) byId.set(id, el);
+  if (byChoice.size) {
+    // Looked up inside this SVG only (ids may hold dots, commas, colons; the page has ids too).
+    for (const el of node.querySelectorAll("[id]")) if (byChoice.has(el.id) && !byId.has(el.id)) byId.set(el.id, el);
   }
   // Targets picked before a redraw stay picked when some choice still names them all.
   let picked = initial.filter((t) => byId.has(t));
@@ -118,38 +184,49 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
         el.setAttribute("tabindex", "0");
         el.setAttribute("role", "button");
         el.setAttribute("aria-label", active.get(id).map((c) => c.label).join(" / "));
-      } else {
-        el.removeAttribute("tabindex");
-        el.removeAttribute("role");
+        el.setAttribute("data-ns-stop", "");
+      } else if (el.hasAttribute("data-ns-stop")) {
+        for (const a of ["tabindex", "role", "aria-label", "data-ns-stop"]) el.removeAttribute(a);
       }
     }
+    port.padTargets();
     port.paintDock();
   }
 
   for (const [id, el] of byId) {
-    const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
-    tip.textContent = targetMap(legal).get(id).map((c) => c.label).join(" / ");
+    // The tooltip lists the choices; the element's own name stays for the detail panel.
+    const words = byChoice.get(id).map((c) => c.label).join(" / ");
     const own = [...el.children].find((c) => c.localName === "title");
-    // The element's own name stays for the detail panel; the tooltip lists the choices.
-    if (own && !el.dataset.name) el.dataset.name = own.textContent;
-    if (own) own.replaceWith(tip); else el.prepend(tip);
-    const act = (ev) => {
-      const choices = active.get(id);
-      if (!choices) return;
-      ev.preventDefault();
-      ev.stopPropagation();
-      if (choices.length === 1) { onChoose(choices[0]); return; }
-      picked.push(id);
-      paint();
-      onNarrow(choices, ev);
-    };
-    el.addEventListener("click", act);
-    el.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") act(ev); });
+    if (own) {
+      own.setAttribute("data-ns-own", own.textContent);
+      own.textContent = words;
+    } else {
+      const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      tip.setAttribute("data-ns-added", "");
+      tip.textContent = words;
+      el.prepend(tip);
+    }
   }
+  was.act = (id, ev) => {
+    const choices = active.get(id);
+    if (!choices) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    if (choices.length === 1) { onChoose(choices[0]); return; }
+    picked.push(id);
+    paint();
+    onNarrow(choices, ev);
+  };
   port.svg = null;  // (the dock copies the board once it is attached, not before)
   port.dockName = dock;
   paint();
-  port.attach(node, [...byId.values()], legal);
+  port.attach(node, [...byId.values()], legal, fresh);
+  // A redraw that replaced the focused target: the keyboard stays on it (or the board).
+  if (focusId !== null && !node.contains(document.activeElement)) {
+    const again = byId.get(focusId);
+    if (again && again.hasAttribute("tabindex")) again.focus({ preventScroll: true });
+  }
+  container.dispatchEvent(new CustomEvent("nightsky:drawn"));  // (a11y.js: the keyboard's place)
   return {
     svg: node,
     targets: byId,
@@ -211,35 +288,71 @@ class Viewport {
     if (this.svg) this.scroll = [this.box.scrollLeft, this.box.scrollTop];
   }
 
-  attach(svg, targets, legal) {
+  /**
+   * Show `svg` with its `targets`. `fresh`: the elements a redraw of the same board put in
+   * (null: a new board): then the zoom and scroll stay, and only new text can raise the scale.
+   */
+  attach(svg, targets, legal, fresh = null) {
+    const same = fresh !== null;
     this.svg = svg;
     this.targets = targets;
     this.box.classList.toggle("has-svg", !!svg);
     if (!svg) { this.drawTools([]); this.showDetail(null); this.drawDock(); this.drawOverview(); return; }
     const vb = svg.viewBox && svg.viewBox.baseVal;
-    this.size = vb && vb.width ? [vb.width, vb.height] : [800, 600];
+    const size = vb && vb.width ? [vb.width, vb.height] : [800, 600];
+    const resized = size[0] !== this.size[0] || size[1] !== this.size[1];
+    this.size = size;
     this.origin = vb && vb.width ? [vb.x, vb.y] : [0, 0];
-    svg.removeAttribute("width");
-    svg.removeAttribute("height");
     const first = this.scale === null;
-    const need = this.neededScale();
-    if (first || !this.user) this.scale = need;
-    this.setSize(this.scale);
-    [this.box.scrollLeft, this.box.scrollTop] = this.scroll;
+    if (!same) {
+      svg.removeAttribute("width");
+      svg.removeAttribute("height");
+      // The readable scale is measured on a new board (a whole redraw of another size, the
+      // first one); a redraw of the same board keeps it unless new text needs more.
+      if (first || (resized && !this.user)) this.scale = this.neededScale();
+      this.setSize(this.scale);
+      [this.box.scrollLeft, this.box.scrollTop] = this.scroll;
+    } else if (resized) {
+      if (!this.user) this.scale = this.neededScale();
+      this.setSize(this.scale);
+    } else if (!this.user && fresh.length) {
+      const need = this.neededFor(fresh);
+      if (need > this.scale * 1.001) this.apply(Math.min(need, MAX_AUTO_SCALE));
+    }
+    this.padTargets();
     this.drawDock();
     // Frame the choosable targets at first paint and whenever new choices are out of view.
     const key = (legal || []).map((c) => c.action).join("\n");
     if (first || key !== this.framedFor) this.showTargets(first);
     this.framedFor = key;
-    this.drawTools([...svg.querySelectorAll("[data-section]")]);
+    const sections = [...svg.querySelectorAll("[data-section]")];
+    const names = sections.map((el) => el.dataset.section).join("\n");
+    if (!same || names !== this.sectionNames) this.drawTools(sections);
+    this.sectionNames = names;
     this.drawOverview();
     if (this.pinned) {
-      const again = this.pinned.id ? svg.querySelector(`[id="${CSS.escape(this.pinned.id)}"]`) : null;
+      const id = this.pinned.id;
+      const again = svg.contains(this.pinned) ? this.pinned
+        : id ? svg.querySelector(`[id="${CSS.escape(id)}"]`) : null;
       this.pinned = again;
       this.showDetail(again);
     } else {
       this.showDetail(null);
     }
+  }
+
+  /** The scale at which the smallest text among `els` (new parts of the board) is readable. */
+  neededFor(els) {
+    const base = screenScale(this.svg) || 1;
+    let need = 0;
+    for (const el of els) {
+      for (const t of el.localName === "text" ? [el] : el.querySelectorAll("text")) {
+        if (!t.textContent.trim()) continue;
+        const size = parseFloat(getComputedStyle(t).fontSize) * screenScale(t);
+        if (size > 0) need = Math.max(need, 1.002 * READABLE_PX * base / size);
+      }
+    }
+    return need;
   }
 
   /** The docked section's rectangle in board units, or null. */
@@ -425,7 +538,7 @@ class Viewport {
   /**
    * The first scale: the board fills the width (up to MAX_FIT_SCALE), but never smaller than
    * the scale at which the smallest text is READABLE_PX and, on touch or small screens, every
-   * target TAP_PX across.
+   * target TAP_SEEN_PX across (its pad makes it TAP_PX to tap: padTargets).
    */
   neededScale() {
     const scroll = [this.box.scrollLeft, this.box.scrollTop];
@@ -445,7 +558,16 @@ class Viewport {
       for (const el of this.targets) {
         const r = el.getBoundingClientRect();
         const side = Math.min(r.width, r.height);
-        if (side > 0) need = Math.max(need, 1.002 * TAP_PX * base / side);
+        if (side > 0) need = Math.max(need, 1.002 * TAP_SEEN_PX * base / side);
+      }
+      // Room for the pads: no target's centre within half a pad (and a hair) of another's.
+      const at = this.targets.map((el) => el.getBoundingClientRect()).filter((r) => r.width)
+        .map((r) => [r.left + r.width / 2, r.top + r.height / 2]);
+      for (let i = 0; i < at.length; i++) {
+        for (let j = i + 1; j < at.length; j++) {
+          const d = Math.max(Math.abs(at[i][0] - at[j][0]), Math.abs(at[i][1] - at[j][1]));
+          if (d > 0.5) need = Math.max(need, (TAP_PX / 2 + 3) * base / d);
+        }
       }
     }
     need = Math.min(need, MAX_AUTO_SCALE);
@@ -453,6 +575,43 @@ class Viewport {
     if (this.scale !== null) this.setSize(this.scale);
     [this.box.scrollLeft, this.box.scrollTop] = scroll;
     return Math.max(need, fit);
+  }
+
+  /**
+   * On touch or small screens, a clear pad behind each glowing target drawn smaller than TAP_PX
+   * makes it that big to tap (measured first, then all pads put in: one layout).
+   */
+  padTargets() {
+    if (!this.svg) return;
+    this.svg.querySelectorAll(".ns-pad").forEach((p) => p.remove());
+    if (!this.touchy()) return;
+    const pads = [];
+    const glowing = (this.targets || []).filter((el) => el.classList.contains("ns-target"));
+    const rects = glowing.map((el) => el.getBoundingClientRect());
+    glowing.forEach((el, n) => {
+      const r = rects[n];
+      if (el.localName !== "g" || !r.width || Math.min(r.width, r.height) >= TAP_PX) return;
+      const k = screenScale(el) || 1;  // CSS px per unit of the target's own space
+      const b = el.getBBox();
+      // Half the pad on screen, short of every other target's centre (a tap there is theirs).
+      let half = 1.01 * TAP_PX / 2;
+      const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      rects.forEach((q, m) => {
+        if (m === n || !q.width) return;
+        const d = Math.max(Math.abs(q.left + q.width / 2 - cx), Math.abs(q.top + q.height / 2 - cy));
+        half = Math.min(half, d - 2);
+      });
+      const w = Math.max(b.width, 2 * half / k), h = Math.max(b.height, 2 * half / k);
+      if (w > b.width || h > b.height) pads.push([el, b.x + b.width / 2 - w / 2, b.y + b.height / 2 - h / 2, w, h]);
+    });
+    for (const [el, x, y, w, h] of pads) {
+      const pad = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+      for (const [a, v] of [["x", x], ["y", y], ["width", w], ["height", h]]) pad.setAttribute(a, v);
+      pad.setAttribute("class", "ns-pad");
+      pad.setAttribute("fill", "transparent");
+      pad.setAttribute("data-ns-added", "");
+      el.prepend(pad);
+    }
   }
 
   setSize(scale) {
@@ -473,6 +632,7 @@ class Viewport {
     this.scale = scale;
     box.scrollLeft = ux * scale - ax;
     box.scrollTop = uy * scale - ay;
+    this.padTargets();
   }
 
   zoomTo(scale, anchor) {
@@ -553,7 +713,8 @@ class Viewport {
     if (!panel) return;
     if (!el) { panel.hidden = true; panel.replaceChildren(); return; }
     const title = [...el.children].find((c) => c.localName === "title");
-    const name = el.dataset.name || el.dataset.label || (title && !el.classList.contains("ns-target") ? title.textContent : "");
+    const own = title && (title.getAttribute("data-ns-own") ?? (el.classList.contains("ns-target") ? "" : title.textContent));
+    const name = el.dataset.name || el.dataset.label || own || "";
     const head = document.createElement("div");
     head.className = "detail-name";
     head.textContent = name || "";

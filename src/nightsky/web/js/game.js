@@ -6,7 +6,7 @@ import { clockNode, drawAway, logMark, tickClocks } from "./clocks.js";
 import { drawViewTree } from "./viewtree.js";
 import { announceOwn, displayName, markOwnMove } from "./mine.js";
 import { clearRefusal, explainRefusal, linkRules } from "./rules.js";
-import { pushedView, remember } from "./patch.js";
+import { pushedView, remember, stringEdit } from "./patch.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = location.pathname.split("/").filter(Boolean).pop();
@@ -126,6 +126,7 @@ function render(v) {
   drawBanner(v);
   drawSeats(v);
   drawBoardAndActions(v);
+  document.body.dataset.version = v.version;  // the version drawn (tests wait on it)
   drawLog(v.log, v);
   // Your own seat moving to a device was this browser taking it: not news here.
   const ownMove = v.seat === null ? null : ` took seat ${v.seat + 1} on a new device.`;
@@ -205,7 +206,7 @@ function drawBoardAndActions(v) {
   }
   const keep = narrowed && board ? board.picked() : [];
   board = drawBoard($("board"), {
-    svg: v.svg, text: v.text, legal: v.legal, picked: keep,
+    svg: v.svg, text: v.text, legal: v.legal, picked: keep, edit: stringEdit(v, "svg"),
     dock: v.glance && v.seat !== null ? v.glance.dock : null,
     onChoose: (c) => take(c),
     onNarrow: (choices, ev) => {

@@ -142,6 +142,8 @@ async function go(k) {
     exp && exp.targets.some((t) => board.targets.has(t))
       ? "It glows on the board: click it there, or choose it below."
       : "Choose it below.");
+  // (the board is redrawn in place: the last step's mark comes off first)
+  $("learn-board").querySelectorAll(".learn-expected").forEach((el) => el.classList.remove("learn-expected"));
   for (const t of exp ? exp.targets : []) board.targets.get(t)?.classList.add("learn-expected");
   board.highlight(exp);
   listChoices(table.choices);

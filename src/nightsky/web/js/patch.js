@@ -10,6 +10,31 @@
 let last = null;  // the newest whole view this page holds (pushed, assembled, or fetched)
 let earlier = [];  // a few views before it (server/patches.py EARLIER), for sections sent back
 const EARLIER = 4;
+const edits = new WeakMap();  // a view -> {key: {base, hunks}} for its string sections edited
+
+/**
+ * How the string section `key` of `view` was made from the view before it, when a patch
+ * edited it: {base: the old string, hunks: [[start, end, newLength], ...] on it, in order}.
+ * A drawing that holds `base` may redraw just those stretches (web/js/morph.js).
+ */
+export function stringEdit(view, key) {
+  const e = view && edits.get(view);
+  return (e && e[key]) || null;
+}
+
+/** A string edit's stretches on the old string: [[start, end, newLength], ...]. */
+export function hunksOf(op) {
+  const out = [];
+  let at = 0;
+  for (const [kept, cut, text] of op.s) {
+    const start = at + kept;
+    const len = typeof text === "string" ? text.length
+      : text.reduce((n, p) => n + (typeof p === "string" ? p.length : p[1] - p[0]), 0);
+    out.push([start, start + cut, len]);
+    at = start + cut;
+  }
+  return out;
+}
 
 function hold(v) {
   if (last && last.version < v.version) earlier = earlier.concat([last]).slice(-EARLIER);
@@ -65,7 +90,12 @@ export function pushedView(msg) {
   if (!last || last.version !== p.base) return null;
   const v = { ...last, ...p.set };
   for (const k of p.drop || []) delete v[k];
-  for (const [k, op] of Object.entries(p.diff || {})) v[k] = applyEdit(last[k], op);
+  const made = {};
+  for (const [k, op] of Object.entries(p.diff || {})) {
+    v[k] = applyEdit(last[k], op);
+    if (op.s && typeof last[k] === "string") made[k] = { base: last[k], hunks: hunksOf(op) };
+  }
+  edits.set(v, made);
   for (const [k, [version, op]] of Object.entries(p.back || {})) {
     const from = earlier.find((e) => e.version === version);
     if (!from) return null;  // edited from a view this page never held: ask for the whole one
