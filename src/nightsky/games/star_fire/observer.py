@@ -132,9 +132,9 @@ class StarFireObserver(Observer):
         if s.sub_units:
             buf[o + 7] = s.sub_units / 3.0
         o += 8
-        for x in s.credit:
-            if x:
-                buf[o] = x / 2.0
+        for units in s.credit:
+            if units:
+                buf[o] = units / 2.0
             o += 1
         buf[o + s.phase] = 1.0
         o += 4
