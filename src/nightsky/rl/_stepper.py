@@ -96,7 +96,7 @@ def write_rows(
     observer: Observer,
     obs_rows: list[Any],
     mask_rows: list[Any],
-    ident: dict[int, int] | None,
+    ident: dict[int, Any] | None,
     game: Any,
 ) -> None:
     """Every live game's observation of ``seat`` into ``obs_rows[i]`` and its legal ids as 1s
@@ -116,7 +116,8 @@ def write_rows(
                 row[j] = 1
             continue
         for a in state.legal_actions(seat):
-            j = ident.get(id(a), -1)
-            if j < 0:
-                j = game.action_id(a)
-            row[j] = 1
+            # The id stays the table's int object (Any: no unboxing and boxing again).
+            k = ident.get(id(a))
+            if k is None:
+                k = game.action_id(a)
+            row[k] = 1

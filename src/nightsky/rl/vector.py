@@ -100,7 +100,7 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         # Legal actions to ids by object identity where the game's objects are the id table's
         # own (no hash per action); None where the state computes its ids itself.
         self._actions = list(self.game.all_actions())  # keeps the objects (and their id()s)
-        self._ident: dict[int, int] | None = (
+        self._ident: dict[int, Any] | None = (
             {id(a): i for i, a in enumerate(self._actions)}
             if type(self.game.new_initial_state()).legal_action_ids is State.legal_action_ids
             else None
