@@ -112,12 +112,13 @@ def write_rows(
         observer.observation_into(state, seat, obs_rows[i])
         row = mask_rows[i]
         if ident is None:
-            for j in state.legal_action_ids(seat):
+            ids: Any = state.legal_action_ids(seat)  # Any: the ints stay boxed, as written
+            for j in ids:
                 row[j] = 1
             continue
         for a in state.legal_actions(seat):
             # The id stays the table's int object (Any: no unboxing and boxing again).
-            k = ident.get(id(a))
-            if k is None:
-                k = game.action_id(a)
-            row[k] = 1
+            j = ident.get(id(a))
+            if j is None:
+                j = game.action_id(a)
+            row[j] = 1

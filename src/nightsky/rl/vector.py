@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from types import FunctionType
 from typing import Any
 
 from nightsky._extras import missing
@@ -97,12 +98,18 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
         self._mask = np.zeros((num_envs, nda), dtype=np.int8)
         self._rows()
-        # Legal actions to ids by object identity where the game's objects are the id table's
-        # own (no hash per action); None where the state computes its ids itself.
         self._actions = list(self.game.all_actions())  # keeps the objects (and their id()s)
+        # How the mask finds the legal ids: by the action objects' identity (the games hand out
+        # their id table's own objects) where hashing an action runs Python code (a
+        # dataclass's generated __hash__); otherwise, or where the state computes its ids
+        # itself, the state's legal_action_ids (the id table's lookups run in C).
+        hashed_in_python = any(
+            isinstance(t.__hash__, FunctionType) for t in {type(a) for a in self._actions}
+        )
+        own_ids = type(self.game.new_initial_state()).legal_action_ids is not State.legal_action_ids
         self._ident: dict[int, Any] | None = (
             {id(a): i for i, a in enumerate(self._actions)}
-            if type(self.game.new_initial_state()).legal_action_ids is State.legal_action_ids
+            if hashed_in_python and not own_ids
             else None
         )
         self._final_arrays = _core.StepArrays(self.game, self.observer)
