@@ -60,7 +60,9 @@ def advance(
 
 def step_games(
     states: list[State],
-    moves: list[Any],
+    ids: list[int],
+    actions: list[Any],
+    mask_rows: list[Any],
     seat: int,
     opponents: list[dict[int, Any]],
     chance_rngs: list[random.Random],
@@ -69,19 +71,28 @@ def step_games(
     every_step: bool,
     rewards: list[float],
     counts: list[int],
+    illegal_reward: float,
+    illegal: list[int],
 ) -> list[int]:
-    """Apply ``moves[i]`` (a legal action of ``seat``; None: skip game ``i``) in every game,
-    play on to the learner's next turn and set ``rewards[i]``; the games that ended.
+    """Apply the action of id ``ids[i]`` (``actions``: the id table) for ``seat`` in every game,
+    play on to the learner's next turn and set ``rewards[i]``; the games that ended, ascending.
 
+    An id out of range or not set in the game's mask row (``mask_rows[i]``, written by
+    ``write_rows`` for this very position) moves nothing: that game ends with
+    ``illegal_reward`` and its index is appended to ``illegal`` too.
     ``every_step``: the rewarders pay during the game (``shaped``); otherwise they pay only
     at the end (``win``, ``score``: zero before), so they are asked only then."""
     finals: list[int] = []
+    n_ids = len(actions)
     for i in range(len(states)):
-        move = moves[i]
-        if move is None:
+        a = ids[i]
+        if a < 0 or a >= n_ids or not mask_rows[i][a]:
+            rewards[i] = illegal_reward
+            illegal.append(i)
+            finals.append(i)
             continue
         state = states[i]
-        state.step(move, seat)  # legal: the caller read it from the mask
+        state.step(actions[a], seat)  # legal: the mask says so
         over = advance(state, seat, opponents[i], chance_rngs[i], agent_rngs[i], counts)
         if over or every_step:
             rewards[i] = float(rewarders[i].step(state)[seat])

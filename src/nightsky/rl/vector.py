@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from types import FunctionType
 from typing import Any
 
 from nightsky._extras import missing
@@ -99,18 +98,12 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._mask = np.zeros((num_envs, nda), dtype=np.int8)
         self._rows()
         self._actions = list(self.game.all_actions())  # keeps the objects (and their id()s)
-        # How the mask finds the legal ids: by the action objects' identity (the games hand out
-        # their id table's own objects) where hashing an action runs Python code (a
-        # dataclass's generated __hash__); otherwise, or where the state computes its ids
-        # itself, the state's legal_action_ids (the id table's lookups run in C).
-        hashed_in_python = any(
-            isinstance(t.__hash__, FunctionType) for t in {type(a) for a in self._actions}
-        )
+        # Legal actions to ids by object identity where the game's objects are the id table's
+        # own (no hash per action, measured faster than the state's legal_action_ids in every
+        # game); None where the state computes its ids itself.
         own_ids = type(self.game.new_initial_state()).legal_action_ids is not State.legal_action_ids
         self._ident: dict[int, Any] | None = (
-            {id(a): i for i, a in enumerate(self._actions)}
-            if hashed_in_python and not own_ids
-            else None
+            None if own_ids else {id(a): i for i, a in enumerate(self._actions)}
         )
         self._final_arrays = _core.StepArrays(self.game, self.observer)
         self._env_index = np.arange(num_envs)
@@ -215,30 +208,25 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         ids = np.asarray(actions, dtype=np.int64).reshape(-1)
         if ids.shape[0] != self.num_envs:
             raise ValueError(f"need {self.num_envs} action ids, got {ids.shape[0]}")
-        # Legal where in range and set in the mask batch: one numpy lookup for all games.
-        in_range = (ids >= 0) & (ids < self.game.num_distinct_actions)
-        ok = np.zeros(self.num_envs, dtype=bool)
-        ok[in_range] = self._mask[self._env_index[in_range], ids[in_range]] == 1
-        legal: list[bool] = ok.tolist()
-        if self.illegal == "raise" and not all(legal):
-            i = legal.index(False)
-            a = int(ids[i])
-            move = self.game.action_from_id(a)  # an id out of range raises here, with the range
-            self.states[i].apply(move, self.seat)  # raises, naming the rule; changes nothing
-            raise IllegalActionError(f"action id {a} is not legal in game {i}")
-        acts = self._actions
-        # Legal: the mask said so (an illegal id's game is ended below instead).
-        moves = [acts[a] if ok_i else None for a, ok_i in zip(ids.tolist(), legal, strict=True)]
+        if self.illegal == "raise":
+            # Legal where in range and set in the mask batch: one numpy lookup for all games.
+            in_range = (ids >= 0) & (ids < self.game.num_distinct_actions)
+            ok = np.zeros(self.num_envs, dtype=bool)
+            ok[in_range] = self._mask[self._env_index[in_range], ids[in_range]] == 1
+            if not ok.all():
+                i = int(np.flatnonzero(~ok)[0])
+                a = int(ids[i])
+                move = self.game.action_from_id(a)  # an id out of range raises here
+                self.states[i].apply(move, self.seat)  # raises, naming the rule; changes nothing
+                raise IllegalActionError(f"action id {a} is not legal in game {i}")
         rewards = [0.0] * self.num_envs
+        illegal_rows: list[int] = []
+        # Legality is read from the mask rows inside: an illegal id ends its game (``lose``).
         finals = _stepper.step_games(
-            self.states, moves, self.seat, self._opponents, self._chance_rngs,
-            self._agent_rngs, self.rewarders, self._every_step, rewards, self._counts,
+            self.states, ids.tolist(), self._actions, self._mask_rows, self.seat,
+            self._opponents, self._chance_rngs, self._agent_rngs, self.rewarders,
+            self._every_step, rewards, self._counts, self.illegal_reward, illegal_rows,
         )
-        illegal_rows = [i for i, ok_i in enumerate(legal) if not ok_i]
-        for i in illegal_rows:
-            rewards[i] = self.illegal_reward
-        if illegal_rows:
-            finals = sorted(finals + illegal_rows)
         terms = np.zeros(self.num_envs, dtype=bool)
         terms[finals] = True
         infos: dict[str, Any] = {}
