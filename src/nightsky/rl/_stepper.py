@@ -115,7 +115,7 @@ def write_rows(
 
     ``ident`` maps ``id()`` of each object of ``game.all_actions()`` (kept alive by the
     caller) to its id: a legal action that is one of them costs no hash; any other is asked of
-    ``game.action_id``. None: the game's own ``legal_action_ids``."""
+    ``game.action_id``. None: the state's own ``legal_action_ids``."""
     for i in range(len(states)):
         state = states[i]
         if state.is_terminal():
