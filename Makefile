@@ -16,7 +16,8 @@ TEST_EXTRAS ?= rl,ray,report,postgres
 # The install compiles the engine's hot path with mypyc (setup.py); a change to any engine
 # source rebuilds it, so tests never run a stale extension (nightsky/_native.py would also
 # refuse one and fall back to pure Python, with a warning).
-ENGINE_SRC := setup.py $(shell find src/nightsky/core src/nightsky/games src/nightsky/agents -name '*.py' 2>/dev/null)
+ENGINE_SRC := setup.py $(shell find src/nightsky/core src/nightsky/games src/nightsky/agents -name '*.py' 2>/dev/null) \
+	src/nightsky/rl/_stepper.py
 
 # pip >= 25.1 reads PEP 735 dependency groups (`--group`).
 $(VENV)/bin/python:

@@ -28,6 +28,7 @@ COMPILED = [
     "nightsky/core/evaluator.py",
     "nightsky/core/rng.py",
     "nightsky/agents/search.py",
+    "nightsky/rl/_stepper.py",  # the vector env's per-game loops (no numpy in it)
     *(
         f"nightsky/games/{game}/{module}.py"
         for game, modules in {

@@ -154,3 +154,54 @@ def test_vector_env_without_copies_hands_out_its_batches() -> None:
     obs, _ = env.reset(seed=0)
     again, *_ = env.step(_masked(np.random.default_rng(0), obs["action_mask"]))
     assert again["observation"] is obs["observation"]
+
+
+class _PlainRandom:
+    """A random agent that is not ``RandomAgent`` (the stepper's shortcut does not apply):
+    the same draw through ``choose``."""
+
+    name = "plain-random"
+
+    def choose(self, state: Any, player: int, rng: Any) -> Any:
+        return rng.choice(state.legal_actions(player))
+
+
+@pytest.mark.parametrize("game_id", ["star-fire", "shooting-star"])
+def test_vector_env_random_opponents_draw_as_the_random_agent(game_id: str) -> None:
+    """The compiled loop picks a ``random`` opponent's move without calling the agent: the very
+    moves ``RandomAgent.choose`` would draw from the same stream."""
+    envs = [NightskyVectorEnv(game_id, num_envs=3, players=3) for _ in range(2)]
+    for opponents in envs[1]._opponents:
+        for seat in opponents:
+            opponents[seat] = _PlainRandom()  # type: ignore[assignment]
+    rng = np.random.default_rng(5)
+    obs = [env.reset(seed=11)[0] for env in envs]
+    for _ in range(60):
+        actions = _masked(rng, obs[0]["action_mask"])
+        obs = [env.step(actions)[0] for env in envs]
+        assert [s.history for s in envs[0].states] == [s.history for s in envs[1].states]
+        assert np.array_equal(obs[0]["observation"], obs[1]["observation"])
+    assert envs[0].opponent_steps == envs[1].opponent_steps > 0
+
+
+def test_vector_env_mask_ids_by_identity_by_action_id_or_by_the_state() -> None:
+    """The mask writer finds an id by the action object's identity; an action that is not an
+    object of the id table (an empty identity table here) gets its id from
+    ``game.action_id``; without a table the state's ``legal_action_ids`` is asked. All three
+    give the same mask."""
+    from nightsky.rl import _stepper
+
+    env = NightskyVectorEnv("stars-are-right", num_envs=3, players=2)
+    env.reset(seed=2)
+    seat = env.seat
+    assert env._ident is not None and len(env._ident) == env.game.num_distinct_actions
+    expected = [sorted(s.legal_action_ids(seat)) for s in env.states]
+    for ident in (env._ident, {}, None):
+        obs = np.zeros((3, env.observer.size), dtype=np.float32)
+        mask = np.zeros((3, env.game.num_distinct_actions), dtype=np.int8)
+        _stepper.write_rows(
+            env.states, seat, env.observer, [r.data for r in obs], [r.data for r in mask],
+            ident, env.game,
+        )
+        assert [np.flatnonzero(r).tolist() for r in mask] == expected
+        assert np.array_equal(obs, env._obs)

@@ -57,19 +57,30 @@ class Observer(ABC):
                 buf[i] = v
 
 
+_BYTE_BITS: list[list[int]] = [[b for b in range(8) if v >> b & 1] for v in range(256)]
+"""The set bits of every byte value, lowest first."""
+
+
 def write_bits(buf: Any, base: int, mask: int, count: int) -> None:
     """Set ``buf[base + i] = 1.0`` for every set bit ``i < count`` of the non-negative
     ``mask`` (the other entries are left alone: a zeroed buffer stays zero there)."""
     if count < 0 or mask < 0:
         raise ValueError(f"write_bits needs a non-negative mask and count, got {mask}, {count}")
-    if mask >> count:
+    if mask.bit_length() > count:
         mask &= (1 << count) - 1
-    # 30-bit chunks keep every operation on small (unboxed, when compiled) integers.
-    while mask:
-        chunk = mask & 0x3FFFFFFF
-        mask >>= 30
-        while chunk:
-            low = chunk & -chunk
+    if mask < 0x40000000:
+        # A small integer (unboxed, when compiled): its bits one by one.
+        while mask:
+            low = mask & -mask
             buf[base + low.bit_length() - 1] = 1.0
-            chunk ^= low
-        base += 30
+            mask ^= low
+        return
+    # A long mask: read its bytes once (no shift of a big integer per chunk), then the set
+    # bits of each non-zero byte from a table.
+    data = mask.to_bytes((count + 7) // 8, "little")
+    for i in range(len(data)):
+        byte = data[i]
+        if byte:
+            o = base + 8 * i
+            for b in _BYTE_BITS[byte]:
+                buf[o + b] = 1.0

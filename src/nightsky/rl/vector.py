@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any
 
 from nightsky._extras import missing
@@ -45,8 +44,8 @@ except ModuleNotFoundError as exc:
 
 from nightsky.agents import Agent, make_agent
 from nightsky.core.errors import IllegalActionError, OptionError
-from nightsky.core.game import CHANCE, Game, State
-from nightsky.rl import _core
+from nightsky.core.game import Game, State
+from nightsky.rl import _core, _stepper
 
 
 class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
@@ -97,55 +96,63 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
         self._mask = np.zeros((num_envs, nda), dtype=np.int8)
-        # The observers write a row through a memoryview (item assignment without numpy's
-        # per-item overhead).
-        self._obs_rows = [self._obs[i].data for i in range(num_envs)]
+        self._rows()
+        self._actions = list(self.game.all_actions())  # keeps the objects (and their id()s)
+        # Legal actions to ids by object identity where the game's objects are the id table's
+        # own (no hash per action, measured faster than the state's legal_action_ids in every
+        # game); None where the state computes its ids itself.
+        own_ids = type(self.game.new_initial_state()).legal_action_ids is not State.legal_action_ids
+        self._ident: dict[int, Any] | None = (
+            None if own_ids else {id(a): i for i, a in enumerate(self._actions)}
+        )
         self._final_arrays = _core.StepArrays(self.game, self.observer)
         self._env_index = np.arange(num_envs)
-        self._rewards = np.zeros(num_envs, dtype=np.float64)
-        self._terminations = np.zeros(num_envs, dtype=bool)
-        self._truncations = np.zeros(num_envs, dtype=bool)
         self.states: list[State] = [self.game.new_initial_state() for _ in range(num_envs)]
         self._chance_rngs = [random.Random(i) for i in range(num_envs)]
         self._agent_rngs = [random.Random(-1 - i) for i in range(num_envs)]
-        self.chance_steps = 0
-        """Chance events applied so far (for speed figures that count every game action)."""
-        self.opponent_steps = 0
-        """Moves the other seats made so far."""
+        self._counts = [0, 0]  # chance events, the other seats' moves (_stepper.advance)
+        self._every_step = self.rewarders[0].kind == "shaped"
         self._ready = False
 
+    @property
+    def chance_steps(self) -> int:
+        """Chance events applied so far (for speed figures that count every game action)."""
+        return self._counts[0]
+
+    @property
+    def opponent_steps(self) -> int:
+        """Moves the other seats made so far."""
+        return self._counts[1]
+
+    def _rows(self) -> None:
+        # The observers and the mask writer set entries of a row through a memoryview (item
+        # assignment without numpy's per-item overhead).
+        self._obs_rows = [self._obs[i].data for i in range(self.num_envs)]
+        self._mask_rows = [self._mask[i].data for i in range(self.num_envs)]
+
     def __getstate__(self) -> dict[str, Any]:
-        # The row views (memoryviews) do not pickle; they are rebuilt from the batch.
+        # The row views (memoryviews) do not pickle, nor do id()s carry over: both are rebuilt.
         state = self.__dict__.copy()
-        del state["_obs_rows"]
+        del state["_obs_rows"], state["_mask_rows"]
+        state["_ident"] = state["_ident"] is not None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._obs_rows = [self._obs[i].data for i in range(self.num_envs)]
+        self._rows()
+        if self._ident:
+            self._ident = {id(a): i for i, a in enumerate(self._actions)}
+        else:
+            self._ident = None
 
     # ------------------------------------------------------------------ internals
     def _advance(self, i: int) -> bool:
         """Play chance and the other seats of game ``i`` until the learner acts (False) or the
         game ends (True)."""
-        state = self.states[i]
-        seat = self.seat
-        chance_rng = self._chance_rngs[i]
-        while True:
-            players = state.current_players()
-            if not players:
-                return True
-            if players == (CHANCE,):
-                state.step(state.sample_chance(chance_rng), CHANCE)
-                self.chance_steps += 1
-                continue
-            if seat in players:
-                return False
-            other = min(players)
-            action = self._opponents[i][other].choose(state, other, self._agent_rngs[i])
-            # An agent picks among legal_actions (the contract of Agent.choose): no re-check.
-            state.step(action, other)
-            self.opponent_steps += 1
+        return _stepper.advance(
+            self.states[i], self.seat, self._opponents[i], self._chance_rngs[i],
+            self._agent_rngs[i], self._counts,
+        )
 
     def _start(self, i: int) -> None:
         state = self.states[i] = self.game.new_initial_state()
@@ -153,23 +160,13 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.rewarders[i].reset(state)
 
     def _write_all(self) -> None:
-        """Every game's observation and mask into the batches: the observer writes each row,
-        the legal ids of all games are set in the mask with one numpy assignment."""
+        """Every game's observation and mask into the zeroed batches, row by row."""
         self._obs.fill(0.0)
         self._mask.fill(0)
-        seat = self.seat
-        write = self.observer.observation_into
-        rows = self._obs_rows
-        ids: list[list[int]] = []
-        for i, state in enumerate(self.states):
-            if state.is_terminal():
-                ids.append([])
-                continue
-            write(state, seat, rows[i])
-            ids.append(state.legal_action_ids(seat))
-        counts = [len(x) for x in ids]
-        cols = np.fromiter(chain.from_iterable(ids), dtype=np.intp, count=sum(counts))
-        self._mask[np.repeat(self._env_index, counts), cols] = 1
+        _stepper.write_rows(
+            self.states, self.seat, self.observer, self._obs_rows, self._mask_rows,
+            self._ident, self.game,
+        )
 
     def _observations(self) -> dict[str, np.ndarray]:
         if self.copy:
@@ -211,38 +208,27 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         ids = np.asarray(actions, dtype=np.int64).reshape(-1)
         if ids.shape[0] != self.num_envs:
             raise ValueError(f"need {self.num_envs} action ids, got {ids.shape[0]}")
-        # Legal where in range and set in the mask batch: one numpy lookup for all games.
-        in_range = (ids >= 0) & (ids < self.game.num_distinct_actions)
-        ok = np.zeros(self.num_envs, dtype=bool)
-        ok[in_range] = self._mask[self._env_index[in_range], ids[in_range]] == 1
-        legal: list[bool] = ok.tolist()
-        if self.illegal == "raise" and not all(legal):
-            i = legal.index(False)
-            a = int(ids[i])
-            move = self.game.action_from_id(a)  # an id out of range raises here, with the range
-            self.states[i].apply(move, self.seat)  # raises, naming the rule; changes nothing
-            raise IllegalActionError(f"action id {a} is not legal in game {i}")
-        rewards, terms = self._rewards, self._terminations
-        rewards.fill(0.0)
-        terms.fill(False)
-        finals: list[int] = []
+        if self.illegal == "raise":
+            # Legal where in range and set in the mask batch: one numpy lookup for all games.
+            in_range = (ids >= 0) & (ids < self.game.num_distinct_actions)
+            ok = np.zeros(self.num_envs, dtype=bool)
+            ok[in_range] = self._mask[self._env_index[in_range], ids[in_range]] == 1
+            if not ok.all():
+                i = int(np.flatnonzero(~ok)[0])
+                a = int(ids[i])
+                move = self.game.action_from_id(a)  # an id out of range raises here
+                self.states[i].apply(move, self.seat)  # raises, naming the rule; changes nothing
+                raise IllegalActionError(f"action id {a} is not legal in game {i}")
+        rewards = [0.0] * self.num_envs
         illegal_rows: list[int] = []
-        seat = self.seat
-        action_from_id = self.game.action_from_id
-        for i, a in enumerate(ids.tolist()):
-            if not legal[i]:
-                rewards[i] = self.illegal_reward
-                terms[i] = True
-                illegal_rows.append(i)
-                finals.append(i)
-                continue
-            state = self.states[i]
-            state.step(action_from_id(a), seat)  # legal: the mask said so
-            over = self._advance(i)
-            rewards[i] = self.rewarders[i].step(state)[seat]
-            if over:
-                terms[i] = True
-                finals.append(i)
+        # Legality is read from the mask rows inside: an illegal id ends its game (``lose``).
+        finals = _stepper.step_games(
+            self.states, ids.tolist(), self._actions, self._mask_rows, self.seat,
+            self._opponents, self._chance_rngs, self._agent_rngs, self.rewarders,
+            self._every_step, rewards, self._counts, self.illegal_reward, illegal_rows,
+        )
+        terms = np.zeros(self.num_envs, dtype=bool)
+        terms[finals] = True
         infos: dict[str, Any] = {}
         if finals:
             self._final_infos(infos, finals, illegal_rows)
@@ -251,9 +237,9 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._write_all()
         return (
             self._observations(),
-            rewards.copy(),
-            terms.copy(),
-            self._truncations.copy(),
+            np.array(rewards, dtype=np.float64),
+            terms,
+            np.zeros(self.num_envs, dtype=bool),
             infos,
         )
 

@@ -79,9 +79,11 @@ def write(st: MihiAnguliState, player: int, buf: Any) -> None:
         if 0 <= s.sub < 7:
             buf[o + s.sub] = 1.0
         o += 7
-        dice = s.dice
+        counts = [0, 0, 0, 0, 0, 0, 0]  # remaining dice per value 1..6 (index 0 unused)
+        for v in s.dice:
+            counts[v] += 1
         for v in range(1, 7):
-            k = dice.count(v)
+            k = counts[v]
             if k:
                 buf[o + v - 1] = k / 3
         o += 6

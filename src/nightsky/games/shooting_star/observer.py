@@ -44,71 +44,13 @@ def blank(game: ShootingStarGame) -> list[float]:
 
 def observation(state: ShootingStarState, player: int) -> list[float]:
     """``player``'s observation as a new list (blocks as in the module's docstring)."""
-    out = [0.0] * observation_size(state.g)
-    write(state, player, out)
-    return out
+    return ShootingStarObserver(state.g).observation(state, player)
 
 
 def write(state: ShootingStarState, player: int, buf: Any) -> None:
     """The non-zero numbers of ``player``'s observation into the zeroed ``buf`` (a list or a
-    float32 buffer): the one encoding of this module."""
-    g = state.g
-    n = g.num_players
-    targets = g.zero
-    if len(state.missions) > player:
-        for m in state.missions[player]:
-            ms = g.missions[m]
-            if ms.kind == "named":
-                targets = targets | {p for p in g.majors if g.p_name[p] == ms.planet}
-    lvl, pl, cov = state.lvl, state.pl, state.cov
-    p_moon, p_kind = g.p_moon, g.p_kind
-    for c in range(g.ncells):
-        base = c * CELL
-        lv = lvl[c]
-        buf[base + (5 if lv == DARK_LEVEL else lv)] = 1.0
-        p = pl[c]
-        if p >= 0:
-            if p_moon[p]:
-                buf[base + 6] = 1.0
-            if p_kind[p] == MAJOR and p in targets:
-                buf[base + 7] = 1.0
-        v = cov[c]
-        if v >= 0:
-            base = c * CELL
-            seat, card = decode_cover(v)
-            buf[base + 8 + (seat - player) % n] = 1.0
-            if seat == player:
-                buf[base + 13 + card] = 1.0
-    base = g.ncells * CELL
-    acting = state.current_players()
-    for r in range(n):
-        s = (player + r) % n
-        b = base + r * SEAT
-        for k in state.unrevealed(s):
-            buf[b + k] = 1.0
-        if state.conq[s]:
-            buf[b + 9] = len(state.conq[s]) / 10
-        moons = state.moons(s)
-        if moons:
-            buf[b + 10] = moons / 5
-        if state.debris[s]:
-            buf[b + 11] = len(state.debris[s]) / 10
-        if state.invader == s:
-            buf[b + 12] = 1.0
-        if s in acting:
-            buf[b + 13] = 1.0
-    base += SEATS * SEAT
-    if len(state.missions) > player:
-        for m in state.missions[player]:
-            buf[base + m] = 1.0
-    base += 15
-    if state.turn:
-        buf[base] = state.turn / 7
-    if state.deck:
-        buf[base + 1] = len(state.deck) / 30
-    if state.alive:
-        buf[base + 2] = len(state.alive) / g.grid_planets
-    buf[base + 3 + state.phase] = 1.0
+    float32 buffer): the one encoding of this module (``ShootingStarObserver``'s)."""
+    ShootingStarObserver(state.g).observation_into(state, player, buf)
 
 
 class ShootingStarObserver(Observer):
@@ -116,14 +58,87 @@ class ShootingStarObserver(Observer):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self.g = cast("ShootingStarGame", game)  # typed apart: a subclass may not narrow game
+        g = self.g = cast("ShootingStarGame", game)  # typed apart: a subclass may not narrow game
+        # The game's tables read once, typed (the game object is interpreted).
+        self._n: int = g.num_players
+        self._ncells: int = g.ncells
+        self._moon: list[bool] = [bool(x) for x in g.p_moon]
+        self._major: list[bool] = [k == MAJOR for k in g.p_kind]
+        self._zero: frozenset[int] = frozenset(g.zero)
+        # Per mission card: the majors a "named" mission names (None: not a named mission).
+        self._named: list[frozenset[int] | None] = [
+            frozenset(p for p in g.majors if g.p_name[p] == ms.planet)
+            if ms.kind == "named" else None
+            for ms in g.missions
+        ]
+        self._grid_planets: int = g.grid_planets
 
     @property
     def size(self) -> int:
         return observation_size(self.g)
 
     def observation(self, state: State, player: int) -> list[float]:
-        return observation(cast("ShootingStarState", state), player)
+        out = [0.0] * observation_size(self.g)
+        self._write(cast("ShootingStarState", state), player, out)
+        return out
 
     def observation_into(self, state: State, player: int, buf: Any) -> None:
-        write(cast("ShootingStarState", state), player, buf)
+        self._write(cast("ShootingStarState", state), player, buf)
+
+    def _write(self, state: ShootingStarState, player: int, buf: Any) -> None:
+        """The non-zero numbers of ``player``'s observation into the zeroed ``buf``."""
+        n = self._n
+        targets = self._zero
+        if len(state.missions) > player:
+            for m in state.missions[player]:
+                named = self._named[m]
+                if named is not None:
+                    targets = targets | named
+        lvl, pl, cov = state.lvl, state.pl, state.cov
+        moon, major = self._moon, self._major
+        for c in range(self._ncells):
+            base = c * CELL
+            lv = lvl[c]
+            buf[base + (5 if lv == DARK_LEVEL else lv)] = 1.0
+            p = pl[c]
+            if p >= 0:
+                if moon[p]:
+                    buf[base + 6] = 1.0
+                if major[p] and p in targets:
+                    buf[base + 7] = 1.0
+            v = cov[c]
+            if v >= 0:
+                seat, card = decode_cover(v)
+                buf[base + 8 + (seat - player) % n] = 1.0
+                if seat == player:
+                    buf[base + 13 + card] = 1.0
+        base = self._ncells * CELL
+        acting = state.current_players()
+        for r in range(n):
+            s = (player + r) % n
+            b = base + r * SEAT
+            for k in state.unrevealed(s):
+                buf[b + k] = 1.0
+            if state.conq[s]:
+                buf[b + 9] = len(state.conq[s]) / 10
+            moons = state.moons(s)
+            if moons:
+                buf[b + 10] = moons / 5
+            if state.debris[s]:
+                buf[b + 11] = len(state.debris[s]) / 10
+            if state.invader == s:
+                buf[b + 12] = 1.0
+            if s in acting:
+                buf[b + 13] = 1.0
+        base += SEATS * SEAT
+        if len(state.missions) > player:
+            for m in state.missions[player]:
+                buf[base + m] = 1.0
+        base += 15
+        if state.turn:
+            buf[base] = state.turn / 7
+        if state.deck:
+            buf[base + 1] = len(state.deck) / 30
+        if state.alive:
+            buf[base + 2] = len(state.alive) / self._grid_planets
+        buf[base + 3 + state.phase] = 1.0

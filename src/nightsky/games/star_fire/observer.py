@@ -6,6 +6,7 @@ vector has the same length for every player count. It holds only what the seat m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from nightsky.core.observer import Observer
@@ -34,12 +35,21 @@ class StarFireObserver(Observer):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         C = cast("StarFireGame", game).cards
-        self._el_index = {c: i for i, c in enumerate(C.elements)}
-        self._body_index = {c: i for i, c in enumerate(C.bodies)}
         ne, nb, n = len(C.elements), len(C.bodies), C.n
-        per_seat = SEAT_SCALARS + 2 * ne + nb
+        # The card tables as typed lists read once here (the rules' ``Cards`` is interpreted):
+        # position of each card id in the element, body and Star lists (-1: not one).
+        self._el_pos = _positions(C.elements, n)
+        self._body_pos = _positions(C.bodies, n)
+        self._star_pos = _positions(C.stars, n)
+        self._cat: list[int] = list(C.cat)
+        self._sf_kind: list[int] = list(C.sf_kind)
+        self._event_kind: list[int] = list(C.event_kind)
+        self._ne, self._nb, self._n = ne, nb, n
+        self._nstars = len(C.stars)
+        self._max_rounds: Any = cast("StarFireGame", game).options["max_rounds"]
+        self._per_seat = SEAT_SCALARS + 2 * ne + nb
         self._size = (
-            MAX_SEATS * per_seat + (nb + 5 + len(C.stars)) + (3 + n) + (ne + 1 + 5) + 20
+            MAX_SEATS * self._per_seat + (nb + 5 + len(C.stars)) + (3 + n) + (ne + 1 + 5) + 20
         )
 
     @property
@@ -56,34 +66,34 @@ class StarFireObserver(Observer):
 
     def _write(self, s: StarFireState, player: int, buf: Any) -> None:
         """The non-zero numbers of ``player``'s observation into the zeroed ``buf`` (a list or
-        a float32 buffer): the one encoding (``rules.md``, "Observation")."""
-        C = s.C
-        el_index, body_index = self._el_index, self._body_index
-        ne, nb = len(C.elements), len(C.bodies)
-        per_seat = SEAT_SCALARS + 2 * ne + nb
+        a float32 buffer): the one encoding (``rules.md``, "Observation"). Only non-zero
+        entries are written, straight from the state (no list of values per block)."""
+        body_pos, cat = self._body_pos, self._cat
+        ne, nb = self._ne, self._nb
+        per_seat = self._per_seat
         scores = s.scores()
-        for i in range(min(s.n, MAX_SEATS)):
-            q = (player + i) % s.n
+        n = s.n
+        for i in range(min(n, MAX_SEATS)):
+            q = (player + i) % n
             self._write_seat(s, q, scores[q], buf, i * per_seat)
         o = MAX_SEATS * per_seat
         hand = s.hands[player]
+        kinds = [0.0, 0.0, 0.0, 0.0, 0.0]
         for c in hand:
-            if c in body_index:
-                buf[o + body_index[c]] = 1.0
+            j = body_pos[c]
+            if j >= 0:
+                buf[o + j] = 1.0
+            if cat[c] == STARFIRE:
+                kinds[self._sf_kind[c]] += 0.25
         o += nb
-        kinds = [0.0] * 5
-        for c in hand:
-            if C.cat[c] == STARFIRE:
-                kinds[C.sf_kind[c]] += 0.25
         for x in kinds:
             if x:
                 buf[o] = x
             o += 1
         free = s.free_star[player]
-        for st in C.stars:
-            if free == st:
-                buf[o] = 1.0
-            o += 1
+        if free >= 0 and self._star_pos[free] >= 0:
+            buf[o + self._star_pos[free]] = 1.0
+        o += self._nstars
         for d in range(3):
             k = len(s.pool[d]) + len(s.bottom[d])
             if k:
@@ -92,30 +102,44 @@ class StarFireObserver(Observer):
         for d in range(3):
             for c in s.bottom[d]:
                 buf[o + c] = 1.0
-        o += C.n
+        o += self._n
+        el_pos = self._el_pos
         for c in s.spent:
-            buf[o + el_index[c]] = 1.0
+            buf[o + el_pos[c]] = 1.0
         o += ne
         if s.reshuffled:
             buf[o] = 1.0
         o += 1
         for c in s.events_used:
-            buf[o + C.event_kind[c]] = 1.0
+            buf[o + self._event_kind[c]] = 1.0
         o += 5
-        values = [
-            s.actions_left / 3.0, s.actions_taken / 3.0, float(s.last_turn), float(s.fusion_now),
-            s.fusion_left / 6.0, float(s.sub == SUB_WORMHOLE), float(s.sub == SUB_TRANSMUTE),
-            s.sub_units / 3.0,
-        ]
-        values += [x / 2.0 for x in s.credit]
-        for x in values:
-            if x:
-                buf[o] = x
+        # actions left and taken, last turn, fusion now, fusion rounds left, the pending
+        # sub-action (wormhole, transmute, units), then the credit per element kind
+        if s.actions_left:
+            buf[o] = s.actions_left / 3.0
+        if s.actions_taken:
+            buf[o + 1] = s.actions_taken / 3.0
+        if s.last_turn:
+            buf[o + 2] = 1.0
+        if s.fusion_now:
+            buf[o + 3] = 1.0
+        if s.fusion_left:
+            buf[o + 4] = s.fusion_left / 6.0
+        if s.sub == SUB_WORMHOLE:
+            buf[o + 5] = 1.0
+        if s.sub == SUB_TRANSMUTE:
+            buf[o + 6] = 1.0
+        if s.sub_units:
+            buf[o + 7] = s.sub_units / 3.0
+        o += 8
+        for units in s.credit:
+            if units:
+                buf[o] = units / 2.0
             o += 1
         buf[o + s.phase] = 1.0
         o += 4
         if s.round:
-            buf[o] = s.round / s.game.options["max_rounds"]
+            buf[o] = s.round / self._max_rounds
         if s.queue:
             buf[o + 1] = 1.0
             buf[o + 2] = len(s.queue) / 12.0
@@ -123,41 +147,65 @@ class StarFireObserver(Observer):
     def _write_seat(self, s: StarFireState, q: int, score: float, buf: Any, o: int) -> None:
         """Seat ``q``'s public part from ``buf[o]``: status, score, card backs, nursery, wild
         cards, bodies."""
-        C = s.C
-        el_index, body_index = self._el_index, self._body_index
-        ne = len(C.elements)
-        hand = s.hands[q]
-        cat = C.cat
-        kinds = [0, 0, 0, 0]  # STAR, PLANET, MOON, STARFIRE cards in the hand
-        for c in hand:
+        cat = self._cat
+        stars = planets = moons = starfire = 0  # the card backs of the hand, by category
+        for c in s.hands[q]:
             k = cat[c]
             if k == STAR:
-                kinds[0] += 1
+                stars += 1
             elif k == PLANET:
-                kinds[1] += 1
+                planets += 1
             elif k == MOON:
-                kinds[2] += 1
+                moons += 1
             elif k == STARFIRE:
-                kinds[3] += 1
-        values = [
-            1.0, float(s.eliminated[q]), float(q == s.cur and s.phase == PH_PLAY),
-            float(s.fission[q]), score / 50.0, len(s.pile[q]) / 20.0,
-            kinds[0] / 8.0, kinds[1] / 11.0, kinds[2] / 7.0, kinds[3] / 20.0,
-            float(s.free_star[q] >= 0),
-        ]
-        for x in values:
-            if x:
-                buf[o] = x
-            o += 1
+                starfire += 1
+        # present, eliminated, to act, fission, score, pile, the four backs, dealt Star
+        buf[o] = 1.0
+        if s.eliminated[q]:
+            buf[o + 1] = 1.0
+        if q == s.cur and s.phase == PH_PLAY:
+            buf[o + 2] = 1.0
+        if s.fission[q]:
+            buf[o + 3] = float(s.fission[q])
+        if score:
+            buf[o + 4] = score / 50.0
+        if s.pile[q]:
+            buf[o + 5] = len(s.pile[q]) / 20.0
+        if stars:
+            buf[o + 6] = stars / 8.0
+        if planets:
+            buf[o + 7] = planets / 11.0
+        if moons:
+            buf[o + 8] = moons / 7.0
+        if starfire:
+            buf[o + 9] = starfire / 20.0
+        if s.free_star[q] >= 0:
+            buf[o + 10] = 1.0
+        o += SEAT_SCALARS
+        ne = self._ne
+        el_pos, body_pos = self._el_pos, self._body_pos
         wild = s.wild
         for c in s.nursery[q]:
-            buf[o + el_index[c]] = 1.0
+            buf[o + el_pos[c]] = 1.0
             if wild >> c & 1:
-                buf[o + ne + el_index[c]] = 1.0
+                buf[o + ne + el_pos[c]] = 1.0
         o += 2 * ne
-        for stars, planets, loose in s.systems[q]:
-            for c in stars + planets + loose:
-                buf[o + body_index[c]] = 1.0
-            for pl in planets:
-                for m in s.moons_on[pl]:
-                    buf[o + body_index[m]] = 1.0
+        moons_on = s.moons_on
+        for sys in s.systems[q]:
+            for c in sys[0]:
+                buf[o + body_pos[c]] = 1.0
+            for c in sys[1]:
+                buf[o + body_pos[c]] = 1.0
+            for c in sys[2]:
+                buf[o + body_pos[c]] = 1.0
+            for pl in sys[1]:
+                for m in moons_on[pl]:
+                    buf[o + body_pos[m]] = 1.0
+
+
+def _positions(ids: Sequence[int], n: int) -> list[int]:
+    """For each card id below ``n``, its position in ``ids`` (-1 where it is not there)."""
+    out = [-1] * n
+    for i, c in enumerate(ids):
+        out[c] = i
+    return out

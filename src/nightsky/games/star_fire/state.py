@@ -82,6 +82,13 @@ HIDDEN_DRAW = LogSecret("card (hidden)")
 the drawer included, as the log always read (see ``StarFireState._log_secret``)."""
 
 
+SCORE_PARTS = (
+    "bodies", "system_bonus", "moon_bonus", "star_fire", "elements",
+    "largest_system", "most_systems", "largest_nebula",
+)
+"""The parts of a seat's score (SF-18), the keys of ``score_breakdown``'s rows in order."""
+
+
 class StarFireState(State):
     """One position of a Star Fire game."""
 
@@ -971,9 +978,23 @@ class StarFireState(State):
 
     # ------------------------------------------------------------------ scoring (SF-18)
     def score_breakdown(self) -> list[dict[str, float]]:
+        rows: list[dict[str, float]] = []
+        for parts in self._score_parts():
+            row = dict(zip(SCORE_PARTS, parts, strict=True))
+            row["total"] = sum(parts)
+            rows.append(row)
+        return rows
+
+    def scores(self) -> list[float]:
+        # The totals of score_breakdown (the same sums, in the same order) without its dicts:
+        # the observation reads them at every step.
+        return [sum(parts) for parts in self._score_parts()]
+
+    def _score_parts(self) -> list[list[float]]:
+        """Per seat, the parts of the score in ``SCORE_PARTS`` order (SF-18)."""
         C = self.C
         ties = self.g.options["bonus_ties"]
-        rows: list[dict[str, float]] = []
+        rows: list[list[float]] = []
         largest: list[int] = []
         count_sys: list[int] = []
         nebula: list[int] = []
@@ -999,24 +1020,18 @@ class StarFireState(State):
             largest.append(big)
             count_sys.append(full)
             nebula.append(sum(C.units[c] for c in self.nursery[seat]))
-            rows.append({
-                "bodies": float(bodies),
-                "system_bonus": float(system_bonus),
-                "moon_bonus": float(moon_bonus),
-                "star_fire": float(len(self.pile[seat])),
-                "elements": float(len(self.nursery[seat])),
-            })
-        for key, vals in (("largest_system", largest), ("most_systems", count_sys),
-                          ("largest_nebula", nebula)):
+            rows.append([
+                float(bodies), float(system_bonus), float(moon_bonus),
+                float(len(self.pile[seat])), float(len(self.nursery[seat])),
+            ])
+        for vals in (largest, count_sys, nebula):  # SF-18: the three majority bonuses
             best = max(vals)
             winners = [q for q in range(self.n) if vals[q] == best and best > 0]
             for q in range(self.n):
                 share = 0.0
                 if q in winners:
                     share = 3.0 if ties == "full" else 3.0 / len(winners)
-                rows[q][key] = share
-        for r in rows:
-            r["total"] = sum(r.values())
+                rows[q].append(share)
         return rows
 
     def built_count(self, seat: int) -> int:

@@ -44,97 +44,13 @@ def observation_size(game: StarlightGame) -> int:
 
 def observation(s: StarlightState, p: int) -> list[float]:
     """``p``'s observation as a new list (order as in the module's docstring)."""
-    out = [0.0] * observation_size(s.g)
-    write(s, p, out)
-    return out
+    return StarlightObserver(s.g).observation(s, p)
 
 
 def write(s: StarlightState, p: int, buf: Any) -> None:
     """The non-zero numbers of ``p``'s observation into the zeroed ``buf`` (a list or a
-    float32 buffer): the one encoding of this module."""
-    t = s.t
-    g = s.g
-    nc = len(t.colors)
-    n = g.num_seats
-    per_seat = 2 + 8 + 5 + 18 + 1 + 2 * nc + 2
-    o = 0
-    for k in range(min(n, MAX_SEATS)):
-        q = (p + k) % n
-        o = k * per_seat
-        buf[o] = 1.0
-        if s.is_bot(q):
-            buf[o + 1] = 1.0
-        buf[o + 2 + s.pos[q] + 1] = 1.0
-        o += 10
-        for x, scale in ((s.np[q], 100), (s.saved[q], 10), (s.stars_of(q), 10),
-                         (s.constellations_of(q), 6), (g.head_start[q], 10)):
-            if x:
-                buf[o] = x / scale
-            o += 1
-        write_bits(buf, o, s.privs[q], 6)
-        write_bits(buf, o + 6, s.mags[q], 6)
-        write_bits(buf, o + 12, s.aspects[q], 6)
-        o += 18
-        if s.cores[q]:
-            buf[o] = len(s.cores[q]) / 5
-        o += 1
-        for x in s.rays[q]:
-            if x:
-                buf[o] = x / 10
-            o += 1
-        if s.flares[q]:
-            buf[o] = len(s.flares[q]) / 10
-        if s.used[q]:
-            buf[o + 1] = len(s.used[q]) / 10
-    o = MAX_SEATS * per_seat
-    mine = s.turn == p
-    if mine and s.ap:
-        buf[o] = s.ap / 10
-    buf[o + 1 + s.phase] = 1.0
-    o += 12
-    for flag in (s.first, s.last, s.moved, s.opened):
-        if mine and flag:
-            buf[o] = 1.0
-        o += 1
-    for x in s.laurels[p]:
-        buf[o + x] = 1.0
-    o += len(t.laurel_ids)
-    if s.star_core >= 0 and mine:
-        buf[o + s.star_core] = 1.0
-    o += len(t.core_ids)
-    for x in s.star_rays:
-        if mine and x:
-            buf[o] = x / 7
-        o += 1
-    for owner in s.board:
-        buf[o if owner < 0 else (o + 1 if owner == p else o + 2)] = 1.0
-        o += 3
-    # Counts are summed apart and written once: the same floats as the list's sums.
-    cp = [0.0] * t.num_deck_cores
-    for c in s.core_pool:
-        cp[c] += 1.0
-    lp = [0.0] * (2 * nc)
-    for c in s.long_pool:
-        lp[c] += 0.2
-    for c in s.short_pool:
-        lp[nc + c] += 0.2
-    for count in cp + lp:
-        if count:
-            buf[o] = count
-        o += 1
-    nf = len(t.flare_ids)
-    for f in s.flare_pool:
-        if f >= 0:
-            buf[o + f] = 1.0
-        o += nf
-    for i in range(5):
-        owner = s.accolade[i]
-        buf[o + (0 if owner < 0 else 1 + (owner - p) % n)] = 1.0
-        o += 6
-    if s.round:
-        buf[o] = s.round / 50
-    if s.daybreak_round:
-        buf[o + 1] = 1.0
+    float32 buffer): the one encoding of this module (``StarlightObserver``'s)."""
+    StarlightObserver(s.g).observation_into(s, p, buf)
 
 
 class StarlightObserver(Observer):
@@ -142,14 +58,148 @@ class StarlightObserver(Observer):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self._size = observation_size(cast("StarlightGame", game))
+        g = cast("StarlightGame", game)
+        t = g.tables
+        self._size = observation_size(g)
+        # The game's tables read once, typed (the game and its tables are interpreted).
+        self._nc: int = len(t.colors)
+        self._n: int = g.num_seats
+        self._players: int = g.num_players
+        self._head: list[Any] = list(g.head_start)
+        self._nlaurels: int = len(t.laurel_ids)
+        self._ncores: int = len(t.core_ids)
+        self._ndeck: int = t.num_deck_cores
+        self._nflares: int = len(t.flare_ids)
+        self._constellations: list[list[int]] = [list(sl) for sl in t.slots_of]
 
     @property
     def size(self) -> int:
         return self._size
 
     def observation(self, state: State, player: int) -> list[float]:
-        return observation(cast("StarlightState", state), player)
+        out = [0.0] * self._size
+        self._write(cast("StarlightState", state), player, out)
+        return out
 
     def observation_into(self, state: State, player: int, buf: Any) -> None:
-        write(cast("StarlightState", state), player, buf)
+        self._write(cast("StarlightState", state), player, buf)
+
+    def _write(self, s: StarlightState, p: int, buf: Any) -> None:
+        """The non-zero numbers of ``p``'s observation into the zeroed ``buf``."""
+        nc = self._nc
+        n = self._n
+        board = s.board
+        # stars_of / constellations_of of every seat, in one pass over the board.
+        stars = [0] * n
+        for owner in board:
+            if owner >= 0:
+                stars[owner] += 1
+        consts = [0] * n
+        for sl in self._constellations:
+            seen = 0
+            for i in sl:
+                owner = board[i]
+                if owner >= 0:
+                    seen |= 1 << owner
+            q = 0
+            while seen:
+                if seen & 1:
+                    consts[q] += 1
+                seen >>= 1
+                q += 1
+        per_seat = 2 + 8 + 5 + 18 + 1 + 2 * nc + 2
+        o = 0
+        for k in range(min(n, MAX_SEATS)):
+            q = (p + k) % n
+            o = k * per_seat
+            buf[o] = 1.0
+            if q >= self._players:  # a Starbot (StarlightState.is_bot)
+                buf[o + 1] = 1.0
+            buf[o + 2 + s.pos[q] + 1] = 1.0
+            o += 10
+            if s.np[q]:
+                buf[o] = s.np[q] / 100
+            if s.saved[q]:
+                buf[o + 1] = s.saved[q] / 10
+            if stars[q]:
+                buf[o + 2] = stars[q] / 10
+            if consts[q]:
+                buf[o + 3] = consts[q] / 6
+            head = self._head[q]
+            if head:
+                buf[o + 4] = head / 10
+            o += 5
+            write_bits(buf, o, s.privs[q], 6)
+            write_bits(buf, o + 6, s.mags[q], 6)
+            write_bits(buf, o + 12, s.aspects[q], 6)
+            o += 18
+            if s.cores[q]:
+                buf[o] = len(s.cores[q]) / 5
+            o += 1
+            for x in s.rays[q]:
+                if x:
+                    buf[o] = x / 10
+                o += 1
+            if s.flares[q]:
+                buf[o] = len(s.flares[q]) / 10
+            if s.used[q]:
+                buf[o + 1] = len(s.used[q]) / 10
+        o = MAX_SEATS * per_seat
+        mine = s.turn == p
+        if mine and s.ap:
+            buf[o] = s.ap / 10
+        buf[o + 1 + s.phase] = 1.0
+        o += 12
+        if mine:
+            if s.first:
+                buf[o] = 1.0
+            if s.last:
+                buf[o + 1] = 1.0
+            if s.moved:
+                buf[o + 2] = 1.0
+            if s.opened:
+                buf[o + 3] = 1.0
+        o += 4
+        for x in s.laurels[p]:
+            buf[o + x] = 1.0
+        o += self._nlaurels
+        if s.star_core >= 0 and mine:
+            buf[o + s.star_core] = 1.0
+        o += self._ncores
+        for x in s.star_rays:
+            if mine and x:
+                buf[o] = x / 7
+            o += 1
+        for owner in board:
+            buf[o if owner < 0 else (o + 1 if owner == p else o + 2)] = 1.0
+            o += 3
+        # Counts are summed apart and written once: the same floats as the list's sums.
+        cp = [0.0] * self._ndeck
+        for c in s.core_pool:
+            cp[c] += 1.0
+        for count in cp:
+            if count:
+                buf[o] = count
+            o += 1
+        lp = [0.0] * (2 * nc)
+        for c in s.long_pool:
+            lp[c] += 0.2
+        for c in s.short_pool:
+            lp[nc + c] += 0.2
+        for count in lp:
+            if count:
+                buf[o] = count
+            o += 1
+        nf = self._nflares
+        for f in s.flare_pool:
+            if f >= 0:
+                buf[o + f] = 1.0
+            o += nf
+        for i in range(5):
+            owner = s.accolade[i]
+            buf[o + (0 if owner < 0 else 1 + (owner - p) % n)] = 1.0
+            o += 6
+        if s.round:
+            buf[o] = s.round / 50
+        if s.daybreak_round:
+            buf[o + 1] = 1.0

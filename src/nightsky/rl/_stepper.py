@@ -1,0 +1,135 @@
+"""The vector env's per-game loops, compiled with the engine (``setup.py``, ``COMPILED``).
+
+``nightsky.rl.vector`` keeps the Gymnasium side (numpy batches, infos, seeds); the work done
+once per game and step is here, in plain Python over the game contract (no numpy, no
+Gymnasium: this module imports with the engine alone), so mypyc turns it into calls between
+compiled classes instead of interpreted frames:
+
+* ``advance``: chance events and the other seats' moves until the learner acts;
+* ``step_games``: the learner's action in every game, then ``advance``, then the reward;
+* ``write_rows``: every game's observation (``Observer.observation_into``) and legal ids into
+  the rows of the two batches.
+
+The state is the caller's (lists of states, agents, random streams, rewarders): nothing here
+keeps any, so the env pickles and copies as before.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from nightsky.agents.simple import RandomAgent
+from nightsky.core.observer import Observer
+from nightsky.core.rng import choice
+from nightsky.core.state import CHANCE, State
+
+
+def advance(
+    state: State,
+    seat: int,
+    agents: dict[int, Any],
+    chance_rng: random.Random,
+    agent_rng: random.Random,
+    counts: list[int],
+) -> bool:
+    """Play chance (``counts[0] += 1`` each) and the other seats (``counts[1]``) of ``state``
+    until ``seat`` acts (False) or the game ends (True)."""
+    while True:
+        players = state.current_players()
+        if not players:
+            return True
+        if len(players) == 1 and players[0] == CHANCE:
+            state.step(state.sample_chance(chance_rng), CHANCE)
+            counts[0] += 1
+            continue
+        if seat in players:
+            return False
+        other = min(players)
+        agent = agents[other]
+        if type(agent) is RandomAgent:
+            # RandomAgent.choose's very draw (core.rng.choice is random.Random.choice's
+            # arithmetic), without its interpreted frames.
+            action = choice(agent_rng, state.legal_actions(other))
+        else:
+            action = agent.choose(state, other, agent_rng)
+        # An agent picks among legal_actions (the contract of Agent.choose): no re-check.
+        state.step(action, other)
+        counts[1] += 1
+
+
+def step_games(
+    states: list[State],
+    ids: list[int],
+    actions: list[Any],
+    mask_rows: list[Any],
+    seat: int,
+    opponents: list[dict[int, Any]],
+    chance_rngs: list[random.Random],
+    agent_rngs: list[random.Random],
+    rewarders: list[Any],
+    every_step: bool,
+    rewards: list[float],
+    counts: list[int],
+    illegal_reward: float,
+    illegal: list[int],
+) -> list[int]:
+    """Apply the action of id ``ids[i]`` (``actions``: the id table) for ``seat`` in every game,
+    play on to the learner's next turn and set ``rewards[i]``; the games that ended, ascending.
+
+    An id out of range or not set in the game's mask row (``mask_rows[i]``, written by
+    ``write_rows`` for this very position) moves nothing: that game ends with
+    ``illegal_reward`` and its index is appended to ``illegal`` too.
+    ``every_step``: the rewarders pay during the game (``shaped``); otherwise they pay only
+    at the end (``win``, ``score``: zero before), so they are asked only then."""
+    finals: list[int] = []
+    n_ids = len(actions)
+    for i in range(len(states)):
+        a = ids[i]
+        if a < 0 or a >= n_ids or not mask_rows[i][a]:
+            rewards[i] = illegal_reward
+            illegal.append(i)
+            finals.append(i)
+            continue
+        state = states[i]
+        state.step(actions[a], seat)  # legal: the mask says so
+        over = advance(state, seat, opponents[i], chance_rngs[i], agent_rngs[i], counts)
+        if over or every_step:
+            rewards[i] = float(rewarders[i].step(state)[seat])
+        if over:
+            finals.append(i)
+    return finals
+
+
+def write_rows(
+    states: list[State],
+    seat: int,
+    observer: Observer,
+    obs_rows: list[Any],
+    mask_rows: list[Any],
+    ident: dict[int, Any] | None,
+    game: Any,
+) -> None:
+    """Every live game's observation of ``seat`` into ``obs_rows[i]`` and its legal ids as 1s
+    into ``mask_rows[i]`` (both zeroed by the caller).
+
+    ``ident`` maps ``id()`` of each object of ``game.all_actions()`` (kept alive by the
+    caller) to its id: a legal action that is one of them costs no hash; any other is asked of
+    ``game.action_id``. None: the state's own ``legal_action_ids``."""
+    for i in range(len(states)):
+        state = states[i]
+        if state.is_terminal():
+            continue
+        observer.observation_into(state, seat, obs_rows[i])
+        row = mask_rows[i]
+        if ident is None:
+            ids: Any = state.legal_action_ids(seat)  # Any: the ints stay boxed, as written
+            for j in ids:
+                row[j] = 1
+            continue
+        for a in state.legal_actions(seat):
+            # The id stays the table's int object (Any: no unboxing and boxing again).
+            j = ident.get(id(a))
+            if j is None:
+                j = game.action_id(a)
+            row[j] = 1
