@@ -80,6 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--spec", default="ismcts:iterations=5000")
     ap.add_argument("--opponent", default="greedy")
     ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0, help="play games first .. first+games-1")
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", type=Path, help="JSON-lines file of finished games (appended)")
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     done = set()
     if args.out.exists():
         done = {json.loads(x)["i"] for x in args.out.read_text().splitlines() if x.strip()}
-    todo = [i for i in range(args.games) if i not in done]
+    todo = [i for i in range(args.first, args.first + args.games) if i not in done]
     with ProcessPoolExecutor(args.workers) as ex, args.out.open("a") as fh:
         futures = [ex.submit(one_game, args.game, args.spec, args.opponent, args.seed, i)
                    for i in todo]
