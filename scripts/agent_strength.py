@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from nightsky.core.registry import game_class, packaged_game_ids
+from nightsky.sim.design import components_hash
 from nightsky.sim.engines import run_games
 from nightsky.sim.runner import MatchSpec
 from nightsky.sim.tournament import lineups, summarize_tournament
@@ -67,7 +68,16 @@ def duel(
         "target": TARGETS.get(opponent),
         "mean_actions": summary["mean_actions"],
         "seconds": round(seconds, 1),
+        # The components the row was played on (the guard in tests/test_strength_rows.py
+        # fails once the game's shipped set no longer has this hash).
+        "components": components_stamp(game_id),
     }
+
+
+def components_stamp(game_id: str, path: str | None = None) -> dict[str, str]:
+    """Which components a row was measured on: ``file`` (``shipped``, or the components file
+    given) and its SHA-256 as ``nightsky.sim.design.components_hash`` computes it."""
+    return {"file": path or "shipped", "sha256": components_hash(game_id, path)}
 
 
 def table(rows: list[dict[str, Any]], spec: str) -> str:
@@ -125,6 +135,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     if args.load is not None:
         for path in args.load:
             rows += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        # Rows measured on components a game no longer ships are history, not the table.
+        rows = [r for r in rows if r.get("components", {}).get("file", "shipped") == "shipped"]
         rows.sort(key=lambda r: (r["game"], r["opponent"]))
         body = table(rows, args.spec)
         print(body)

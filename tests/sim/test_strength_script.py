@@ -59,3 +59,32 @@ def test_full_strength_run() -> None:
     """The full benchmark (hours on 2 cores): ismcts:seconds=0.2 meets its targets."""
     rows = _script().main(["--workers", "2"])
     assert all(r["win_rate"] >= r["target"] for r in rows)
+
+
+def test_paired_strength_counts_the_games_of_a_cut_short_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """scripts/paired_strength.py: games appended one by one, a rerun plays only the missing
+    ones, and ``--row`` is the strength row of what was played, with the components' hash."""
+    import json
+
+    from nightsky.sim.design import components_hash
+
+    script = load_script("paired_strength")
+    out = tmp_path / "games.jsonl"
+    args = ["shooting-star", "--spec", "greedy", "--opponent", "random", "--seed", "3",
+            "--out", str(out)]
+    script.main([*args, "--games", "2"])
+    first = [json.loads(x) for x in out.read_text().splitlines()]
+    assert sorted(g["i"] for g in first) == [0, 1] and {g["seat"] for g in first} == {0, 1}
+    script.main([*args, "--games", "4"])  # games 0 and 1 are not played again
+    games = [json.loads(x) for x in out.read_text().splitlines()]
+    assert sorted(g["i"] for g in games) == [0, 1, 2, 3] and games[:2] == first
+    capsys.readouterr()
+    script.main(["shooting-star", "--spec", "greedy", "--opponent", "random", "--seed", "3",
+                 "--row", str(out)])
+    row = json.loads(capsys.readouterr().out)
+    wins = sum(g["share"] for g in games)
+    assert row["games"] == 4 and row["win_rate"] == pytest.approx(wins / 4, abs=1e-6)
+    assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
+    assert row["components"] == {"file": "shipped", "sha256": components_hash("shooting-star")}
