@@ -77,7 +77,7 @@ def position(gid: str) -> State:
 def test_every_registered_agent_is_accepted_somewhere() -> None:
     names = {spec for _, spec in accepted()}
     assert {"tsar-planner", "test-registered-at-run-time"} <= names
-    assert set(agent_names()) <= names
+    assert {n for n in agent_names() if not n.startswith("test-")} <= names
 
 
 @pytest.mark.parametrize(("gid", "spec"), accepted())
