@@ -135,6 +135,10 @@ class Studio:
             self._set(job, status="failed", finished=time.time(),
                       error=scrub(str(exc), folder))
         except Exception:
+            if self._closing:  # the pool went down under it (a stop), not a failure of the job
+                self._set(job, status="interrupted", finished=time.time(),
+                          error="the server stopped while it ran")
+                return
             log.exception("studio job %s failed", job.id)
             self._set(job, status="failed", finished=time.time(),
                       error="the job failed on the server; try again")
