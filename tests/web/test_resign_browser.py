@@ -59,3 +59,38 @@ def test_the_lobbys_turn_based_clock_starts_at_ten_minutes(page):
     with page.expect_request(lambda q: q.url.endswith("/api/games") and q.method == "POST") as req:
         page.click("#create")
     assert req.value.post_data_json["clock"]["move_seconds"] == 600
+
+
+def test_a_view_pushed_after_the_table_was_forgotten_does_not_bring_it_back(page):
+    """The race CI met: leaving forgets the table, and a view pushed before the page is gone
+    used to write the seat back into this browser's games."""
+    r = page.request.post(
+        page.base + "/api/games",
+        data={"game": "shooting-star", "players": 2, "seats": ["human", "random"], "seed": 5},
+    )
+    made = r.json()
+    gid = made["id"]
+    page.goto(made["tokens"][0]["invite"])
+    page.wait_for_selector("#conn.live")
+    mine = f"(JSON.parse(localStorage.getItem('nightsky.games') || '{{}}')['{gid}'] || {{}})"
+    page.wait_for_function(f"() => {mine}.tokens")
+    token = page.evaluate(f"() => {mine}.token")
+    view = page.request.get(f"{page.base}/api/games/{gid}/view",
+                            headers={"Authorization": f"Bearer {token}"}).json()
+    assert view["legal"], "the human seat moves first in this seeded game"
+    page.evaluate("""(gid) => {
+        window.__views = 0;
+        document.addEventListener('nightsky:view', () => { window.__views += 1; });
+        const all = JSON.parse(localStorage.getItem('nightsky.games'));
+        delete all[gid];
+        localStorage.setItem('nightsky.games', JSON.stringify(all));
+    }""", gid)
+    moved = page.request.post(
+        f"{page.base}/api/games/{gid}/actions",
+        headers={"Authorization": f"Bearer {token}"},
+        data={"action": view["legal"][0]["action"], "version": view["version"]},
+    )
+    assert moved.ok
+    page.wait_for_function("() => window.__views >= 1")
+    games = page.evaluate("() => JSON.parse(localStorage.getItem('nightsky.games') || '{}')")
+    assert gid not in games

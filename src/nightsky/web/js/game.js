@@ -82,7 +82,10 @@ function switchSeat(tok) {
 
 function keepSeatToken(v) {
   if (v.seat === null || !token) return;
-  const mine = myGames()[gid] || {};
+  // No entry: the player left this table (resign.js forgot it) and a push still in flight
+  // must not bring it back into their games.
+  const mine = myGames()[gid];
+  if (!mine) return;
   if ((mine.tokens || {})[v.seat] !== token) {
     rememberSeat(gid, { seat: v.seat, tokens: { ...(mine.tokens || {}), [v.seat]: token } });
   }
