@@ -75,16 +75,20 @@ def test_a_view_pushed_after_the_table_was_forgotten_does_not_bring_it_back(page
     mine = f"(JSON.parse(localStorage.getItem('nightsky.games') || '{{}}')['{gid}'] || {{}})"
     page.wait_for_function(f"() => {mine}.tokens")
     token = page.evaluate(f"() => {mine}.token")
-    view = page.request.get(f"{page.base}/api/games/{gid}/view",
-                            headers={"Authorization": f"Bearer {token}"}).json()
+    view = page.request.get(
+        f"{page.base}/api/games/{gid}/view", headers={"Authorization": f"Bearer {token}"}
+    ).json()
     assert view["legal"], "the human seat moves first in this seeded game"
-    page.evaluate("""(gid) => {
+    page.evaluate(
+        """(gid) => {
         window.__views = 0;
         document.addEventListener('nightsky:view', () => { window.__views += 1; });
         const all = JSON.parse(localStorage.getItem('nightsky.games'));
         delete all[gid];
         localStorage.setItem('nightsky.games', JSON.stringify(all));
-    }""", gid)
+    }""",
+        gid,
+    )
     moved = page.request.post(
         f"{page.base}/api/games/{gid}/actions",
         headers={"Authorization": f"Bearer {token}"},
