@@ -156,7 +156,14 @@ def openspiel_rate(name: str, seconds: float, seed: int = 0) -> dict[str, float]
             import open_spiel.python.games  # noqa: F401 - registers the Python games
     except ImportError:
         return None
+    from nightsky.cli.commands import frozen_heap
+
     game = pyspiel.load_game(name)
+    with frozen_heap():  # as nightsky's own loop (``bench_random_playouts``)
+        return _openspiel_loop(game, seconds, seed)
+
+
+def _openspiel_loop(game: Any, seconds: float, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
     actions = 0
     cpu = time.process_time()

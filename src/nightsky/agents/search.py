@@ -206,11 +206,21 @@ class _Node:
     """One node of the open-loop tree: ``stats`` per (seat, action) of the seat that selects
     there; ``kids[key]``, the node reached after the move or outcome observed as ``key``."""
 
-    __slots__ = ("kids", "stats")
+    __slots__ = ("kids", "stats", "seats")
 
     def __init__(self) -> None:
         self.stats: Stats = {}
         self.kids: dict[Any, _Node] = {}
+        # The same edges again by seat, then action: ``_choose`` looks every legal action up
+        # at every visit, and a (seat, action) key would be a new tuple hashed each time.
+        self.seats: dict[int, dict[Action, _Edge]] = {}
+
+    def edges(self, seat: int) -> dict[Action, _Edge]:
+        """``seat``'s edges here by action (those of ``stats`` whose seat is ``seat``)."""
+        mine = self.seats.get(seat)
+        if mine is None:
+            mine = self.seats[seat] = {}
+        return mine
 
 
 def _child(node: _Node, key: Any) -> _Node:
@@ -589,9 +599,9 @@ class _Search:
             here, prior = prior, None
             if (depth and moves >= depth) or (own_turn and seat != self.me):
                 break
-            stats = trees[seat if self.observe and seat < len(trees) else 0].stats
-            action, edge, new = self._choose(stats, world, seat, here)
-            path.append((edge, seat, stats, seat == last_seat))
+            node = trees[seat if self.observe and seat < len(trees) else 0]
+            action, edge, new = self._choose(node, world, seat, here)
+            path.append((edge, seat, node.stats, seat == last_seat))
             last_seat = seat
             world.step(action, seat)
             moves += 1
@@ -616,10 +626,10 @@ class _Search:
             trees[q] = _child(trees[q], key)
 
     def _choose(
-        self, stats: Stats, world: State, seat: int, prior: dict[Action, float] | None
+        self, node: _Node, world: State, seat: int, prior: dict[Action, float] | None
     ) -> tuple[Action, _Edge, bool]:
-        """``seat``'s action at a node with edges ``stats``: an untried one if any (``_expand``,
-        True), else the best by UCB (``_select``). ``prior`` is given at the root only."""
+        """``seat``'s action at ``node``: an untried one if any (``_expand``, True), else the
+        best by UCB (``_select``). ``prior`` is given at the root only."""
         legal = world.legal_actions(seat)
         if prior is not None and self.settings.widen:
             # Progressive widening at the root: the heuristic's best 2 + sqrt(N) actions
@@ -630,10 +640,12 @@ class _Search:
             legal = self.root_ranked[: 2 + int(math.sqrt(self.done + self.base))]
         untried: list[tuple[Action, _Edge]] = []
         tried: list[tuple[Action, _Edge]] = []
+        stats = node.stats
+        mine = node.edges(seat)
         for a in legal:
-            edge = stats.get((seat, a))
+            edge = mine.get(a)
             if edge is None:
-                edge = stats[(seat, a)] = _Edge()
+                edge = mine[a] = stats[(seat, a)] = _Edge()
             edge.avail += 1.0
             if edge.visits == 0.0:
                 untried.append((a, edge))

@@ -36,6 +36,7 @@ from nightsky.games.shooting_star.actions import (
 )
 from nightsky.games.shooting_star.constants import (
     BITS,
+    CARD_BASE,
     CARD_KEYS,
     DARK,
     DARK_LEVEL,
@@ -61,12 +62,18 @@ from nightsky.games.shooting_star.constants import (
     hand_with,
     hand_without,
     pile_card,
-    pile_cards,
     pile_of_cover,
     pile_planets,
 )
 from nightsky.games.shooting_star.events import Event, as_event
-from nightsky.games.shooting_star.tables import Tables
+from nightsky.games.shooting_star.tables import (
+    F_ANY,
+    F_MAJOR,
+    F_MINOR,
+    M_DESTROY,
+    M_NAMED,
+    Tables,
+)
 from nightsky.games.shooting_star.views import census, view
 
 if TYPE_CHECKING:
@@ -631,29 +638,51 @@ class ShootingStarState(State):
         return sum(self._mission_points(seat, m, planets) for m in self.missions[seat])
 
     def _mission_points(self, seat: int, mission: int, planets: list[int]) -> int:
-        g = self.g
-        m = g.missions[mission]
-        if m.kind == "destroy":
-            got = sum(1 for owner, _ in pile_cards(self.debris[seat]) if owner != seat)
-            return m.value if got >= m.count else 0
-        if m.kind == "named":  # SS-13.2/13.3: copies count once
-            names = {g.p_name[p] for p in planets if g.p_kind[p] == MAJOR}
-            hit = (m.planet in names) + (any(p in g.zero for p in planets))
+        t = self.t  # typed tables: scoring ends every search rollout
+        kind = t.m_kind[mission]
+        if kind == M_DESTROY:
+            got = 0
+            for code in self.debris[seat]:
+                if code >= CARD_BASE and (code - CARD_BASE) // NCARDS != seat:
+                    got += 1  # an opponent's Destruction card
+            return t.m_value[mission] if got >= t.m_count[mission] else 0
+        pk = t.p_kind
+        if kind == M_NAMED:  # SS-13.2/13.3: copies count once
+            named = t.m_planet[mission]
+            p_name = t.p_name
+            p_zero = t.p_zero
+            found = zero = False
+            for p in planets:
+                if pk[p] == MAJOR and p_name[p] == named:
+                    found = True
+                if p_zero[p]:
+                    zero = True
+            hit = int(found) + int(zero)
             return 3 if hit == 2 else hit
-        kind = g.p_kind
-        if m.filter == "any":
-            got = sum(1 for p in planets if kind[p] != DARK)  # SS-13.1
-        elif m.filter == "minor":
-            got = sum(1 for p in planets if kind[p] == MINOR)
-        elif m.filter == "major":
-            got = sum(1 for p in planets if kind[p] == MAJOR)
-        else:
-            got = sum(1 for p in planets if kind[p] != DARK and g.p_moon[p])
-        return m.value if got >= m.count else 0
+        f = t.m_filter[mission]
+        moon = t.p_moon
+        got = 0
+        for p in planets:
+            k = pk[p]
+            if f == F_ANY:
+                ok = k != DARK  # SS-13.1
+            elif f == F_MINOR:
+                ok = k == MINOR
+            elif f == F_MAJOR:
+                ok = k == MAJOR
+            else:
+                ok = k != DARK and moon[p]
+            if ok:
+                got += 1
+        return t.m_value[mission] if got >= t.m_count[mission] else 0
 
     def moons(self, seat: int) -> int:
-        moon = self.g.p_moon
-        return sum(1 for p in pile_planets(self.conq[seat]) if moon[p])
+        moon = self.t.p_moon
+        n = 0
+        for code in self.conq[seat]:
+            if code < CARD_BASE and moon[code]:  # a planet (not a card) with a Moon
+                n += 1
+        return n
 
     def score_breakdown(self) -> list[dict[str, float]]:
         n = self.g.num_players

@@ -10,7 +10,7 @@ It also spells out the set-up's chance outcomes (``make_grid``, ``make_deck``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from nightsky.core.state import LogSecret
 from nightsky.games.shooting_star.actions import (
@@ -22,6 +22,18 @@ from nightsky.games.shooting_star.actions import (
     grid_text,
     missions_text,
 )
+
+# Mission kinds and ``planets`` filters as ints (``Tables.m_kind``, ``Tables.m_filter``), in
+# the order of the components' literals.
+_MISSION_KINDS: Final = ("destroy", "named", "planets")
+M_DESTROY: Final = 0
+M_NAMED: Final = 1
+M_PLANETS: Final = 2
+_FILTERS: Final = ("any", "minor", "major", "moon")
+F_ANY: Final = 0
+F_MINOR: Final = 1
+F_MAJOR: Final = 2
+F_MOON: Final = 3
 
 
 class Tables:
@@ -51,6 +63,19 @@ class Tables:
         self.grid_tokens: tuple[tuple[str, ...], ...] = game.grid_tokens
         self.p_code: tuple[str, ...] = game.p_code
         self.mission_codes: tuple[str, ...] = game.mission_codes
+        # What scoring reads (every search rollout ends in it): planets' facts and the
+        # missions as ints, instead of the interpreted game's tuples and pydantic records.
+        self.p_name: list[str] = list(game.p_name)
+        self.p_moon: list[bool] = [bool(m) for m in game.p_moon]
+        self.p_zero: list[bool] = [p in game.zero for p in range(self.nplanets)]
+        missions = game.missions
+        #: per mission: M_DESTROY, M_NAMED or M_PLANETS
+        self.m_kind: list[int] = [_MISSION_KINDS.index(m.kind) for m in missions]
+        #: per mission: which planets a ``planets`` mission counts (F_ANY ... F_MOON)
+        self.m_filter: list[int] = [_FILTERS.index(m.filter) for m in missions]
+        self.m_value: list[int] = [m.value for m in missions]
+        self.m_count: list[int] = [m.count for m in missions]
+        self.m_planet: list[str] = [m.planet for m in missions]
         #: secrets[seat][cell]: ``game.place_secrets_of(seat)``, copied on first use
         self.secrets: list[list[LogSecret]] = [[] for _ in range(self.num_players)]
 

@@ -5,6 +5,12 @@ like a chess board: columns ``a``..``e`` left to right, rows ``1``..``5`` top to
 ``c2`` is row 2, column 3 (position ``(2-1)*5 + 2 = 7``). Every action carries its notation as
 ``text`` (built once per game), and compares by its meaningful fields only (and its class:
 every action is a frozen dataclass subclassing ``ActionBase``).
+
+Each action spells out its ``__eq__`` and ``__hash__`` (``eq=False``): the methods ``@dataclass``
+generates stay interpreted Python even in this compiled module, and search trees and legal-move
+checks hash and compare these actions by the thousand. They mean what the generated ones meant:
+equal when the class and the compared fields are; the hash is that of the compared fields'
+tuple, the very value the dataclass gave.
 """
 
 from __future__ import annotations
@@ -39,29 +45,47 @@ def tile_target(pos: int) -> str:
     return f"tile-{pos // 5}-{pos % 5}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Invoke(ActionBase):
     """Step 1: discard a hand card to gain its invocation symbols."""
 
     card: int
     text: str = field(compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Invoke
+            and other.card == self.card
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.card,))
+
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Power(ActionBase):
     """Step 2: use the power of a summoned creature on one of the gained symbols."""
 
     card: int
     text: str = field(compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Power
+            and other.card == self.card
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.card,))
+
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Push(ActionBase):
     """Push symbol: move row/column ``index`` by one step ``delta`` (+1 right/down, -1 left/up)."""
 
@@ -69,6 +93,17 @@ class Push(ActionBase):
     index: int
     delta: int
     text: str = field(compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Push
+            and other.column == self.column
+            and other.index == self.index
+            and other.delta == self.delta
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.column, self.index, self.delta))
 
     def __str__(self) -> str:
         return self.text
@@ -82,7 +117,7 @@ class Push(ActionBase):
         return line
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Swap(ActionBase):
     """Swap symbol: exchange two orthogonally adjacent tiles (a < b)."""
 
@@ -90,22 +125,41 @@ class Swap(ActionBase):
     b: int
     text: str = field(compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Swap
+            and other.a == self.a
+            and other.b == self.b
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.a, self.b))
+
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Flip(ActionBase):
     """Flip symbol: turn the tile at ``pos`` over."""
 
     pos: int
     text: str = field(compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Flip
+            and other.pos == self.pos
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.pos,))
+
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Summon(ActionBase):
     """Step 4: summon ``card`` from the hand, ignoring the bonus stars of ``bonus`` servitors.
 
@@ -120,35 +174,63 @@ class Summon(ActionBase):
     text: str = field(compare=False)
     tiles: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Summon
+            and other.card == self.card
+            and other.bonus == self.bonus
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.card, self.bonus))
+
     def __str__(self) -> str:
         if not self.tiles:
             return self.text
         return self.text + " @ " + "; ".join(",".join(map(cell_name, t)) for t in self.tiles)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Discard(ActionBase):
     """Step 5: discard a card from the hand."""
 
     card: int
     text: str = field(compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Discard
+            and other.card == self.card
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.card,))
+
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Release(ActionBase):
     """Discard one of your creatures after gaining a seventh (TSAR-6.8)."""
 
     card: int
     text: str = field(compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Release
+            and other.card == self.card
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.card,))
+
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Exchange(ActionBase):
     """Gug/Tindaloo: discard ``minion`` to trade your ``give`` for an opponent's ``take``."""
 
@@ -157,11 +239,22 @@ class Exchange(ActionBase):
     take: int
     text: str = field(compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Exchange
+            and other.minion == self.minion
+            and other.give == self.give
+            and other.take == self.take
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.minion, self.give, self.take))
+
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Take(ActionBase):
     """Dhole: discard ``minion`` to take the top card of the deck (``from_deck``) or discards."""
 
@@ -169,20 +262,36 @@ class Take(ActionBase):
     from_deck: bool
     text: str = field(compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Take
+            and other.minion == self.minion
+            and other.from_deck == self.from_deck
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.minion, self.from_deck))
+
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class End(ActionBase):
     """Stop acting: go on to the draw (step 6) that ends the turn."""
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or type(other) is End
+
+    def __hash__(self) -> int:
+        return hash(())
 
     def __str__(self) -> str:
         return "end"
 
 
 # ---------------------------------------------------------------- chance outcomes
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class PlaceTile(ActionBase):
     """Set-up chance: the next sky position gets a tile of kind ``kind`` showing ``side``."""
 
@@ -190,16 +299,35 @@ class PlaceTile(ActionBase):
     side: int
     text: str = field(compare=False)
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is PlaceTile
+            and other.kind == self.kind
+            and other.side == self.side
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.side))
+
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Draw(ActionBase):
     """Chance: the card drawn from the (shuffled) deck."""
 
     card: int
     text: str = field(compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is Draw
+            and other.card == self.card
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.card,))
 
     def __str__(self) -> str:
         return self.text

@@ -76,7 +76,7 @@ def summon_options(
     state: StarsAreRightState, p: int, exclude: int = -1
 ) -> list[tuple[int, int, tuple[int, ...], list[int]]]:
     """(vp, card, bonus, placement masks) of every summoning ``p`` could make in this sky."""
-    g = state.g
+    vps = state.t.vp  # the typed tables, not the interpreted game's records
     out = []
     for card in state.hands[p]:
         if card == exclude:
@@ -84,15 +84,15 @@ def summon_options(
         for bonus in state.bonus_options(p, card):
             pl = state.summon_placement(card, bonus)
             if pl is not None:
-                out.append((g.cards[card].vp, card, bonus, pl))
+                out.append((vps[card], card, bonus, pl))
     return out
 
 
 def option_value(state: StarsAreRightState, opt: tuple[int, int, tuple[int, ...], list[int]]
                   ) -> float:
     vp, card, bonus, _ = opt
-    cards = state.g.cards
-    lost = sum(cards[s].vp for s in bonus if cards[s].kind == LESSER)
+    t = state.t
+    lost = sum(t.vp[s] for s in bonus if t.kind[s] == LESSER)
     return vp - lost - 0.01 * len(bonus)
 
 
@@ -103,13 +103,15 @@ def evaluate(state: StarsAreRightState, p: int) -> float:
         top = max(state.vp(q) for q in range(n))
         mine = state.vp(p)
         return 1000.0 if mine == top else -1000.0 + mine
-    cards = state.g.cards
+    # The typed tables (``state.t``): a search scores every cut-off with this.
+    t = state.t
+    kind = t.kind
     vp = state.vp(p)
     opp = max((state.vp(q) for q in range(n) if q != p), default=0)
     v = 10.0 * vp - 5.0 * opp
     # Powers and minions in play are worth something beyond their VP.
-    v += 0.4 * sum(1 for c in state.creatures[p] if cards[c].kind != MINION)
-    v += 0.2 * sum(1 for c in state.creatures[p] if cards[c].kind == MINION)
+    v += 0.4 * sum(1 for c in state.creatures[p] if kind[c] != MINION)
+    v += 0.2 * sum(1 for c in state.creatures[p] if kind[c] == MINION)
     if state.current == p and not state.summoned and state.phase in (INVOKE, POWERS, MOVE,
                                                                       SUMMON):
         best = 0.0
@@ -126,10 +128,10 @@ def evaluate(state: StarsAreRightState, p: int) -> float:
     masks = state.masks()
     close = 0.0
     for card in state.hands[p]:
-        _, need = state.g.shapes_for(card)
+        need = t.plain_need[card]  # ``game.shapes_for(card)``'s face counts
         total = sum(k for _, k in need)
         have = sum(min(k, masks[f].bit_count()) for f, k in need)
-        close = max(close, cards[card].vp * have / total if total else 0.0)
+        close = max(close, t.vp[card] * have / total if total else 0.0)
     v += 0.3 * close + 0.05 * len(state.hands[p])
     return v
 
