@@ -638,8 +638,12 @@ class _Search:
                 self.root_legal = list(legal)
                 self.root_ranked = sorted(legal, key=lambda a: -prior.get(a, -1.0))
             legal = self.root_ranked[: 2 + int(math.sqrt(self.done + self.base))]
-        untried: list[tuple[Action, _Edge]] = []
-        tried: list[tuple[Action, _Edge]] = []
+        # Actions and their edges in parallel lists: a pair per legal action would be a new
+        # tuple at every visit of every node.
+        untried: list[Action] = []
+        untried_edges: list[_Edge] = []
+        tried: list[Action] = []
+        tried_edges: list[_Edge] = []
         stats = node.stats
         mine = node.edges(seat)
         for a in legal:
@@ -648,45 +652,50 @@ class _Search:
                 edge = mine[a] = stats[(seat, a)] = _Edge()
             edge.avail += 1.0
             if edge.visits == 0.0:
-                untried.append((a, edge))
+                untried.append(a)
+                untried_edges.append(edge)
             elif not untried:
-                tried.append((a, edge))
+                tried.append(a)
+                tried_edges.append(edge)
         if untried:
-            action, edge = self._expand(untried, prior)
-            return action, edge, True
-        action, edge = self._select(tried, prior)
-        return action, edge, False
+            i = self._expand(untried, prior)
+            return untried[i], untried_edges[i], True
+        i = self._select(tried, tried_edges, prior)
+        return tried[i], tried_edges[i], False
 
-    def _expand(
-        self, untried: list[tuple[Action, _Edge]], prior: dict[Action, float] | None
-    ) -> tuple[Action, _Edge]:
-        """An untried action at random; at the root, among the heuristic's favourites."""
-        if prior is not None:
-            top = max(prior.get(a, 0.0) for a, _ in untried)
-            untried = [(a, e) for a, e in untried if prior.get(a, 0.0) == top]
-        return untried[randrange(self.rng, len(untried))]
+    def _expand(self, untried: list[Action], prior: dict[Action, float] | None) -> int:
+        """The index of an untried action drawn at random; at the root, among the heuristic's
+        favourites."""
+        if prior is None:
+            return randrange(self.rng, len(untried))
+        top = max(prior.get(a, 0.0) for a in untried)
+        picks = [i for i, a in enumerate(untried) if prior.get(a, 0.0) == top]
+        return picks[randrange(self.rng, len(picks))]
 
     def _select(
-        self, tried: list[tuple[Action, _Edge]], prior: dict[Action, float] | None
-    ) -> tuple[Action, _Edge]:
-        """The best tried action by UCB with availability counts."""
+        self, tried: list[Action], edges: list[_Edge], prior: dict[Action, float] | None
+    ) -> int:
+        """The index of the best tried action (``edges[i]`` is ``tried[i]``'s) by UCB with
+        availability counts."""
         # With ``normalise``, Q is rescaled to [0, 1] among the siblings (cut-off values may
         # sit close together).
-        qs = [e.value if self.maxback else e.reward / e.visits for _, e in tried]
+        maxback = self.maxback
+        qs = [e.value if maxback else e.reward / e.visits for e in edges]
         lo = min(qs)
         span = max(qs) - lo if self.settings.normalise else 0.0
         inv = 1.0 / span if span > 1e-12 else 1.0
         base = lo if span > 1e-12 else 0.0
         c, weight = self.settings.c, self.settings.prior
-        best: tuple[Action, _Edge] | None = None
+        best = -1
         best_u = -math.inf
-        for (a, e), q in zip(tried, qs, strict=True):
-            u = (q - base) * inv + c * math.sqrt(math.log(e.avail) / e.visits)
+        for i in range(len(edges)):
+            e = edges[i]
+            u = (qs[i] - base) * inv + c * math.sqrt(math.log(e.avail) / e.visits)
             if prior is not None:  # progressive bias, fading with visits
-                u += weight * prior.get(a, 0.0) / (e.visits + 1.0)
+                u += weight * prior.get(tried[i], 0.0) / (e.visits + 1.0)
             if u > best_u:
-                best_u, best = u, (a, e)
-        assert best is not None
+                best_u, best = u, i
+        assert best >= 0
         return best
 
     def _rollout(self, st: State, moves: int) -> list[float]:
@@ -717,7 +726,7 @@ class _Search:
             if (limit and moves >= limit) or stop or (own_turn and seat != self.me):
                 return self.scale.shares(st)
             if policy is None:
-                st.step(choice(self.rng, st.legal_actions(seat)), seat)
+                st.step(st.random_action(seat, self.rng), seat)
             else:
                 st.step(policy.choose(st, seat, self.rng), seat)
             moves += 1
@@ -727,7 +736,7 @@ class _Search:
         """Another seat's move with ``others``: its policy's, or uniform at random."""
         policy = self.others_policy
         if policy is None:
-            return choice(self.rng, st.legal_actions(seat))
+            return st.random_action(seat, self.rng)
         return policy.choose(st, seat, self.rng)
 
     def _backup(self, path: list[_Step], reward: list[float]) -> None:
@@ -812,7 +821,10 @@ def _same_objects(a: list[Action], b: list[Action]) -> bool:
     carry, e.g. a summoning's tiles)."""
     if len(a) != len(b):
         return False
-    return all(x is y for x, y in zip(a, b, strict=True))
+    for i in range(len(a)):  # noqa: SIM110 - a plain loop compiles without a generator
+        if a[i] is not b[i]:
+            return False
+    return True
 
 
 def _root_prior(

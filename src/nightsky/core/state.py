@@ -20,6 +20,7 @@ from nightsky.core.errors import (
     IllegalActionError,
     NotYourTurnError,
 )
+from nightsky.core.rng import choice
 
 if TYPE_CHECKING:
     from nightsky.core.game import Game
@@ -129,6 +130,13 @@ class State(ABC):
         order; empty when it may not act now. The RL adapters build their masks from it. A
         game may override it for speed: the same ids in the same order."""
         return self.game.action_ids(self.legal_actions(player))
+
+    def random_action(self, player: int, rng: random.Random) -> Action:
+        """One of ``player``'s legal actions drawn uniformly with ``rng``: exactly
+        ``core.rng.choice(rng, self.legal_actions(player))``, the same draw from ``rng`` and
+        the same action (search rollouts play with it). A game may override it to pick the
+        action without building the whole list, drawing the same number."""
+        return choice(rng, self.legal_actions(player))
 
     def _seat(self, player: int | None) -> int:
         players = self.current_players()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from nightsky.core.errors import IllegalActionError
 from nightsky.core.game import CHANCE, Action, LogSecret, State
-from nightsky.core.rng import choice, sample, shuffle
+from nightsky.core.rng import choice, randbelow, sample, shuffle
 from nightsky.games.shooting_star.actions import (
     Build,
     DeckOrder,
@@ -182,6 +182,20 @@ class ShootingStarState(State):
                     out.append(row[c])
             return out
         return self._build_actions(player) if self.phase == PH_BUILD else []
+
+    def random_action(self, player: int, rng: random.Random) -> Action:
+        """``choice(rng, legal_actions(player))`` without the list while placing: the legal
+        list runs card by card, free cell by free cell, so its i-th action is card
+        ``i // len(free)`` of the hand on free cell ``i % len(free)`` (the same draw)."""
+        if self.phase == PH_PLACE and player == self.actor:
+            free = self.free
+            cards = BITS[self.hands[player]]
+            nfree = len(free)
+            n = len(cards) * nfree
+            if n:
+                i = randbelow(rng, n)
+                return self.t.place_rows[cards[i // nfree]][free[i % nfree]]
+        return super().random_action(player, rng)
 
     def _build_spots(self, darks: bool) -> tuple[list[int], list[int]]:
         """Cells where a planet may go in the Personalized build (SS-14.3 to SS-14.6):
@@ -685,7 +699,7 @@ class ShootingStarState(State):
         return n
 
     def score_breakdown(self) -> list[dict[str, float]]:
-        n = self.g.num_players
+        n = self.t.num_players
         most = max(len(d) for d in self.debris)
         out = []
         for s in range(n):
@@ -722,8 +736,8 @@ class ShootingStarState(State):
         """Redraw what ``player`` cannot see: opponents' face-down cards this turn (from the
         cards they have not revealed), opponents' Secret Missions, the replacement deck order."""
         s = self.clone()
-        g = self.g
-        n = g.num_players
+        t = self.t  # typed tables: every ISMCTS iteration redraws
+        n = t.num_players
         if s.phase == PH_OVER:
             return s
         for i, (seat, card, cell) in enumerate(s.placed):
@@ -740,7 +754,7 @@ class ShootingStarState(State):
             cols = []
             for v in range(3):
                 mine = s.missions[player][v] if 0 <= player < n else -1
-                pool = [m for m in g.missions_by_value[v] if m != mine]
+                pool = [m for m in t.missions_by_value[v] if m != mine]
                 cols.append(sample(rng, pool, len(others)))
             for i, q in enumerate(others):
                 s.missions[q] = (cols[0][i], cols[1][i], cols[2][i])
