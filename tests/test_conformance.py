@@ -352,3 +352,27 @@ def test_evaluate_all_is_evaluate_of_every_seat(game_id: str, cfg: dict[str, Any
     for seed in (3, 4):
         random_playout(game, seed, check)
     assert seen[0] > 10
+
+
+@pytest.mark.parametrize(("game_id", "cfg"), CONFIGS)
+def test_random_action_is_a_choice_from_the_legal_list(game_id: str, cfg: dict[str, Any]) -> None:
+    """``random_action`` (search rollouts) draws what ``core.rng.choice`` draws from
+    ``legal_actions``: the same action, the generator left in the same state, whatever the
+    game overrides for speed."""
+    from nightsky.core.rng import choice
+
+    game = load_game(game_id, **cfg)
+    seen = [0]
+
+    def check(state: State, rng: random.Random) -> None:
+        for p in state.current_players():
+            if p == CHANCE or not state.legal_actions(p):
+                continue
+            seed = rng.randrange(1 << 30)
+            a, b = random.Random(seed), random.Random(seed)
+            assert state.random_action(p, a) == choice(b, state.legal_actions(p))
+            assert a.getstate() == b.getstate()
+            seen[0] += 1
+
+    random_playout(game, 6, check)
+    assert seen[0] > 0
