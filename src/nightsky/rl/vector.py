@@ -259,8 +259,11 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
             }
             info: dict[str, Any] = {"illegal_action": i in illegal}
             if state.is_terminal():
-                info["scores"] = list(state.scores())
-                info["winners"] = list(state.winners())
+                # Scored once, by the rewarder of this step (the game's end pays it).
+                result = self.rewarders[i].result
+                scores, winners = result if result is not None else _core.final_result(state)
+                info["scores"] = list(scores)
+                info["winners"] = list(winners)
             final_info[i] = info
         infos["final_obs"], infos["_final_obs"] = final_obs, mask
         infos["final_info"], infos["_final_info"] = final_info, mask.copy()
