@@ -183,3 +183,59 @@ def test_the_libraries_checkers_pass_with_shaped_rewards(
         warnings.simplefilter("ignore")
         api_test(pettingzoo_env(game_id, reward="shaped", **params), num_cycles=300)
         check_env(gym_env(game_id, reward="shaped", **params), skip_render_check=True)
+
+
+def _finished(game_id: str, params: dict[str, Any], seed: int) -> Any:
+    """A finished random game of ``game_id`` (ties are likely in short ones)."""
+    from nightsky.core.game import CHANCE
+    from nightsky.core.registry import load_game
+
+    game = load_game(game_id, **params)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        players = state.current_players()
+        seat = min(players)
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+        else:
+            state.step(rng.choice(state.legal_actions(seat)), seat)
+    return state
+
+
+@pytest.mark.parametrize(("game_id", "params"), smallest_configs(), ids=config_id)
+def test_a_finished_game_scored_once_gives_the_contracts_scores_winners_and_returns(
+    game_id: str, params: dict[str, Any]
+) -> None:
+    """``final_result`` / ``win_shares`` (the vector env's one scoring of a finished game)
+    equal ``State.scores``, ``winners`` and ``returns``."""
+    from nightsky.rl._core import final_result, live_returns, win_shares
+
+    for seed in range(3):
+        state = _finished(game_id, params, seed)
+        scores, winners = final_result(state)
+        assert scores == state.scores() and winners == state.winners()
+        n = state.game.num_players
+        assert win_shares(state, winners, n) == live_returns(state, n)
+
+
+
+def test_a_game_with_its_own_winners_is_asked_for_them() -> None:
+    """``final_result`` applies the contract's winners rule only where the state's class keeps
+    ``State.winners``; an override is asked (a subclass swapped in: pure engine only, since a
+    compiled state's methods do not see an interpreted class put in its place)."""
+    from nightsky._native import compiled
+    from nightsky.rl._core import final_result, live_returns, win_shares
+
+    if compiled():
+        pytest.skip("swapping a compiled state's class needs the pure engine")
+    state = _finished("shooting-star", {"players": 2}, 0)
+
+    class OwnWinners(type(state)):  # type: ignore[misc]
+        def winners(self) -> list[int]:
+            return []  # never the contract's rule, which always finds a best seat
+
+    state.__class__ = OwnWinners
+    assert final_result(state) == (state.scores(), [])
+    n = state.game.num_players
+    assert win_shares(state, [], n) == live_returns(state, n) == [0.0] * n

@@ -199,9 +199,12 @@ def test_vector_env_mask_ids_by_identity_by_action_id_or_by_the_state() -> None:
     for ident in (env._ident, {}, None):
         obs = np.zeros((3, env.observer.size), dtype=np.float32)
         mask = np.zeros((3, env.game.num_distinct_actions), dtype=np.int8)
+        cols: list[int] = []
+        counts = [0] * 3
         _stepper.write_rows(
-            env.states, seat, env.observer, [r.data for r in obs], [r.data for r in mask],
-            ident, env.game,
+            env.states, seat, env.observer, [r.data for r in obs], cols, counts, ident, env.game
         )
+        mask[np.repeat(np.arange(3), counts), cols] = 1
+        assert [sorted(cols[sum(counts[:i]) : sum(counts[: i + 1])]) for i in range(3)] == expected
         assert [np.flatnonzero(r).tolist() for r in mask] == expected
         assert np.array_equal(obs, env._obs)

@@ -15,7 +15,7 @@ writes both through one writer (any indexable ``buf``), so there is one encoding
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -57,7 +57,7 @@ class Observer(ABC):
                 buf[i] = v
 
 
-_BYTE_BITS: list[list[int]] = [[b for b in range(8) if v >> b & 1] for v in range(256)]
+_BYTE_BITS: Final[list[list[int]]] = [[b for b in range(8) if v >> b & 1] for v in range(256)]
 """The set bits of every byte value, lowest first."""
 
 
@@ -66,13 +66,14 @@ def write_bits(buf: Any, base: int, mask: int, count: int) -> None:
     ``mask`` (the other entries are left alone: a zeroed buffer stays zero there)."""
     if count < 0 or mask < 0:
         raise ValueError(f"write_bits needs a non-negative mask and count, got {mask}, {count}")
+    one: Any = 1.0  # boxed once per call, not at every set bit (compiled)
     if mask.bit_length() > count:
         mask &= (1 << count) - 1
     if mask < 0x40000000:
         # A small integer (unboxed, when compiled): its bits one by one.
         while mask:
             low = mask & -mask
-            buf[base + low.bit_length() - 1] = 1.0
+            buf[base + low.bit_length() - 1] = one
             mask ^= low
         return
     # A long mask: read its bytes once (no shift of a big integer per chunk), then the set
@@ -83,4 +84,4 @@ def write_bits(buf: Any, base: int, mask: int, count: int) -> None:
         if byte:
             o = base + 8 * i
             for b in _BYTE_BITS[byte]:
-                buf[o + b] = 1.0
+                buf[o + b] = one

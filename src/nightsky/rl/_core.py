@@ -165,6 +165,34 @@ def live_returns(state: State, num_players: int) -> list[float]:
     return [float(r) for r in state.returns()[:num_players]]
 
 
+def final_result(state: State) -> tuple[list[float], list[int]]:
+    """``(state.scores(), state.winners())`` of a finished game, scoring it once.
+
+    ``State.winners`` scores the position again (so does ``returns``, through it), and
+    scoring is the dearest part of a game's end (Shooting Star's missions, Star Fire's
+    majorities). Where the state's class keeps the contract's ``winners``, its rule (best
+    ``(score, *tiebreakers)``) is applied here to the one list of scores; a game that
+    overrides ``winners`` is asked for its own.
+    """
+    scores = state.scores()
+    if type(state).winners is not State.winners:
+        return scores, state.winners()
+    keys = [(scores[p], *state.tiebreakers(p)) for p in range(len(scores))]
+    best = max(keys)
+    return scores, [p for p, k in enumerate(keys) if k == best]
+
+
+def win_shares(state: State, winners: list[int], num_players: int) -> list[float]:
+    """``live_returns`` from the game's ``winners`` (``State.returns``'s shares, ties split),
+    without scoring again where the state's class keeps the contract's ``returns``."""
+    if type(state).returns is not State.returns or type(state).winners is not State.winners:
+        return live_returns(state, num_players)
+    n = state.game.num_seats
+    if not winners:
+        return [0.0] * min(n, num_players)
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)][:num_players]
+
+
 def evaluations(state: State, num_players: int) -> list[float]:
     """The game's own evaluation of every live seat (the potential of ``reward="shaped"``).
 
@@ -177,7 +205,12 @@ def evaluations(state: State, num_players: int) -> list[float]:
 def score_rewards(state: State, num_players: int) -> list[float]:
     """``reward="score"`` of every live seat of a finished game: its final score, less the best
     score of the other seats (Starbots included) when there are any."""
-    scores = [float(s) for s in state.scores()]
+    return score_differences(state.scores(), num_players)
+
+
+def score_differences(raw: list[float], num_players: int) -> list[float]:
+    """``score_rewards`` from the final ``scores`` of every seat (``State.scores``)."""
+    scores = [float(s) for s in raw]
     if len(scores) == 1:
         return scores
     out = []
@@ -220,12 +253,18 @@ class Rewarder:
         self.num_players = game.num_players
         self._zeros = [0.0] * self.num_players
         self.potential = self._zeros
+        self.result: tuple[list[float], list[int]] | None = None
 
     def final(self, state: State) -> list[float]:
-        """The terminal reward of ``win`` / ``score`` (the potential of a finished game)."""
+        """The terminal reward of ``win`` / ``score`` (the potential of a finished game).
+
+        The game is scored once (``final_result``); its scores and winners are kept in
+        ``result`` for the caller's infos (the vector env), until the next ``final``."""
+        self.result = final_result(state)
+        scores, winners = self.result
         if self.kind == "win":
-            return live_returns(state, self.num_players)
-        return score_rewards(state, self.num_players)
+            return win_shares(state, winners, self.num_players)
+        return score_differences(scores, self.num_players)
 
     def potential_of(self, state: State) -> list[float]:
         """The potential of ``shaped``: the evaluation, or the ``score`` reward at the end."""
@@ -235,6 +274,7 @@ class Rewarder:
 
     def reset(self, state: State) -> None:
         """Start an episode at ``state``."""
+        self.result = None
         if self.kind == "shaped":
             self.potential = self.potential_of(state)
 

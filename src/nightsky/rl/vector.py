@@ -125,8 +125,8 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         return self._counts[1]
 
     def _rows(self) -> None:
-        # The observers and the mask writer set entries of a row through a memoryview (item
-        # assignment without numpy's per-item overhead).
+        # The observers set entries of a row through a memoryview (item assignment without
+        # numpy's per-item overhead); step_games reads a learner's id in its mask row.
         self._obs_rows = [self._obs[i].data for i in range(self.num_envs)]
         self._mask_rows = [self._mask[i].data for i in range(self.num_envs)]
 
@@ -160,13 +160,19 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.rewarders[i].reset(state)
 
     def _write_all(self) -> None:
-        """Every game's observation and mask into the zeroed batches, row by row."""
+        """Every game's observation into the zeroed batch, row by row, and the mask batch from
+        all games' legal ids in one numpy assignment."""
         self._obs.fill(0.0)
         self._mask.fill(0)
+        cols: list[Any] = []
+        counts = [0] * self.num_envs
         _stepper.write_rows(
-            self.states, self.seat, self.observer, self._obs_rows, self._mask_rows,
+            self.states, self.seat, self.observer, self._obs_rows, cols, counts,
             self._ident, self.game,
         )
+        if cols:
+            rows = np.repeat(self._env_index, counts)
+            self._mask[rows, np.fromiter(cols, dtype=np.intp, count=len(cols))] = 1
 
     def _observations(self) -> dict[str, np.ndarray]:
         if self.copy:
@@ -259,8 +265,11 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
             }
             info: dict[str, Any] = {"illegal_action": i in illegal}
             if state.is_terminal():
-                info["scores"] = list(state.scores())
-                info["winners"] = list(state.winners())
+                # Scored once, by the rewarder of this step (the game's end pays it).
+                result = self.rewarders[i].result
+                scores, winners = result if result is not None else _core.final_result(state)
+                info["scores"] = list(scores)
+                info["winners"] = list(winners)
             final_info[i] = info
         infos["final_obs"], infos["_final_obs"] = final_obs, mask
         infos["final_info"], infos["_final_info"] = final_info, mask.copy()

@@ -54,6 +54,7 @@ class MihiAnguliObserver(Observer):
 def write(st: MihiAnguliState, player: int, buf: Any) -> None:
     """The non-zero numbers of ``player``'s observation into the zeroed ``buf`` (a list or a
     float32 buffer): the one encoding of this module's docstring."""
+    one: Any = 1.0  # boxed once per call, not at every one-hot entry (compiled)
     n = len(st.seats)
     nitems = st.c.nitems
     o = 0
@@ -68,16 +69,16 @@ def write(st: MihiAnguliState, player: int, buf: Any) -> None:
         write_bits(buf, o, s.acq, B.NGROUPS)
         o += B.NGROUPS
         if 1 <= s.week <= 6:
-            buf[o + s.week - 1] = 1.0
+            buf[o + s.week - 1] = one
         o += 6
         if -1 <= s.day <= 6:
-            buf[o + s.day + 1] = 1.0
+            buf[o + s.day + 1] = one
         o += 8
         if 0 <= s.phase < 6:
-            buf[o + s.phase] = 1.0
+            buf[o + s.phase] = one
         o += 6
         if 0 <= s.sub < 7:
-            buf[o + s.sub] = 1.0
+            buf[o + s.sub] = one
         o += 7
         counts = [0, 0, 0, 0, 0, 0, 0]  # remaining dice per value 1..6 (index 0 unused)
         for v in s.dice:
@@ -93,11 +94,11 @@ def write(st: MihiAnguliState, player: int, buf: Any) -> None:
         write_bits(buf, o, s.used, 14)
         o += 14
         if s.pos < 0:
-            buf[o + 36] = 1.0
+            buf[o + 36] = one
         else:
             slot = _MAJOR_SLOT.get(s.pos, -1)
             if slot >= 0:
-                buf[o + slot] = 1.0
+                buf[o + slot] = one
         o += 37
         if s.xp:
             buf[o] = s.xp / 20
@@ -109,5 +110,5 @@ def write(st: MihiAnguliState, player: int, buf: Any) -> None:
         write_bits(buf, o, s.claimed, 5)
         o += 5
         if s.res_new:
-            buf[o] = 1.0
+            buf[o] = one
         o += 1

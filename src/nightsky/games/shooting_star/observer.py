@@ -18,7 +18,7 @@ per-cell blocks reshape to (side, side, 22); the first planet's cell is ``game.c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from nightsky.core.observer import Observer
 from nightsky.games.shooting_star.constants import DARK_LEVEL, MAJOR, decode_cover
@@ -28,9 +28,10 @@ if TYPE_CHECKING:
     from nightsky.games.shooting_star.game import ShootingStarGame
     from nightsky.games.shooting_star.state import ShootingStarState
 
-CELL = 22
-SEAT = 14
-SEATS = 5
+# Final: compiled, they are C constants (a plain module name is a dict lookup at each use).
+CELL: Final = 22
+SEAT: Final = 14
+SEATS: Final = 5
 
 
 def observation_size(game: ShootingStarGame) -> int:
@@ -87,6 +88,7 @@ class ShootingStarObserver(Observer):
 
     def _write(self, state: ShootingStarState, player: int, buf: Any) -> None:
         """The non-zero numbers of ``player``'s observation into the zeroed ``buf``."""
+        one: Any = 1.0  # boxed once per call, not at every one-hot entry (compiled)
         n = self._n
         targets = self._zero
         if len(state.missions) > player:
@@ -99,26 +101,26 @@ class ShootingStarObserver(Observer):
         for c in range(self._ncells):
             base = c * CELL
             lv = lvl[c]
-            buf[base + (5 if lv == DARK_LEVEL else lv)] = 1.0
+            buf[base + (5 if lv == DARK_LEVEL else lv)] = one
             p = pl[c]
             if p >= 0:
                 if moon[p]:
-                    buf[base + 6] = 1.0
+                    buf[base + 6] = one
                 if major[p] and p in targets:
-                    buf[base + 7] = 1.0
+                    buf[base + 7] = one
             v = cov[c]
             if v >= 0:
                 seat, card = decode_cover(v)
-                buf[base + 8 + (seat - player) % n] = 1.0
+                buf[base + 8 + (seat - player) % n] = one
                 if seat == player:
-                    buf[base + 13 + card] = 1.0
+                    buf[base + 13 + card] = one
         base = self._ncells * CELL
         acting = state.current_players()
         for r in range(n):
             s = (player + r) % n
             b = base + r * SEAT
             for k in state.unrevealed(s):
-                buf[b + k] = 1.0
+                buf[b + k] = one
             if state.conq[s]:
                 buf[b + 9] = len(state.conq[s]) / 10
             moons = state.moons(s)
@@ -127,13 +129,13 @@ class ShootingStarObserver(Observer):
             if state.debris[s]:
                 buf[b + 11] = len(state.debris[s]) / 10
             if state.invader == s:
-                buf[b + 12] = 1.0
+                buf[b + 12] = one
             if s in acting:
-                buf[b + 13] = 1.0
+                buf[b + 13] = one
         base += SEATS * SEAT
         if len(state.missions) > player:
             for m in state.missions[player]:
-                buf[base + m] = 1.0
+                buf[base + m] = one
         base += 15
         if state.turn:
             buf[base] = state.turn / 7
@@ -141,4 +143,4 @@ class ShootingStarObserver(Observer):
             buf[base + 1] = len(state.deck) / 30
         if state.alive:
             buf[base + 2] = len(state.alive) / self._grid_planets
-        buf[base + 3 + state.phase] = 1.0
+        buf[base + 3 + state.phase] = one

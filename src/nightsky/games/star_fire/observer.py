@@ -7,7 +7,7 @@ vector has the same length for every player count. It holds only what the seat m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from nightsky.core.observer import Observer
 from nightsky.games.star_fire.constants import (
@@ -25,8 +25,10 @@ if TYPE_CHECKING:
     from nightsky.games.star_fire.game import StarFireGame
     from nightsky.games.star_fire.state import StarFireState
 
-MAX_SEATS = 6
-SEAT_SCALARS = 11  # present, eliminated, to act, fission, score, pile, 4 hand backs, dealt star
+# Final: compiled, they are C constants (a plain module name is a dict lookup at each use).
+MAX_SEATS: Final = 6
+# present, eliminated, to act, fission, score, pile, 4 hand backs, dealt star
+SEAT_SCALARS: Final = 11
 
 
 class StarFireObserver(Observer):
@@ -46,6 +48,8 @@ class StarFireObserver(Observer):
         self._event_kind: list[int] = list(C.event_kind)
         self._ne, self._nb, self._n = ne, nb, n
         self._nstars = len(C.stars)
+        self._kinds: tuple[int, int, int, int] = (STAR, PLANET, MOON, STARFIRE)
+        self._starfire: int = STARFIRE
         self._max_rounds: Any = cast("StarFireGame", game).options["max_rounds"]
         self._per_seat = SEAT_SCALARS + 2 * ne + nb
         self._size = (
@@ -68,7 +72,9 @@ class StarFireObserver(Observer):
         """The non-zero numbers of ``player``'s observation into the zeroed ``buf`` (a list or
         a float32 buffer): the one encoding (``rules.md``, "Observation"). Only non-zero
         entries are written, straight from the state (no list of values per block)."""
+        one: Any = 1.0  # boxed once per call, not at every one-hot entry (compiled)
         body_pos, cat = self._body_pos, self._cat
+        starfire = self._starfire
         ne, nb = self._ne, self._nb
         per_seat = self._per_seat
         scores = s.scores()
@@ -82,8 +88,8 @@ class StarFireObserver(Observer):
         for c in hand:
             j = body_pos[c]
             if j >= 0:
-                buf[o + j] = 1.0
-            if cat[c] == STARFIRE:
+                buf[o + j] = one
+            if cat[c] == starfire:
                 kinds[self._sf_kind[c]] += 0.25
         o += nb
         for x in kinds:
@@ -92,7 +98,7 @@ class StarFireObserver(Observer):
             o += 1
         free = s.free_star[player]
         if free >= 0 and self._star_pos[free] >= 0:
-            buf[o + self._star_pos[free]] = 1.0
+            buf[o + self._star_pos[free]] = one
         o += self._nstars
         for d in range(3):
             k = len(s.pool[d]) + len(s.bottom[d])
@@ -101,17 +107,17 @@ class StarFireObserver(Observer):
         o += 3
         for d in range(3):
             for c in s.bottom[d]:
-                buf[o + c] = 1.0
+                buf[o + c] = one
         o += self._n
         el_pos = self._el_pos
         for c in s.spent:
-            buf[o + el_pos[c]] = 1.0
+            buf[o + el_pos[c]] = one
         o += ne
         if s.reshuffled:
-            buf[o] = 1.0
+            buf[o] = one
         o += 1
         for c in s.events_used:
-            buf[o + self._event_kind[c]] = 1.0
+            buf[o + self._event_kind[c]] = one
         o += 5
         # actions left and taken, last turn, fusion now, fusion rounds left, the pending
         # sub-action (wormhole, transmute, units), then the credit per element kind
@@ -120,15 +126,15 @@ class StarFireObserver(Observer):
         if s.actions_taken:
             buf[o + 1] = s.actions_taken / 3.0
         if s.last_turn:
-            buf[o + 2] = 1.0
+            buf[o + 2] = one
         if s.fusion_now:
-            buf[o + 3] = 1.0
+            buf[o + 3] = one
         if s.fusion_left:
             buf[o + 4] = s.fusion_left / 6.0
         if s.sub == SUB_WORMHOLE:
-            buf[o + 5] = 1.0
+            buf[o + 5] = one
         if s.sub == SUB_TRANSMUTE:
-            buf[o + 6] = 1.0
+            buf[o + 6] = one
         if s.sub_units:
             buf[o + 7] = s.sub_units / 3.0
         o += 8
@@ -136,35 +142,39 @@ class StarFireObserver(Observer):
             if units:
                 buf[o] = units / 2.0
             o += 1
-        buf[o + s.phase] = 1.0
+        buf[o + s.phase] = one
         o += 4
         if s.round:
             buf[o] = s.round / self._max_rounds
         if s.queue:
-            buf[o + 1] = 1.0
+            buf[o + 1] = one
             buf[o + 2] = len(s.queue) / 12.0
 
     def _write_seat(self, s: StarFireState, q: int, score: float, buf: Any, o: int) -> None:
         """Seat ``q``'s public part from ``buf[o]``: status, score, card backs, nursery, wild
         cards, bodies."""
+        one: Any = 1.0  # boxed once per call, not at every one-hot entry (compiled)
         cat = self._cat
+        # The categories as locals: the rules' constants are module names (a dict lookup
+        # each, compiled) where the observer's own are C constants.
+        k_star, k_planet, k_moon, k_starfire = self._kinds
         stars = planets = moons = starfire = 0  # the card backs of the hand, by category
         for c in s.hands[q]:
             k = cat[c]
-            if k == STAR:
+            if k == k_star:
                 stars += 1
-            elif k == PLANET:
+            elif k == k_planet:
                 planets += 1
-            elif k == MOON:
+            elif k == k_moon:
                 moons += 1
-            elif k == STARFIRE:
+            elif k == k_starfire:
                 starfire += 1
         # present, eliminated, to act, fission, score, pile, the four backs, dealt Star
-        buf[o] = 1.0
+        buf[o] = one
         if s.eliminated[q]:
-            buf[o + 1] = 1.0
+            buf[o + 1] = one
         if q == s.cur and s.phase == PH_PLAY:
-            buf[o + 2] = 1.0
+            buf[o + 2] = one
         if s.fission[q]:
             buf[o + 3] = float(s.fission[q])
         if score:
@@ -180,27 +190,27 @@ class StarFireObserver(Observer):
         if starfire:
             buf[o + 9] = starfire / 20.0
         if s.free_star[q] >= 0:
-            buf[o + 10] = 1.0
+            buf[o + 10] = one
         o += SEAT_SCALARS
         ne = self._ne
         el_pos, body_pos = self._el_pos, self._body_pos
         wild = s.wild
         for c in s.nursery[q]:
-            buf[o + el_pos[c]] = 1.0
+            buf[o + el_pos[c]] = one
             if wild >> c & 1:
-                buf[o + ne + el_pos[c]] = 1.0
+                buf[o + ne + el_pos[c]] = one
         o += 2 * ne
         moons_on = s.moons_on
         for sys in s.systems[q]:
             for c in sys[0]:
-                buf[o + body_pos[c]] = 1.0
+                buf[o + body_pos[c]] = one
             for c in sys[1]:
-                buf[o + body_pos[c]] = 1.0
+                buf[o + body_pos[c]] = one
             for c in sys[2]:
-                buf[o + body_pos[c]] = 1.0
+                buf[o + body_pos[c]] = one
             for pl in sys[1]:
                 for m in moons_on[pl]:
-                    buf[o + body_pos[m]] = 1.0
+                    buf[o + body_pos[m]] = one
 
 
 def _positions(ids: Sequence[int], n: int) -> list[int]:

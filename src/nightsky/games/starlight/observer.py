@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from nightsky.core.observer import Observer, write_bits
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .game import StarlightGame
     from .state import StarlightState
 
-MAX_SEATS = 5
+MAX_SEATS: Final = 5  # Final: a C constant when compiled (not a dict lookup per use)
 
 
 def observation_size(game: StarlightGame) -> int:
@@ -86,6 +86,7 @@ class StarlightObserver(Observer):
 
     def _write(self, s: StarlightState, p: int, buf: Any) -> None:
         """The non-zero numbers of ``p``'s observation into the zeroed ``buf``."""
+        one: Any = 1.0  # boxed once per call, not at every one-hot entry (compiled)
         nc = self._nc
         n = self._n
         board = s.board
@@ -112,10 +113,10 @@ class StarlightObserver(Observer):
         for k in range(min(n, MAX_SEATS)):
             q = (p + k) % n
             o = k * per_seat
-            buf[o] = 1.0
+            buf[o] = one
             if q >= self._players:  # a Starbot (StarlightState.is_bot)
-                buf[o + 1] = 1.0
-            buf[o + 2 + s.pos[q] + 1] = 1.0
+                buf[o + 1] = one
+            buf[o + 2 + s.pos[q] + 1] = one
             o += 10
             if s.np[q]:
                 buf[o] = s.np[q] / 100
@@ -148,30 +149,30 @@ class StarlightObserver(Observer):
         mine = s.turn == p
         if mine and s.ap:
             buf[o] = s.ap / 10
-        buf[o + 1 + s.phase] = 1.0
+        buf[o + 1 + s.phase] = one
         o += 12
         if mine:
             if s.first:
-                buf[o] = 1.0
+                buf[o] = one
             if s.last:
-                buf[o + 1] = 1.0
+                buf[o + 1] = one
             if s.moved:
-                buf[o + 2] = 1.0
+                buf[o + 2] = one
             if s.opened:
-                buf[o + 3] = 1.0
+                buf[o + 3] = one
         o += 4
         for x in s.laurels[p]:
-            buf[o + x] = 1.0
+            buf[o + x] = one
         o += self._nlaurels
         if s.star_core >= 0 and mine:
-            buf[o + s.star_core] = 1.0
+            buf[o + s.star_core] = one
         o += self._ncores
         for x in s.star_rays:
             if mine and x:
                 buf[o] = x / 7
             o += 1
         for owner in board:
-            buf[o if owner < 0 else (o + 1 if owner == p else o + 2)] = 1.0
+            buf[o if owner < 0 else (o + 1 if owner == p else o + 2)] = one
             o += 3
         # Counts are summed apart and written once: the same floats as the list's sums.
         cp = [0.0] * self._ndeck
@@ -193,13 +194,13 @@ class StarlightObserver(Observer):
         nf = self._nflares
         for f in s.flare_pool:
             if f >= 0:
-                buf[o + f] = 1.0
+                buf[o + f] = one
             o += nf
         for i in range(5):
             owner = s.accolade[i]
-            buf[o + (0 if owner < 0 else 1 + (owner - p) % n)] = 1.0
+            buf[o + (0 if owner < 0 else 1 + (owner - p) % n)] = one
             o += 6
         if s.round:
             buf[o] = s.round / 50
         if s.daybreak_round:
-            buf[o + 1] = 1.0
+            buf[o + 1] = one

@@ -67,33 +67,34 @@ def observation(state: StarsAreRightState, p: int) -> list[float]:
 def write(state: StarsAreRightState, p: int, buf: Any) -> None:
     """The non-zero numbers of ``p``'s observation into the zeroed ``buf`` (a list or a
     float32 buffer): the one encoding of the table above."""
+    one: Any = 1.0  # boxed once per call, not at every one-hot entry (compiled)
     g = state.g
     n = len(g.cards)
     nf = len(FACES)
     seats = len(state.hands)
     for pos, f in enumerate(state.faces()):
         if f >= 0:
-            buf[pos * nf + f] = 1.0
+            buf[pos * nf + f] = one
     o = 25 * nf
     for c in state.hands[p]:
-        buf[o + c] = 1.0
+        buf[o + c] = one
     o += n
     for k in range(seats):
         q = (p + k) % seats
         for c in state.creatures[q]:
-            buf[o + k * n + c] = 1.0
+            buf[o + k * n + c] = one
     o += 4 * n
     for c in state.used:
-        buf[o + c] = 1.0
+        buf[o + c] = one
     o += n
     for c in state.discard:
-        buf[o + c] = 1.0
+        buf[o + c] = one
     o += n
     for i in range(3):
         if state.symbols[i]:
             buf[o + i] = min(1.0, state.symbols[i] / 4)
     o += 3
-    buf[o + state.phase] = 1.0
+    buf[o + state.phase] = one
     o += 11
     for k in range(seats):
         q = (p + k) % seats
@@ -106,4 +107,4 @@ def write(state: StarsAreRightState, p: int, buf: Any) -> None:
     if state.deck:
         buf[o] = len(state.deck) / n
     if state.current_players() == (p,):
-        buf[o + 1] = 1.0
+        buf[o + 1] = one
