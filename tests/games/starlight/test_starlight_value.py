@@ -122,3 +122,14 @@ def test_the_search_plays_on_the_learned_value() -> None:
     st = _positions(8, 2)[-1]
     seat = st.current_players()[0]
     assert agent.choose(st, seat, random.Random(1)) in st.legal_actions(seat)
+
+
+def test_the_fitter_writes_weights_starlight_loads(tmp_path: Path) -> None:
+    from tests.support.scripts import load_script
+
+    out = tmp_path / "value.json"
+    args = ["starlight", "--games", "4", "--every", "30", "--holdout", "0.5", "--seed", "9"]
+    load_script("train_value").main([*args, "--write", "--out", str(out)])
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["game"] == "starlight" and doc["trained"]["rows"] > 0
+    assert len(load_linear_value(out, VALUE_FEATURES).weights) == len(VALUE_FEATURES)
