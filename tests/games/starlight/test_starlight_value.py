@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from nightsky.agents.base import make_agent
-from nightsky.core.game import CHANCE, State
+from nightsky.core.game import State
 from nightsky.core.linear_value import load_linear_value, parse_linear_value
 from nightsky.core.registry import load_game
 from nightsky.games.starlight.evaluator import (
@@ -27,6 +27,7 @@ from nightsky.games.starlight.evaluator import (
     value,
     value_features,
 )
+from tests.support.positions import greedy_positions
 
 ROOT = Path(__file__).resolve().parents[3]
 SHIPPED = ROOT / "src" / "nightsky" / "games" / "starlight" / "data" / "value.json"
@@ -34,21 +35,7 @@ SHIPPED = ROOT / "src" / "nightsky" / "games" / "starlight" / "data" / "value.js
 
 def _positions(seed: int, count: int, **options: object) -> list[State]:
     """Positions of one seeded greedy game, every seventh decision."""
-    game = load_game("starlight", players=2, **options)
-    rng, agent = random.Random(seed), make_agent("greedy")
-    state = game.new_initial_state()
-    out: list[State] = []
-    decision = 0
-    while not state.is_terminal() and len(out) < count:
-        seat = state.current_players()[0]
-        if seat == CHANCE:
-            state.step(state.sample_chance(rng), CHANCE)
-            continue
-        if decision % 7 == 0:
-            out.append(state.clone())
-        state.step(agent.choose(state, seat, rng), seat)
-        decision += 1
-    return out
+    return greedy_positions("starlight", seed, count, 7, **options)
 
 
 def test_the_shipped_weights_name_this_versions_features_and_how_they_were_fitted() -> None:
