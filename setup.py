@@ -27,6 +27,7 @@ COMPILED = [
     "nightsky/core/observer.py",
     "nightsky/core/evaluator.py",
     "nightsky/core/rng.py",
+    "nightsky/core/linear_value.py",  # a learned value's dot product, at every search cut-off
     "nightsky/agents/search.py",
     "nightsky/rl/_stepper.py",  # the vector env's per-game loops (no numpy in it)
     *(

@@ -26,6 +26,7 @@ from nightsky.games.mihi_anguli.value import (
     shipped_model,
     value,
 )
+from tests.support.positions import greedy_positions
 
 ROOT = Path(__file__).resolve().parents[3]
 SHIPPED = ROOT / "src" / "nightsky" / "games" / "mihi_anguli" / "data" / "value.json"
@@ -33,21 +34,7 @@ SHIPPED = ROOT / "src" / "nightsky" / "games" / "mihi_anguli" / "data" / "value.
 
 def _positions(seed: int, count: int) -> list[State]:
     """Positions of one seeded greedy 2-player game, every fifth decision."""
-    game = load_game("mihi-anguli", players=2)
-    rng, agent = random.Random(seed), make_agent("greedy")
-    state = game.new_initial_state()
-    out: list[State] = []
-    decision = 0
-    while not state.is_terminal() and len(out) < count:
-        seat = state.current_players()[0]
-        if seat == CHANCE:
-            state.step(state.sample_chance(rng), CHANCE)
-            continue
-        if decision % 5 == 0:
-            out.append(state.clone())
-        state.step(agent.choose(state, seat, rng), seat)
-        decision += 1
-    return out
+    return greedy_positions("mihi-anguli", seed, count, 5)
 
 
 def test_the_shipped_weights_load_and_name_this_versions_features() -> None:

@@ -18,12 +18,11 @@ every cut-off.
 
 from __future__ import annotations
 
-import json
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nightsky.core.components import data_path
+from nightsky.core.linear_value import LinearValue, load_linear_value, parse_linear_value
 from nightsky.games.mihi_anguli import board as B
 from nightsky.games.mihi_anguli.components import BUYABLE_ABILITIES, SUPPORTERS
 from nightsky.games.mihi_anguli.heuristic import LINEAR, TURNS, _turns_left, evaluate, static_parts
@@ -70,63 +69,21 @@ def features(st: MihiAnguliState, player: int) -> list[float]:
     return [*base, *(x * left for x in base), left, left * left, *worth]
 
 
-class ValueModel:
-    """Linear weights over ``FEATURES`` plus a bias, read from a weights file."""
-
-    def __init__(self, weights: list[float], bias: float) -> None:
-        self.weights = weights
-        self.bias = bias
-
-    def predict(self, feats: list[float]) -> float:
-        total = self.bias
-        for w, x in zip(self.weights, feats, strict=True):
-            total += w * x
-        return total
-
-
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{where} must be a finite number, got {value!r}")
-    return float(value)
+ValueModel = LinearValue
+"""Linear weights over ``FEATURES`` plus a bias (``nightsky.core.linear_value``)."""
 
 
 def parse_model(data: Any, source: str = WEIGHTS_FILE) -> ValueModel:
     """A ``ValueModel`` from a weights file's decoded JSON; ``ValueError`` naming ``source`` and
     the field for anything missing or wrong (a stale file whose features differ from
     ``FEATURES`` included)."""
-    if not isinstance(data, dict):
-        raise ValueError(f"{source}: must be a JSON object, got {type(data).__name__}")
-    names = data.get("features")
-    if not isinstance(names, list) or tuple(names) != FEATURES:
-        raise ValueError(
-            f"{source}: field 'features' must list {len(FEATURES)} names {list(FEATURES)} "
-            f"(the features this version computes), got {names!r}; retrain with "
-            "scripts/train_value.py"
-        )
-    weights = data.get("weights")
-    if not isinstance(weights, list) or len(weights) != len(FEATURES):
-        raise ValueError(
-            f"{source}: field 'weights' must be a list of {len(FEATURES)} numbers, "
-            f"got {weights!r}"
-        )
-    ws = [_number(w, f"{source}: field 'weights' item {i}") for i, w in enumerate(weights)]
-    if "bias" not in data:
-        raise ValueError(f"{source}: field 'bias' is missing")
-    return ValueModel(ws, _number(data["bias"], f"{source}: field 'bias'"))
+    return parse_linear_value(data, FEATURES, source)
 
 
 def load_model(path: str | Path | None = None) -> ValueModel:
     """Read a weights file (default: the shipped ``data/value.json``)."""
     where = Path(path) if path is not None else data_path(_PACKAGE, WEIGHTS_FILE)
-    try:
-        text = where.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"{where.name}: cannot read the weights file ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{where.name}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    return parse_model(data, where.name)
+    return load_linear_value(where, FEATURES)
 
 
 _LOADED: list[ValueModel] = []  # the shipped model, read once

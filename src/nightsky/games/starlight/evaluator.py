@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from nightsky.core.components import data_path
 from nightsky.core.evaluator import Evaluator
+from nightsky.core.linear_value import LinearValue, load_linear_value
 from nightsky.games.starlight.constants import BETWEEN, CHOOSE_STAR
 
 if TYPE_CHECKING:
@@ -72,18 +74,12 @@ def turns_to_come(s: StarlightState, p: int) -> int:
     return 0
 
 
-def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_CAP) -> float:
-    """Points a seat can expect from what it holds and where it stands (no secrets of others).
-
-    ``sizes``: ``s.slot_sizes(s.all_mask())`` when the caller has it (-1: worked out here).
-    ``hand_cap``: how many action points in hand count (``HAND_CAP`` or ``SEARCH_HAND_CAP``)."""
-    if s.is_bot(p):
-        # A Starbot's future is its deck: its stars score per difficulty level.
-        return s.np[p] + s.g.per_star_points * s.stars_of(p)
+def points_now(s: StarlightState, p: int) -> float:
+    """The seat's night points plus the day points it would score if the game ended now: its
+    alpha stars, Accolades and met Laurels (the head start of SL-1.5 left out)."""
     t = s.t
-    b = t.data.board
     val = float(s.np[p])
-    val += b.alpha_day_points * s.alpha_of(p)
+    val += t.data.board.alpha_day_points * s.alpha_of(p)
     acc_dp = t.accolade_dp
     for i in range(len(acc_dp)):
         if s.accolade[i] == p:
@@ -92,19 +88,15 @@ def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_C
         lr = t.data.laurels[li]
         if s.goal_met(p, lr):
             val += lr.dp
-    points = val
-    mine = s.turn == p and s.phase != BETWEEN  # a turn under way
-    to_come = turns_to_come(s, p)
-    if to_come == 0 and not mine:
-        return points  # the seat's last turn is over: what it holds scores nothing more
-    # The next turn to start is the seat's last (SL-12.1): only one star can still be launched,
-    # and only if it is complete when that turn starts (SL-12.5).
-    final_next = to_come == 1 and not mine
-    val += PRIVILEGE * bin(s.privs[p]).count("1")
-    val += 0.3 * (bin(s.mags[p]).count("1") + bin(s.aspects[p]).count("1"))
-    launching = s.turn == p and s.star_core >= 0
+    return val
+
+
+def core_progress(s: StarlightState, p: int, launching: bool, sizes: int = -1) -> tuple[int, float]:
+    """The seat's Cores that could launch now (at most what its rays can serve) and the
+    promise of the others (1.3 each plus 0.7 a matching ray, two at most); the Core of a star
+    being launched counts in neither."""
+    t = s.t
     mask = s.all_mask()
-    nrays = sum(s.rays[p])
     ready = 0
     partial = 0.0
     nc = len(t.colors)
@@ -118,7 +110,37 @@ def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_C
             match = sum(s.rays[p][i] for i in range(2 * nc) if colors >> (i % nc) & 1)
             partial += 1.3 + 0.7 * min(match, 2)
     # Rays are shared between Cores: two rays or so per ready star.
-    ready = min(ready, nrays // 2 + sum(1 for c in s.cores[p] if c >= t.num_deck_cores))
+    ready = min(ready, sum(s.rays[p]) // 2 + sum(1 for c in s.cores[p] if c >= t.num_deck_cores))
+    return ready, partial
+
+
+def potential(
+    s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_CAP,
+    parts: list[float] | None = None,
+) -> float:
+    """Points a seat can expect from what it holds and where it stands (no secrets of others).
+
+    ``sizes``: ``s.slot_sizes(s.all_mask())`` when the caller has it (-1: worked out here).
+    ``hand_cap``: how many action points in hand count (``HAND_CAP`` or ``SEARCH_HAND_CAP``).
+    ``parts``: a list of ``len(PROMISE)`` zeros that gets what the seat holds, part by part
+    (``value_features``); left at zero where nothing it holds can score any more."""
+    if s.is_bot(p):
+        # A Starbot's future is its deck: its stars score per difficulty level.
+        return s.np[p] + s.g.per_star_points * s.stars_of(p)
+    val = points_now(s, p)
+    points = val
+    mine = s.turn == p and s.phase != BETWEEN  # a turn under way
+    to_come = turns_to_come(s, p)
+    if to_come == 0 and not mine:
+        return points  # the seat's last turn is over: what it holds scores nothing more
+    # The next turn to start is the seat's last (SL-12.1): only one star can still be launched,
+    # and only if it is complete when that turn starts (SL-12.5).
+    final_next = to_come == 1 and not mine
+    val += PRIVILEGE * bin(s.privs[p]).count("1")
+    val += 0.3 * (bin(s.mags[p]).count("1") + bin(s.aspects[p]).count("1"))
+    launching = s.turn == p and s.star_core >= 0
+    nrays = sum(s.rays[p])
+    ready, partial = core_progress(s, p, launching, sizes)
     if final_next:
         if not ready:
             return points  # the last turn will be forfeit
@@ -137,9 +159,44 @@ def potential(s: StarlightState, p: int, sizes: int = -1, hand_cap: int = HAND_C
     ap = s.ap if s.turn == p else 0
     # Saved points are worth a little less than points in hand, so idling is not free.
     val += AP_VALUE * min(ap, hand_cap) + SAVED_VALUE * s.saved[p]
+    near = 0.0
     if ready and not launching:
-        val += (1.5, 0.9, 0.3, 0.0)[min(_launch_distance(s, p), 3)]
+        near = (1.5, 0.9, 0.3, 0.0)[min(_launch_distance(s, p), 3)]
+        val += near
+    if parts is not None:
+        _record(s, p, parts, ready, partial, nrays, launching, ap, near)
     return val
+
+
+PROMISE = (
+    *(f"priv:{x}" for x in ("buy", "ap", "refill", "laurel", "core_ray", "alpha")),
+    "marks", "ready", "partial", "rays", "flares", "launching", "launch_rays", "ap", "saved",
+    "near_launch",
+)
+"""``potential``'s parts one by one (``parts``): each privilege held (bit order of
+``constants.P_*``), magnitudes and aspects, Cores ready and the promise of the others, rays,
+Flares, a star being launched and its rays, action points in hand and saved, and the bonus for
+a ready star near a Launch space."""
+
+
+def _record(
+    s: StarlightState, p: int, parts: list[float], ready: int, partial: float, nrays: int,
+    launching: bool, ap: int, near: float,
+) -> None:
+    privs = s.privs[p]
+    for i in range(6):
+        parts[i] = float(privs >> i & 1)
+    parts[6] = float(bin(s.mags[p]).count("1") + bin(s.aspects[p]).count("1"))
+    parts[7] = float(ready)
+    parts[8] = partial
+    parts[9] = float(nrays)
+    parts[10] = float(len(s.flares[p]))
+    if launching:
+        parts[11] = 1.0
+        parts[12] = float(sum(s.star_rays))
+    parts[13] = float(ap)
+    parts[14] = float(s.saved[p])
+    parts[15] = near
 
 
 def evaluate(s: StarlightState, p: int) -> float:
@@ -191,6 +248,59 @@ def _values(s: StarlightState, hand_cap: int) -> list[float]:
     return out
 
 
+# ---------------------------------------------------------------- the learned value (issue 58)
+_BASE = ("points", "potential", *PROMISE, "stars", "cores", "turns")
+VALUE_FEATURES: tuple[str, ...] = (*_BASE, *(f"{x}*left" for x in _BASE), "left", "left^2")
+"""The names of ``value_features``' numbers, in order (the weights file lists the same)."""
+WEIGHTS_FILE = "value.json"
+"""The learned value's weights in the game package's ``data/`` (``GameInfo.value_model``)."""
+
+
+def game_left(s: StarlightState) -> float:
+    """The share of the game still to play, by the night points still missing before daybreak
+    (SL-12.1): 1 at the start, 0 from daybreak on."""
+    if s.daybreak_round:
+        return 0.0
+    return max(0.0, 1.0 - max(s.np) / s.t.data.board.daybreak)
+
+
+def value_features(s: StarlightState, p: int, sizes: int = -1) -> list[float]:
+    """Seat ``p``'s position as the numbers ``VALUE_FEATURES`` names: its points now, the whole
+    of ``potential`` as the search counts it and its parts one by one (``PROMISE``; 0 once what
+    the seat holds can no longer score, as in ``potential``), its stars, Cores and turns begun;
+    each once as it is and once times ``game_left``, so a fit can weigh them differently early
+    and late. ``sizes`` as for ``potential``."""
+    promise = [0.0] * len(PROMISE)
+    whole = potential(s, p, sizes, SEARCH_HAND_CAP, promise)
+    base = [
+        points_now(s, p), whole, *promise,
+        float(s.stars_of(p)), float(len(s.cores[p])), float(turns_started(s, p)),
+    ]
+    left = game_left(s)
+    return [*base, *(x * left for x in base), left, left * left]
+
+
+_LOADED: list[LinearValue] = []  # the shipped weights, read once
+
+
+def shipped_value_model() -> LinearValue:
+    """The shipped weights (``data/value.json``), read on first use."""
+    if not _LOADED:
+        path = data_path("nightsky.games.starlight", WEIGHTS_FILE)
+        _LOADED.append(load_linear_value(path, VALUE_FEATURES))
+    return _LOADED[0]
+
+
+def value(s: StarlightState, p: int) -> float:
+    """Seat ``p``'s expected final score by the shipped weights; a Starbot's is its
+    ``potential`` (its deck decides its play, and the weights were fitted on live seats)."""
+    if s.is_bot(p):
+        return potential(s, p)
+    # Where a star could go depends on the board only: found once, not once per Core.
+    sizes = s.slot_sizes(s.all_mask()) if s.cores[p] else -1
+    return shipped_value_model().predict(value_features(s, p, sizes))
+
+
 class StarlightEvaluator(Evaluator):
     """Starlight's judge (``game.evaluator``): ``evaluate`` for ``greedy``, ``cutoff_values``
     (the whole hand of action points counted) for the search."""
@@ -203,3 +313,13 @@ class StarlightEvaluator(Evaluator):
 
     def cutoff_values(self, state: State) -> list[float]:
         return cutoff_values(cast("StarlightState", state))
+
+    def value(self, state: State, player: int) -> float:
+        """The learned value: ``player``'s expected final score (``data/value.json``)."""
+        return value(cast("StarlightState", state), player)
+
+    def value_features(self, state: State, player: int) -> list[float]:
+        return value_features(cast("StarlightState", state), player)
+
+    def value_feature_names(self) -> tuple[str, ...]:
+        return VALUE_FEATURES

@@ -42,6 +42,9 @@ class StarlightGame(Game):
         # head start fitted to `greedy`): docs/games/starlight.md, "The search three steps deep
         # at every player count"; issue 19's seat balance is open there.
         search_defaults="rollout=none,c=0.2,depth=3",
+        # A learned value of a position (evaluator.value_features, data/value.json, fitted by
+        # scripts/train_value.py on the shipped sky; the search uses it with value=learned).
+        value_model="value.json",
         description=(
             "Move on a rondel of seven action spaces, gather Cores and Rays, forge stars and "
             "launch them into the constellations. Starbots are automated seats driven by their "
