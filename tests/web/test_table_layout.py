@@ -287,6 +287,37 @@ def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server
         ctx.close()
 
 
+def test_a_tapped_choice_leaves_no_detail_over_the_board(browser, live_server):
+    """Phone: a tap on a glowing target makes its choice and pins no detail (one did, and
+    stayed over the board drawn after the move, naming the choice already made)."""
+    gid, token = new_table(live_server, "star-fire")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server}/g/{gid}#token={token}")
+        page.wait_for_selector("#board svg .ns-target")
+        page.wait_for_timeout(300)
+        before = page.evaluate("document.body.dataset.version")
+        point = page.evaluate("""() => {
+          const port = document.querySelector('#board').getBoundingClientRect();
+          for (const t of document.querySelectorAll('#board svg .ns-target')) {
+            const r = t.getBoundingClientRect();
+            const x = r.left + r.width / 2, y = r.top + r.height / 2;
+            if (x > port.left && x < port.right && y > port.top && y < port.bottom
+                && document.elementFromPoint(x, y)?.closest('.ns-target') === t) return [x, y];
+          }
+          return null;
+        }""")
+        assert point, "no glowing target in view"
+        page.touchscreen.tap(*point)
+        page.wait_for_function("b => document.body.dataset.version !== b", arg=before)
+        page.wait_for_timeout(300)
+        assert page.locator("#board-detail").is_hidden(), page.inner_text("#board-detail")
+    finally:
+        ctx.close()
+
+
 def test_a_click_on_the_docked_hand_acts_on_the_board(page):
     """The Stars Are Right: the hand docked under the board glows like the board's, and a click
     on one of its cards does what a click on that card on the board does (here: a card both

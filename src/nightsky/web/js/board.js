@@ -926,7 +926,10 @@ class Viewport {
     box.addEventListener("click", (e) => {
       if (this.dragged) { e.stopPropagation(); e.preventDefault(); this.dragged = false; return; }
       if (!touched) return;
-      const el = this.describedBy(e.target);
+      // A tap on a glowing target makes a choice: its detail is not pinned (it would stay over
+      // the board drawn after the move, naming a choice already made).
+      const acts = e.target.closest && e.target.closest(".ns-target");
+      const el = acts ? null : this.describedBy(e.target);
       this.pinned = el;
       this.showDetail(el);
       clearTimeout(this.unpin);
