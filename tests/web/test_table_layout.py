@@ -318,6 +318,27 @@ def test_a_tapped_choice_leaves_no_detail_over_the_board(browser, live_server):
         ctx.close()
 
 
+def test_a_choice_under_the_pointer_lights_its_targets(browser, live_server):
+    """The choice list's buttons (kept from move to move, one delegated handler) light the
+    board targets of the choice under the pointer, and let go when the pointer leaves."""
+    gid, token = new_table(live_server, "shooting-star")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server}/g/{gid}#token={token}")
+        page.wait_for_selector("#actions button.action")
+        button = page.locator("#actions button.action").first
+        want = button.get_attribute("data-action")
+        button.hover()
+        lit = page.eval_on_selector_all("#board .ns-hover", "els => els.map(e => e.id)")
+        assert lit, f"hovering {want!r} lit nothing on the board"
+        page.locator("#actions button.action").nth(1).hover()
+        page.mouse.move(5, 5)
+        assert page.locator("#board .ns-hover").count() == 0
+    finally:
+        ctx.close()
+
+
 def test_a_click_on_the_docked_hand_acts_on_the_board(page):
     """The Stars Are Right: the hand docked under the board glows like the board's, and a click
     on one of its cards does what a click on that card on the board does (here: a card both

@@ -78,20 +78,29 @@ function clean(node) {
 
 const MARKS = ["ns-target", "ns-picked", "ns-hit", "ns-picked-hit", "ns-hover"];
 
-/** Take the last draw's marks off the board: glows, focus stops, tooltips (own ones back). */
-function unmark(svg) {
-  for (const el of svg.querySelectorAll(MARKS.map((m) => `.${m}`).join(", "))) {
-    el.classList.remove(...MARKS);
-    if (!el.classList.length) el.removeAttribute("class");
-  }
-  for (const el of svg.querySelectorAll("[data-ns-stop]")) {
-    for (const a of ["tabindex", "role", "aria-label", "data-ns-stop"]) el.removeAttribute(a);
-  }
+/** Take back what the page put into the board's text (tooltips: own ones back; added nodes),
+ * so the live board maps onto its SVG text again. The glows and focus stops stay: the next
+ * paint keeps those that stay (no style to compute again, no copy for the dock to redo) and
+ * `clearStale` takes off the rest. */
+function unmarkText(svg) {
   for (const t of svg.querySelectorAll("title[data-ns-own]")) {
     t.textContent = t.getAttribute("data-ns-own");
     t.removeAttribute("data-ns-own");
   }
   svg.querySelectorAll("[data-ns-added]").forEach((t) => t.remove());
+}
+
+const STOP = ["tabindex", "role", "aria-label", "data-ns-stop"];
+
+/** Take the last draw's glows and focus stops off the parts not in `keep` (this draw's targets
+ * and their outlined shapes, which paint() sets), and the list's hover light off every part. */
+function clearStale(svg, keep) {
+  for (const el of svg.querySelectorAll(`${MARKS.map((m) => `.${m}`).join(", ")}, [data-ns-stop]`)) {
+    if (keep.has(el)) { el.classList.remove("ns-hover"); continue; }
+    el.classList.remove(...MARKS);
+    if (el.hasAttribute("class") && !el.classList.length) el.removeAttribute("class");
+    for (const a of STOP) el.removeAttribute(a);
+  }
 }
 
 /** Run `fn` when the page is idle (after the frame that shows a redraw). */
@@ -133,7 +142,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
   const focused = document.activeElement;
   const focusId = was.svg && was.svg.contains(focused) ? focused.id : null;
   if (svg && was.svg && was.text !== null && container.contains(was.svg)) {
-    unmark(was.svg);
+    unmarkText(was.svg);
     const hunks = edit && edit.base === was.text ? edit.hunks : null;
     fresh = was.text === svg ? [] : morphSvg(was.svg, was.text, svg, hunks, { sanitize: clean, skip: added });
     if (fresh) node = was.svg;
@@ -161,6 +170,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     // Looked up inside this SVG only (ids may hold dots, commas, colons; the page has ids too).
     for (const el of node.querySelectorAll("[id]")) if (byChoice.has(el.id) && !byId.has(el.id)) byId.set(el.id, el);
   }
+  if (fresh) clearStale(node, new Set([...byId.values()].flatMap((el) => [el, ...hitShapes(el)])));
   // Targets picked before a redraw stay picked when some choice still names them all.
   let picked = initial.filter((t) => byId.has(t));
   if (!legal.some((c) => picked.every((t) => (c.targets || []).includes(t)))) picked = [];
@@ -185,12 +195,13 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
         s.classList.toggle("ns-picked-hit", picked.includes(id));
       }
       if (on) {
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("role", "button");
-        el.setAttribute("aria-label", active.get(id).map((c) => c.label).join(" / "));
-        el.setAttribute("data-ns-stop", "");
+        const set = (a, v) => { if (el.getAttribute(a) !== v) el.setAttribute(a, v); };  // (no change: no mutation)
+        set("tabindex", "0");
+        set("role", "button");
+        set("aria-label", active.get(id).map((c) => c.label).join(" / "));
+        set("data-ns-stop", "");
       } else if (el.hasAttribute("data-ns-stop")) {
-        for (const a of ["tabindex", "role", "aria-label", "data-ns-stop"]) el.removeAttribute(a);
+        for (const a of STOP) el.removeAttribute(a);
       }
     }
     port.padTargets();
