@@ -261,14 +261,20 @@ NAMED_POINT = """() => {
 }"""
 
 
-def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server):
-    """Phone: a tap on a part of the board pins its detail; a tap elsewhere lets it go."""
-    gid, token = new_table(live_server, "starlight")
+def phone_table(browser, live_server: str, game_id: str):  # type: ignore[no-untyped-def]
+    """A new table of ``game_id`` opened in a 390x844 touch phone: (context, page)."""
+    gid, token = new_table(live_server, game_id)
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                               has_touch=True)
     page = ctx.new_page()
+    page.goto(f"{live_server}/g/{gid}#token={token}")
+    return ctx, page
+
+
+def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server):
+    """Phone: a tap on a part of the board pins its detail; a tap elsewhere lets it go."""
+    ctx, page = phone_table(browser, live_server, "starlight")
     try:
-        page.goto(f"{live_server}/g/{gid}#token={token}")
         page.wait_for_selector("#board svg")
         page.wait_for_timeout(300)
         point = page.evaluate(NAMED_POINT)
@@ -290,12 +296,8 @@ def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server
 def test_a_tapped_choice_leaves_no_detail_over_the_board(browser, live_server):
     """Phone: a tap on a glowing target makes its choice and pins no detail (one did, and
     stayed over the board drawn after the move, naming the choice already made)."""
-    gid, token = new_table(live_server, "star-fire")
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                              has_touch=True)
-    page = ctx.new_page()
+    ctx, page = phone_table(browser, live_server, "star-fire")
     try:
-        page.goto(f"{live_server}/g/{gid}#token={token}")
         page.wait_for_selector("#board svg .ns-target")
         page.wait_for_timeout(300)
         before = page.evaluate("document.body.dataset.version")
