@@ -53,8 +53,9 @@ def test_recording_keeps_the_saved_action_points_and_drops_the_day_points() -> N
     # shipped set-up, less the day points.
     mod = _script()
     recorded = mod._play(4, 43, [0, 1], "greedy")
-    played = [play_spec(MatchSpec("starlight", {"players": 4}, ("greedy",) * 4, 43), i)
-              for i in range(2)]
+    played = [
+        play_spec(MatchSpec("starlight", {"players": 4}, ("greedy",) * 4, 43), i) for i in range(2)
+    ]
     game = load_game("starlight", players=4)
     row = game.head_start
     assert any(row) and any(game.new_initial_state().saved)
@@ -71,10 +72,12 @@ def test_a_tried_design_is_recorded_with_its_own_table_less_its_day_points() -> 
     game = load_game("starlight", players=4, components=path)
     assert game.head_start != load_game("starlight", players=4).head_start
     assert any(game.head_start)
-    played = play_spec(MatchSpec("starlight", {"players": 4, "components": path},
-                                 ("greedy",) * 4, 47), 0)
+    played = play_spec(
+        MatchSpec("starlight", {"players": 4, "components": path}, ("greedy",) * 4, 47), 0
+    )
     assert [s + h for s, h in zip(recorded[0]["scores"], game.head_start, strict=True)] == (
-        played.scores)
+        played.scores
+    )
     assert recorded[0]["components"] == path
 
 
