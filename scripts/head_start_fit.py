@@ -3,6 +3,12 @@
     PYTHONPATH=src python scripts/head_start_fit.py record --players 5 --seeds 5120 7811 \
         --games 800 --jobs 2 --out raw.jsonl
     PYTHONPATH=src python scripts/head_start_fit.py fit raw.jsonl --players 5 --max 10
+    PYTHONPATH=src python scripts/head_start_fit.py seats raw.jsonl --players 5 --seat 0
+
+``seats`` reads what each seat took and when (recorded with the games: the runner's component
+attribution) and lists the components a seat takes more or less often than the others, with
+the win lift of whoever took them (issue 54: the target slots behind the first seat's 2-player
+edge).
 
 Why this works (issue 19, Ruling SL-1.5): a seat's head start is day points added at the end,
 and the game's ``evaluate`` and ``cutoff_values`` leave it out, so ``greedy`` in every seat plays
