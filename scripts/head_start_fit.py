@@ -3,6 +3,12 @@
     PYTHONPATH=src python scripts/head_start_fit.py record --players 5 --seeds 5120 7811 \
         --games 800 --jobs 2 --out raw.jsonl
     PYTHONPATH=src python scripts/head_start_fit.py fit raw.jsonl --players 5 --max 10
+    PYTHONPATH=src python scripts/head_start_fit.py seats raw.jsonl --players 5 --seat 0
+
+``seats`` reads what each seat took and when (recorded with the games: the runner's component
+attribution) and lists the components a seat takes more or less often than the others, with
+the win lift of whoever took them (issue 54: the target slots behind the first seat's 2-player
+edge).
 
 Why this works (issue 19, Ruling SL-1.5): a seat's head start is day points added at the end,
 and the game's ``evaluate`` and ``cutoff_values`` leave it out, so ``greedy`` in every seat plays
@@ -46,6 +52,7 @@ from typing import Any
 
 from nightsky.agents import make_agent
 from nightsky.core.state import State
+from nightsky.sim.attribution import taken_by_seat
 from nightsky.sim.runner import _game, play_game
 from nightsky.sim.stats import fmean, judge_seats
 
@@ -112,11 +119,13 @@ def _play(
 
     for i in indices:
         agents = [make_agent(agent, game) for _ in range(players)]
-        r = play_game(game, agents, seed, i, on_state=keep)
+        r = play_game(game, agents, seed, i, on_state=keep, attribute=True)
         st = last[0]
         g = {"players": players, "seed": seed, "index": i, "agent": agent,
              "scores": [float(x) for x in r.scores],
-             "tb": [list(st.tiebreakers(p)) for p in range(seats)]}
+             "tb": [list(st.tiebreakers(p)) for p in range(seats)],
+             # what each seat took and when (share of the game's player actions), for ``seats``
+             "took": [{k: round(v, 3) for k, v in t.items()} for t in taken_by_seat(r, seats)]}
         if starbots:  # the Starbots' seats come after the live ones, scores and tb included
             g["starbots"] = starbots
         if components:
@@ -271,6 +280,72 @@ def boot_order(scored: list[Any], games: Sequence[dict[str, Any]],
     return [((*k[2:],), row, per, pool) for k, row, per, pool in out]
 
 
+def shipped_row(players: int) -> list[int]:
+    """The shipped day-point row of ``players`` live seats (``data/sky.toml``, SL-1.5)."""
+    from nightsky.games.starlight import components as comp
+
+    sky = tomllib.loads((Path(comp.__file__).parent / "data" / "sky.toml").read_text())
+    return list(sky["turn_order"]["day_points"][str(players)])
+
+
+def winners_of(g: dict[str, Any], row: Sequence[int]) -> list[int]:
+    """The live seats that win ``g`` with ``row`` added (score, then SL-13.4-13.5)."""
+    n = len(row)
+    keys = [(g["scores"][p] + (row[p] if p < n else 0), *g["tb"][p])
+            for p in range(len(g["scores"]))]
+    return [p for p in range(n) if keys[p] == max(keys)]
+
+
+def seats(args: argparse.Namespace) -> None:
+    """Which components seat ``--seat`` (0: the first) takes more (or less) often than the
+    other seats, and what that is worth in wins: per component, the seat's take rate minus the
+    other seats' (a 95% Wald interval), the win rate of the seat-games that took it minus those
+    that did not (the lift, all seats), and their product, the part of the seat's win share
+    that the component explains (largest first)."""
+    games = [g for path in args.files for line in Path(path).read_text().splitlines()
+             if (g := json.loads(line))["players"] == args.players and "took" in g
+             and (not args.seeds or g["seed"] in args.seeds)]
+    n, k = args.players, args.seat
+    row = args.row or shipped_row(n)
+    if not games:
+        raise SystemExit(f"no recorded {n}-player games with components (record them again)")
+    won = [[0.0] * n for _ in games]
+    for gi, g in enumerate(games):
+        ws = winners_of(g, row)
+        for w in ws:
+            won[gi][w] = 1.0 / len(ws)
+    shares = [sum(w[p] for w in won) / len(games) for p in range(n)]
+    print(f"{n} players, {len(games)} games, day points {row}: win shares "
+          + " ".join(f"{x:.1%}" for x in shares))
+    names = sorted({k for g in games for t in g["took"][:n] for k in t})
+    out = []
+    for name in names:
+        t0 = [name in g["took"][k] for g in games]
+        rest = [name in g["took"][p] for g in games for p in range(n) if p != k]
+        r0, rr = fmean([float(x) for x in t0]), fmean([float(x) for x in rest])
+        se = ((r0 * (1 - r0)) / len(t0) + (rr * (1 - rr)) / len(rest)) ** 0.5
+        took = [won[gi][p] for gi, g in enumerate(games) for p in range(n) if name in g["took"][p]]
+        left = [won[gi][p] for gi, g in enumerate(games) for p in range(n)
+                if name not in g["took"][p]]
+        if len(took) < 5 or len(left) < 5:
+            continue
+        lift = fmean(took) - fmean(left)
+        when0 = [g["took"][k][name] for g in games if name in g["took"][k]]
+        whenr = [g["took"][p][name] for g in games for p in range(n)
+                 if p != k and name in g["took"][p]]
+        out.append((abs((r0 - rr) * lift), name, r0, rr, se, lift, when0, whenr))
+    out.sort(reverse=True)
+    print(f"component: seat {k} takes / others (difference, 95%) | win lift of takers | "
+          f"seat {k}'s edge it explains | when taken, seat {k} / others (share of the game)")
+    for _, name, r0, rr, se, lift, when0, whenr in out[: args.show]:
+        d = r0 - rr
+        lo, hi = d - 1.96 * se, d + 1.96 * se
+        print(f"{name:>14}: {r0:6.1%} / {rr:6.1%} ({d:+.1%}, {lo:+.1%}..{hi:+.1%})"
+              f" | {lift:+.1%} | {d * lift:+.2%} | "
+              f"{fmean(when0) if when0 else float('nan'):.2f} / "
+              f"{fmean(whenr) if whenr else float('nan'):.2f}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -303,8 +378,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     f.add_argument("--score-limit", type=float, default=2.0)
     f.add_argument("--search-profile", type=float, nargs="+", default=[])
     f.add_argument("--search-limit", type=float, default=3.0)
+    c = sub.add_parser("seats", help="which components seat 0 takes more or less often")
+    c.add_argument("files", nargs="+")
+    c.add_argument("--players", type=int, required=True)
+    c.add_argument("--seeds", type=int, nargs="*", default=[])
+    c.add_argument("--row", type=int, nargs="+", help="day points (default: the shipped row)")
+    c.add_argument("--seat", type=int, default=0, help="the seat compared with the others")
+    c.add_argument("--show", type=int, default=15)
     args = ap.parse_args(argv)
-    record(args) if args.cmd == "record" else fit(args)
+    {"record": record, "fit": fit, "seats": seats}[args.cmd](args)
 
 
 if __name__ == "__main__":

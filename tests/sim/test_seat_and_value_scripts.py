@@ -142,6 +142,6 @@ def test_the_shipped_sky_keeps_early_slots_free_of_engines() -> None:
         assert [s.size for s in d.slots if s.privilege == "plus_ap"] == ["large"], d.name
     assert first.turn_order.saved_ap["5"] == [0] * 5
     turn = shipped.turn_order
-    assert turn.saved_ap["2"] == [0, 0] and turn.day_points["2"] == [0, 0]
+    assert turn.saved_ap["2"] == [0, 0] and turn.day_points["2"] == [0, 1]
     for n in ("3", "4", "5"):
         assert turn.saved_ap[n][0] == 0 and all(a >= 2 for a in turn.saved_ap[n][1:])
