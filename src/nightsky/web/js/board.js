@@ -242,7 +242,9 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     if (again && again.hasAttribute("tabindex")) again.focus({ preventScroll: true });
   }
   container.dispatchEvent(new CustomEvent("nightsky:drawn"));  // (a11y.js: the keyboard's place)
-  whenIdle(() => { if (was.text === svg) prepare(svg); });  // the next redraw starts from it
+  // The next redraw starts from this board: index its text when the page is idle, if this
+  // very board still shows it then (a newer draw made in between indexes its own).
+  whenIdle(() => { if (was.svg === node && was.text === svg) prepare(svg); });
   return {
     svg: node,
     targets: byId,

@@ -113,6 +113,7 @@ function dot(v, seat, extra = "") {
 // ------------------------------------------------------------------ drawing
 function render(v) {
   current = v;
+  if (!replaying) drawn = { version: v.version, seat: v.seat };
   const mine = yourMove(v);
   // The tab says whose move it is: "▶ Your move" leads the title, and the icon is marked.
   document.title = `${mine ? "▶ Your move · " : ""}nightsky · ${v.title}`;
@@ -564,7 +565,20 @@ function stopReplay() {
 }
 
 // ------------------------------------------------------------------ acting
-let frame = null;
+let frame = null;   // the animation frame that will draw `current`, if one is asked for
+let drawn = null;   // {version, seat} of the last view drawn
+
+/**
+ * Draw `current` now (a pending frame is cancelled: it would draw the same view). The board
+ * always ends at the newest view the page accepted: a view older than the one drawn last
+ * (for the same seat) is never drawn over it, whichever way the draw was asked for.
+ */
+function drawCurrent() {
+  if (frame !== null) { cancelAnimationFrame(frame); frame = null; }
+  const v = current;
+  if (!v || (drawn && drawn.seat === v.seat && v.version < drawn.version)) return;
+  render(v);
+}
 
 function accept(v) {
   remember(v);  // the base of the next light update (patch.js)
@@ -577,8 +591,8 @@ function accept(v) {
     // The view that answers this page's own move is drawn at once (the frame about to be
     // painted shows it, a frame sooner); other pushes wait for the next frame, where the
     // newest of a burst (the bots' replies) is drawn once.
-    if (busy && frame === null) render(current);
-    else if (frame === null) frame = requestAnimationFrame(() => { frame = null; render(current); });
+    if (busy) drawCurrent();
+    else if (frame === null) frame = requestAnimationFrame(() => { frame = null; drawCurrent(); });
     maybeAutoplay();
   }
 }

@@ -180,6 +180,8 @@ export function morphSvg(svg, old, text, hunks, { sanitize, skip }) {
   const jobs = (hunks && hunks.length && plan(svg, root, old, text, hunks, skip))
     || plan(svg, root, old, text, commonEnds(old, text), skip);
   if (!jobs) return null;
+  // The board no longer shows `old`: its index is spent (the next morph starts from `text`).
+  indexed = { text: null, root: null };
   const added = [];
   for (const { parent, gone, before, fresh } of jobs) {
     for (const g of gone) g.remove();
