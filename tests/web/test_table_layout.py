@@ -293,6 +293,20 @@ def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server
         ctx.close()
 
 
+# In the page: the centre of the first glowing target that lies inside the board's box and
+# the screen, with the target on top there (a tap lands on it); null when there is none.
+TAPPABLE_TARGET = """() => {
+  const port = document.querySelector('#board').getBoundingClientRect();
+  for (const t of document.querySelectorAll('#board svg .ns-target')) {
+    const r = t.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x > port.left && x < port.right && y > port.top && y < port.bottom && y < innerHeight
+        && document.elementFromPoint(x, y)?.closest('.ns-target') === t) return [x, y];
+  }
+  return null;
+}"""
+
+
 def test_a_tapped_choice_leaves_no_detail_over_the_board(browser, live_server):
     """Phone: a tap on a glowing target makes its choice and pins no detail (one did, and
     stayed over the board drawn after the move, naming the choice already made)."""
@@ -301,21 +315,37 @@ def test_a_tapped_choice_leaves_no_detail_over_the_board(browser, live_server):
         page.wait_for_selector("#board svg .ns-target")
         page.wait_for_timeout(300)
         before = page.evaluate("document.body.dataset.version")
-        point = page.evaluate("""() => {
-          const port = document.querySelector('#board').getBoundingClientRect();
-          for (const t of document.querySelectorAll('#board svg .ns-target')) {
-            const r = t.getBoundingClientRect();
-            const x = r.left + r.width / 2, y = r.top + r.height / 2;
-            if (x > port.left && x < port.right && y > port.top && y < port.bottom
-                && document.elementFromPoint(x, y)?.closest('.ns-target') === t) return [x, y];
-          }
-          return null;
-        }""")
+        point = page.evaluate(TAPPABLE_TARGET)
         assert point, "no glowing target in view"
         page.touchscreen.tap(*point)
         page.wait_for_function("b => document.body.dataset.version !== b", arg=before)
         page.wait_for_timeout(300)
         assert page.locator("#board-detail").is_hidden(), page.inner_text("#board-detail")
+    finally:
+        ctx.close()
+
+
+def test_after_a_tapped_spot_the_choices_that_finish_it_are_in_view(browser, live_server):
+    """Phone, Shooting Star: a tap on a planet leaves the cards that may go there to choose
+    from; they glow in the hand, below the sky, and the board brings them into view (they
+    were off-screen), so the next tap finishes the move."""
+    ctx, page = phone_table(browser, live_server, "shooting-star")
+    try:
+        page.wait_for_selector("#board svg .ns-target")
+        page.wait_for_timeout(300)
+        point = page.evaluate(TAPPABLE_TARGET)
+        assert point, "no glowing target in view"
+        page.touchscreen.tap(*point)
+        page.wait_for_selector(".narrowed")
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(ARTIFACTS / "table-shooting-star-390-picked.png"))
+        left = page.eval_on_selector_all("#board svg .ns-target", "els => els.map(e => e.id)")
+        assert left and all(t.startswith("card-") for t in left), left
+        point = page.evaluate(TAPPABLE_TARGET)
+        assert point, f"none of the cards left to choose ({left}) is in view"
+        before = page.evaluate("document.body.dataset.version")
+        page.touchscreen.tap(*point)
+        page.wait_for_function("b => document.body.dataset.version !== b", arg=before)
     finally:
         ctx.close()
 

@@ -230,6 +230,9 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     if (choices.length === 1) { onChoose(choices[0]); return; }
     picked.push(id);
     paint();
+    // The targets that finish the choice glow now: bring them into view when none is (a
+    // phone's board shows a corner of it; the hand may lie below the picked planet).
+    port.showTargets();
     onNarrow(choices, ev);
   };
   port.svg = null;  // (the dock copies the board once it is attached, not before)
