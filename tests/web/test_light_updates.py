@@ -188,7 +188,8 @@ def test_the_board_ends_at_the_newest_view_whatever_order_the_pushes_arrive_in(p
     page.add_init_script("""window.__drawn = [];
       document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
         const v = document.body.dataset.version;
-        if (v !== undefined && window.__drawn[window.__drawn.length - 1] !== v) window.__drawn.push(v);
+        const at = window.__drawn;
+        if (v !== undefined && at[at.length - 1] !== v) at.push(v);
       }).observe(document.body, { attributes: true, attributeFilter: ['data-version'] }));""")
     page.goto(made["tokens"][0]["invite"])
     page.wait_for_selector("#conn.live")
@@ -228,7 +229,8 @@ def test_the_board_ends_at_the_newest_view_whatever_order_the_pushes_arrive_in(p
                          "document.querySelector('#board svg'), parse(text)); }", server["svg"])
     assert diff is None, diff
     drawn = [int(v) for v in page.evaluate("window.__drawn")]
-    assert len(drawn) >= 4 and drawn == sorted(drawn), drawn  # never an older version drawn after a newer one
+    # never an older version drawn after a newer one
+    assert len(drawn) >= 4 and drawn == sorted(drawn), drawn
     assert reordered >= 1, "no move brought several pushes: nothing was delivered out of order"
 
 

@@ -7,6 +7,7 @@ import { drawViewTree } from "./viewtree.js";
 import { announceOwn, displayName, markOwnMove } from "./mine.js";
 import { clearRefusal, explainRefusal, linkRules } from "./rules.js";
 import { pushedView, remember, stringEdit } from "./patch.js";
+import { GROUP_MIN, boardName, commonStart, groupChoices } from "./groups.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = location.pathname.split("/").filter(Boolean).pop();
@@ -275,7 +276,36 @@ function drawActions(v) {
   }
   const made = list.map(choiceButton);
   buttons = new Map(made.map((b) => [b.dataset.action, b]));
-  syncChildren(box, nodes.concat(made));
+  // A list too long to scan comes in groups by the board target the choices share (a
+  // narrowed or filtered list is short: flat).
+  const grouped = !narrowed && !q && list.length > GROUP_MIN ? groupChoices(list) : null;
+  syncChildren(box, nodes.concat(grouped ? groupNodes(grouped) : made));
+}
+
+let groupBoxes = new Map();  // group key (a target) -> its <details>, kept: an open one stays open
+
+/** One folding box per group, named as the board names the target its choices share; the
+ * first is open when none is, so the list starts with choices to take. */
+function groupNodes(grouped) {
+  const was = groupBoxes;
+  groupBoxes = new Map();
+  const anyOpen = grouped.some((g) => was.get(g.key)?.open);
+  return grouped.map((g, i) => {
+    let d = was.get(g.key);
+    if (!d) {
+      d = h("details", { class: "choice-group", "data-target": g.key },
+        h("summary", {}), h("div", { class: "group-choices" }));
+      d.open = !anyOpen && i === 0;
+    }
+    const name = boardName(board && board.targets ? board.targets.get(g.key) : null)
+      || commonStart(g.choices.map((c) => c.label)) || g.key;
+    const text = `${name} · ${g.choices.length}`;
+    const sum = d.firstChild;
+    if (sum.textContent !== text) sum.textContent = text;
+    syncChildren(d.lastChild, g.choices.map((c) => buttons.get(c.action)));
+    groupBoxes.set(g.key, d);
+    return d;
+  });
 }
 
 /** The choice list's one set of handlers (its buttons change with every move; these stay). */
@@ -287,11 +317,17 @@ function listenToChoices() {
   };
   box.addEventListener("click", (e) => { const c = choice(e); if (c) take(c); });
   // (mouseover/out bubble, unlike mouseenter/leave: one pair for every button)
-  box.addEventListener("mouseover", (e) => { const c = choice(e); if (c && board) board.highlight(c); });
+  // A group's name lights the target its choices share.
+  const group = (e) => {
+    const s = e.target.closest && e.target.closest("summary");
+    return s && box.contains(s) ? { targets: [s.parentElement.dataset.target] } : null;
+  };
+  box.addEventListener("mouseover", (e) => { const c = choice(e) || group(e); if (c && board) board.highlight(c); });
   box.addEventListener("mouseout", (e) => {
-    const c = choice(e);
+    const c = choice(e) || group(e);
+    const over = e.target.closest && e.target.closest("button.action, summary");
     const to = e.relatedTarget && e.relatedTarget.closest && e.relatedTarget.closest("button.action");
-    if (c && board && to !== e.target.closest("button.action")) board.highlight(to ? choiceOf.get(to) ?? null : null);
+    if (c && board && !(over && over.contains(e.relatedTarget))) board.highlight(to ? choiceOf.get(to) ?? null : null);
   });
 }
 
