@@ -295,8 +295,8 @@ function groupNodes(grouped) {
     if (!d) {
       d = h("details", { class: "choice-group", "data-target": g.key },
         h("summary", {}), h("div", { class: "group-choices" }));
-      d.open = !anyOpen && i === 0;
     }
+    if (!anyOpen && i === 0) d.open = true;  // (the one open before went: its card was played)
     const name = boardName(board && board.targets ? board.targets.get(g.key) : null)
       || commonStart(g.choices.map((c) => c.label)) || g.key;
     const text = `${name} · ${g.choices.length}`;
