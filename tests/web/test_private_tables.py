@@ -28,6 +28,17 @@ def seat_view(page, gid: str) -> dict:
     )
 
 
+def take(page, action: str) -> None:
+    """Click the choice ``action`` in the list, opening its group first when the list is
+    long enough to come in folding groups (web/js/groups.js) and that group is closed."""
+    inner = f'button.action[data-action="{action}"]'
+    button = page.locator(f"#actions {inner}")
+    group = page.locator("#actions details.choice-group", has=page.locator(inner))
+    if group.count() and group.get_attribute("open") is None:
+        group.locator("summary").click()
+    button.click()
+
+
 def capturing_move(view: dict) -> tuple[str, str, set[str]]:
     """A card and cell of seat 0 whose blast surely captures a planet (a Level 3 or Level 1
     planet in its blast), that planet's name, and the cells of the blast ("col,row"): seat 1
@@ -117,7 +128,7 @@ def test_two_friends_play_on_a_private_table_and_a_stranger_stays_out(browser, l
         # Turn 1: Alice places a card that will capture; Bob plays Priority 1 (fires last).
         alice.wait_for_selector("#actions button.action")
         action, planet, blast = capturing_move(seat_view(alice, gid))
-        alice.click(f'#actions button.action[data-action="{action}"]')
+        take(alice, action)
         bob.wait_for_function(
             "() => document.querySelector('#log').innerText"
             ".includes('Alice placed a card face down')"
@@ -129,7 +140,7 @@ def test_two_friends_play_on_a_private_table_and_a_stranger_stays_out(browser, l
             for a in seat_view(bob, gid)["legal"]
             if a["action"].startswith("P1@") and a["action"][3:] not in blast
         )
-        bob.click(f'#actions button.action[data-action="{away}"]')
+        take(bob, away)
         alice.wait_for_function(
             "() => document.querySelector('#log').innerText.includes('Turn 1 resolves')"
         )

@@ -261,14 +261,20 @@ NAMED_POINT = """() => {
 }"""
 
 
-def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server):
-    """Phone: a tap on a part of the board pins its detail; a tap elsewhere lets it go."""
-    gid, token = new_table(live_server, "starlight")
+def phone_table(browser, live_server: str, game_id: str):  # type: ignore[no-untyped-def]
+    """A new table of ``game_id`` opened in a 390x844 touch phone: (context, page)."""
+    gid, token = new_table(live_server, game_id)
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                               has_touch=True)
     page = ctx.new_page()
+    page.goto(f"{live_server}/g/{gid}#token={token}")
+    return ctx, page
+
+
+def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server):
+    """Phone: a tap on a part of the board pins its detail; a tap elsewhere lets it go."""
+    ctx, page = phone_table(browser, live_server, "starlight")
     try:
-        page.goto(f"{live_server}/g/{gid}#token={token}")
         page.wait_for_selector("#board svg")
         page.wait_for_timeout(300)
         point = page.evaluate(NAMED_POINT)
@@ -283,6 +289,84 @@ def test_a_tapped_detail_goes_away_with_a_tap_off_the_board(browser, live_server
         page.screenshot(path=str(ARTIFACTS / "table-starlight-390-detail.png"))
         page.touchscreen.tap(200, 80)  # the turn banner, off the board
         page.wait_for_selector("#board-detail", state="hidden")
+    finally:
+        ctx.close()
+
+
+# In the page: the centre of the first glowing target that lies inside the board's box and
+# the screen, with the target on top there (a tap lands on it); null when there is none.
+TAPPABLE_TARGET = """() => {
+  const port = document.querySelector('#board').getBoundingClientRect();
+  for (const t of document.querySelectorAll('#board svg .ns-target')) {
+    const r = t.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x > port.left && x < port.right && y > port.top && y < port.bottom && y < innerHeight
+        && document.elementFromPoint(x, y)?.closest('.ns-target') === t) return [x, y];
+  }
+  return null;
+}"""
+
+
+def test_a_tapped_choice_leaves_no_detail_over_the_board(browser, live_server):
+    """Phone: a tap on a glowing target makes its choice and pins no detail (one did, and
+    stayed over the board drawn after the move, naming the choice already made)."""
+    ctx, page = phone_table(browser, live_server, "star-fire")
+    try:
+        page.wait_for_selector("#board svg .ns-target")
+        page.wait_for_timeout(300)
+        before = page.evaluate("document.body.dataset.version")
+        point = page.evaluate(TAPPABLE_TARGET)
+        assert point, "no glowing target in view"
+        page.touchscreen.tap(*point)
+        page.wait_for_function("b => document.body.dataset.version !== b", arg=before)
+        page.wait_for_timeout(300)
+        assert page.locator("#board-detail").is_hidden(), page.inner_text("#board-detail")
+    finally:
+        ctx.close()
+
+
+def test_after_a_tapped_spot_the_choices_that_finish_it_are_in_view(browser, live_server):
+    """Phone, Shooting Star: a tap on a planet leaves the cards that may go there to choose
+    from; they glow in the hand, below the sky, and the board brings them into view (they
+    were off-screen), so the next tap finishes the move."""
+    ctx, page = phone_table(browser, live_server, "shooting-star")
+    try:
+        page.wait_for_selector("#board svg .ns-target")
+        page.wait_for_timeout(300)
+        point = page.evaluate(TAPPABLE_TARGET)
+        assert point, "no glowing target in view"
+        page.touchscreen.tap(*point)
+        page.wait_for_selector(".narrowed")
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(ARTIFACTS / "table-shooting-star-390-picked.png"))
+        left = page.eval_on_selector_all("#board svg .ns-target", "els => els.map(e => e.id)")
+        assert left and all(t.startswith("card-") for t in left), left
+        point = page.evaluate(TAPPABLE_TARGET)
+        assert point, f"none of the cards left to choose ({left}) is in view"
+        before = page.evaluate("document.body.dataset.version")
+        page.touchscreen.tap(*point)
+        page.wait_for_function("b => document.body.dataset.version !== b", arg=before)
+    finally:
+        ctx.close()
+
+
+def test_a_choice_under_the_pointer_lights_its_targets(browser, live_server):
+    """The choice list's buttons (kept from move to move, one delegated handler) light the
+    board targets of the choice under the pointer, and let go when the pointer leaves."""
+    gid, token = new_table(live_server, "shooting-star")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server}/g/{gid}#token={token}")
+        page.wait_for_selector("#actions button.action")
+        button = page.locator("#actions button.action").first
+        want = button.get_attribute("data-action")
+        button.hover()
+        lit = page.eval_on_selector_all("#board .ns-hover", "els => els.map(e => e.id)")
+        assert lit, f"hovering {want!r} lit nothing on the board"
+        page.locator("#actions button.action").nth(1).hover()
+        page.mouse.move(5, 5)
+        assert page.locator("#board .ns-hover").count() == 0
     finally:
         ctx.close()
 

@@ -72,6 +72,20 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * Make `parent`'s child nodes exactly `nodes`, in order, moving as few as it can: the nodes
+ * that stay are not taken out and put back (their layout and style stay computed).
+ */
+export function syncChildren(parent, nodes) {
+  const want = new Set(nodes);
+  for (const c of [...parent.childNodes]) if (!want.has(c)) c.remove();
+  let at = parent.firstChild;
+  for (const n of nodes) {
+    if (n === at) { at = at.nextSibling; continue; }
+    parent.insertBefore(n, at);
+  }
+}
+
 let toastTimer = null;
 export function toast(message, kind = "error") {
   document.querySelectorAll(".toast").forEach((t) => t.remove());

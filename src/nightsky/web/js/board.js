@@ -19,7 +19,8 @@
 // second time under the board, so it stays in view wherever the board is scrolled; a click on
 // it acts on the board. Nothing here knows any game.
 
-import { morphSvg } from "./morph.js";
+import { syncChildren } from "./api.js";
+import { morphSvg, prepare } from "./morph.js";
 
 export const READABLE_PX = 12;
 export const TAP_PX = 40;
@@ -77,21 +78,33 @@ function clean(node) {
 
 const MARKS = ["ns-target", "ns-picked", "ns-hit", "ns-picked-hit", "ns-hover"];
 
-/** Take the last draw's marks off the board: glows, focus stops, tooltips (own ones back). */
-function unmark(svg) {
-  for (const el of svg.querySelectorAll(MARKS.map((m) => `.${m}`).join(", "))) {
-    el.classList.remove(...MARKS);
-    if (!el.classList.length) el.removeAttribute("class");
-  }
-  for (const el of svg.querySelectorAll("[data-ns-stop]")) {
-    for (const a of ["tabindex", "role", "aria-label", "data-ns-stop"]) el.removeAttribute(a);
-  }
+/** Take back what the page put into the board's text (tooltips: own ones back; added nodes),
+ * so the live board maps onto its SVG text again. The glows and focus stops stay: the next
+ * paint keeps those that stay (no style to compute again, no copy for the dock to redo) and
+ * `clearStale` takes off the rest. */
+function unmarkText(svg) {
   for (const t of svg.querySelectorAll("title[data-ns-own]")) {
     t.textContent = t.getAttribute("data-ns-own");
     t.removeAttribute("data-ns-own");
   }
   svg.querySelectorAll("[data-ns-added]").forEach((t) => t.remove());
 }
+
+const STOP = ["tabindex", "role", "aria-label", "data-ns-stop"];
+
+/** Take the last draw's glows and focus stops off the parts not in `keep` (this draw's targets
+ * and their outlined shapes, which paint() sets), and the list's hover light off every part. */
+function clearStale(svg, keep) {
+  for (const el of svg.querySelectorAll(`${MARKS.map((m) => `.${m}`).join(", ")}, [data-ns-stop]`)) {
+    if (keep.has(el)) { el.classList.remove("ns-hover"); continue; }
+    el.classList.remove(...MARKS);
+    if (el.hasAttribute("class") && !el.classList.length) el.removeAttribute("class");
+    for (const a of STOP) el.removeAttribute(a);
+  }
+}
+
+/** Run `fn` when the page is idle (after the frame that shows a redraw). */
+const whenIdle = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 500 }) : setTimeout(fn, 50));
 
 const boards = new WeakMap();  // container -> what it shows: {svg, text, act(id, ev)}
 
@@ -129,7 +142,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
   const focused = document.activeElement;
   const focusId = was.svg && was.svg.contains(focused) ? focused.id : null;
   if (svg && was.svg && was.text !== null && container.contains(was.svg)) {
-    unmark(was.svg);
+    unmarkText(was.svg);
     const hunks = edit && edit.base === was.text ? edit.hunks : null;
     fresh = was.text === svg ? [] : morphSvg(was.svg, was.text, svg, hunks, { sanitize: clean, skip: added });
     if (fresh) node = was.svg;
@@ -157,6 +170,7 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     // Looked up inside this SVG only (ids may hold dots, commas, colons; the page has ids too).
     for (const el of node.querySelectorAll("[id]")) if (byChoice.has(el.id) && !byId.has(el.id)) byId.set(el.id, el);
   }
+  if (fresh) clearStale(node, new Set([...byId.values()].flatMap((el) => [el, ...hitShapes(el)])));
   // Targets picked before a redraw stay picked when some choice still names them all.
   let picked = initial.filter((t) => byId.has(t));
   if (!legal.some((c) => picked.every((t) => (c.targets || []).includes(t)))) picked = [];
@@ -181,12 +195,13 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
         s.classList.toggle("ns-picked-hit", picked.includes(id));
       }
       if (on) {
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("role", "button");
-        el.setAttribute("aria-label", active.get(id).map((c) => c.label).join(" / "));
-        el.setAttribute("data-ns-stop", "");
+        const set = (a, v) => { if (el.getAttribute(a) !== v) el.setAttribute(a, v); };  // (no change: no mutation)
+        set("tabindex", "0");
+        set("role", "button");
+        set("aria-label", active.get(id).map((c) => c.label).join(" / "));
+        set("data-ns-stop", "");
       } else if (el.hasAttribute("data-ns-stop")) {
-        for (const a of ["tabindex", "role", "aria-label", "data-ns-stop"]) el.removeAttribute(a);
+        for (const a of STOP) el.removeAttribute(a);
       }
     }
     port.padTargets();
@@ -215,6 +230,9 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     if (choices.length === 1) { onChoose(choices[0]); return; }
     picked.push(id);
     paint();
+    // The targets that finish the choice glow now: bring them into view when none is (a
+    // phone's board shows a corner of it; the hand may lie below the picked planet).
+    port.showTargets();
     onNarrow(choices, ev);
   };
   port.svg = null;  // (the dock copies the board once it is attached, not before)
@@ -227,6 +245,9 @@ export function drawBoard(container, { svg, text, legal, onChoose, onNarrow, pic
     if (again && again.hasAttribute("tabindex")) again.focus({ preventScroll: true });
   }
   container.dispatchEvent(new CustomEvent("nightsky:drawn"));  // (a11y.js: the keyboard's place)
+  // The next redraw starts from this board: index its text when the page is idle, if this
+  // very board still shows it then (a newer draw made in between indexes its own).
+  whenIdle(() => { if (was.svg === node && was.text === svg) prepare(svg); });
   return {
     svg: node,
     targets: byId,
@@ -262,6 +283,21 @@ function viewportOf(container) {
 function screenScale(el) {
   const m = el.getScreenCTM();
   return m ? Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : 1;
+}
+
+/** How much `el`'s user space is scaled within `root`'s (its transforms and those of the
+ * groups around it), read from their transform attributes: no layout. */
+function scaleWithin(el, root) {
+  let det = 1;
+  for (let n = el; n && n !== root; n = n.parentNode) {
+    if (n.localName === "svg") return screenScale(el) / (screenScale(root) || 1);  // a nested viewport
+    const list = n.transform && n.transform.baseVal;  // (read only: consolidate() rewrites it)
+    for (let i = 0; list && i < list.numberOfItems; i++) {
+      const m = list.getItem(i).matrix;
+      det *= m.a * m.d - m.b * m.c;
+    }
+  }
+  return Math.sqrt(Math.abs(det));
 }
 
 class Viewport {
@@ -320,16 +356,21 @@ class Viewport {
       if (need > this.scale * 1.001) this.apply(Math.min(need, MAX_AUTO_SCALE));
     }
     this.padTargets();
-    this.drawDock();
+    // Everything is measured before anything else is written (one layout): a new board's
+    // dock first (it takes room from the board), the framing, the dock's new parts, the
+    // overview; then the dock and the overview are drawn.
+    if (!same) this.drawDock();
     // Frame the choosable targets at first paint and whenever new choices are out of view.
     const key = (legal || []).map((c) => c.action).join("\n");
     if (first || key !== this.framedFor) this.showTargets(first);
     this.framedFor = key;
+    const overview = this.measureOverview();
+    if (same) this.drawDock();
+    overview();
     const sections = [...svg.querySelectorAll("[data-section]")];
     const names = sections.map((el) => el.dataset.section).join("\n");
     if (!same || names !== this.sectionNames) this.drawTools(sections);
     this.sectionNames = names;
-    this.drawOverview();
     if (this.pinned) {
       const id = this.pinned.id;
       const again = svg.contains(this.pinned) ? this.pinned
@@ -341,30 +382,68 @@ class Viewport {
     }
   }
 
-  /** The scale at which the smallest text among `els` (new parts of the board) is readable. */
+  /** The scale at which the smallest text among `els` (new parts of the board) is readable.
+   * (Read from the style and the transforms alone: no layout in the middle of a redraw.) */
   neededFor(els) {
-    const base = screenScale(this.svg) || 1;
     let need = 0;
     for (const el of els) {
       for (const t of el.localName === "text" ? [el] : el.querySelectorAll("text")) {
         if (!t.textContent.trim()) continue;
-        const size = parseFloat(getComputedStyle(t).fontSize) * screenScale(t);
-        if (size > 0) need = Math.max(need, 1.002 * READABLE_PX * base / size);
+        const size = parseFloat(getComputedStyle(t).fontSize) * scaleWithin(t, this.svg);
+        if (size > 0) need = Math.max(need, 1.002 * READABLE_PX / size);
       }
     }
     return need;
   }
 
-  /** The docked section's rectangle in board units, or null. */
+  /** The docked section's rectangle in board units, or null (measured once per section). */
   dockRect() {
     const sec = this.dockSection();
-    const r = sec ? this.unitsOf(sec) : null;
-    return r && r.w > 0 && r.h > 0 ? r : null;
+    if (!sec) return null;
+    const d = this.dockCache();
+    d.note(d.watch.takeRecords());
+    if (d.sec !== sec || !d.rect || d.dirty.has(d.top(sec))) {
+      const r = this.unitsOf(sec);
+      // The same place as before: what was found to reach into it still does.
+      if (!d.rect || ["x", "y", "w", "h"].some((k) => Math.abs(r[k] - d.rect[k]) > 0.01)) d.meets = new WeakMap();
+      d.sec = sec;
+      d.rect = r;
+    }
+    return d.rect.w > 0 && d.rect.h > 0 ? d.rect : null;
+  }
+
+  /** What the dock keeps between draws of one board: the section and its rectangle, which of
+   * the board's top-level parts reach into it, their copies, and the parts changed since. */
+  dockCache() {
+    if (this.dock && this.dock.svg === this.svg) return this.dock;
+    if (this.dock) this.dock.watch.disconnect();
+    const d = { svg: this.svg, sec: null, rect: null, meets: new WeakMap(), copies: new WeakMap(),
+      copy: null, dirty: new Set() };
+    const top = (n) => {
+      while (n && n.parentNode !== d.svg) n = n.parentNode;
+      return n;
+    };
+    const note = (records) => {
+      for (const r of records) {
+        if (r.target === d.svg) {
+          if (r.type === "attributes") d.copy = null;  // the board's own attributes: copy anew
+          continue;  // (a top-level part added is new to the caches; one removed is not drawn)
+        }
+        const t = top(r.target);
+        if (t) d.dirty.add(t);
+      }
+    };
+    d.top = top;
+    d.note = note;
+    d.watch = new MutationObserver(note);
+    d.watch.observe(d.svg, { subtree: true, childList: true, attributes: true, characterData: true });
+    d.take = () => { note(d.watch.takeRecords()); const out = d.dirty; d.dirty = new Set(); return out; };
+    this.dock = d;
+    return d;
   }
 
   /** Where `el` lies on the board, in the board's own units: {x, y, w, h}. */
-  unitsOf(el) {
-    const at = this.svg.getBoundingClientRect();
+  unitsOf(el, at = this.svg.getBoundingClientRect()) {
     const r = el.getBoundingClientRect();
     const s = at.width / this.size[0] || 1;
     return { x: this.origin[0] + (r.left - at.left) / s, y: this.origin[1] + (r.top - at.top) / s,
@@ -411,80 +490,133 @@ class Viewport {
     const box = this.dockBox, view = this.dockView;
     if (!box || !view) return;
     const r = this.dockRect();
-    if (!r) { box.hidden = true; view.replaceChildren(); document.body.classList.remove("docked"); return; }
-    box.hidden = false;
+    if (!r) {
+      if (!box.hidden) { box.hidden = true; view.replaceChildren(); }
+      document.body.classList.remove("docked");
+      return;
+    }
+    if (box.hidden) box.hidden = false;
     document.body.classList.add("docked");
     const name = document.getElementById("dock-name");
-    if (name) name.textContent = this.dockName;
+    if (name && name.textContent !== this.dockName) name.textContent = this.dockName;
     this.paintDock();
   }
 
-  /** Copy the board's docked section into the dock (after every paint: the glow follows). */
+  /**
+   * Copy the board's docked section into the dock (after every paint: the glow follows).
+   * Only the board's top-level parts that reach into the section are copied, so the dock stays
+   * light however large the board is, and the copy is kept from draw to draw: a part is copied
+   * again only when it changed (a MutationObserver on the board says which), and measured only
+   * when it is new or changed. Its url(#...) references resolve to the board's own
+   * definitions, which are not copied: every id stays unique on the page.
+   */
   paintDock() {
     const view = this.dockView;
     const r = this.dockRect();
     if (!view || !r || !this.svg) return;
-    // Only the board's top-level parts that reach into the section are copied: the dock stays
-    // light however large the board is. Its url(#...) references resolve to the board's own
-    // definitions, which are not copied: every id stays unique on the page.
-    const copy = this.svg.cloneNode(false);
-    const sec = this.dockSection().getBoundingClientRect();
-    for (const child of this.svg.children) {
-      const r = child.getBoundingClientRect();
-      const meets = r.left < sec.right && r.right > sec.left && r.top < sec.bottom && r.bottom > sec.top;
-      if (meets && child.localName !== "defs") copy.append(child.cloneNode(true));
+    const d = this.dockCache();
+    const dirty = d.take();
+    const parts = [...this.svg.children].filter((c) => c.localName !== "defs");
+    const unknown = parts.filter((c) => dirty.has(c) || !d.meets.has(c));
+    if (unknown.length) {
+      // (all measured together: one layout)
+      const sec = d.sec.getBoundingClientRect();
+      for (const c of unknown) {
+        const q = c.getBoundingClientRect();
+        d.meets.set(c, q.left < sec.right && q.right > sec.left && q.top < sec.bottom && q.bottom > sec.top);
+      }
     }
-    // Ids stay unique on the page: the copy's clickable parts point at the board's by data-ref.
-    for (const el of copy.querySelectorAll("[id]")) {
-      el.dataset.ref = el.id;
-      el.removeAttribute("id");
+    if (!d.copy) {
+      d.copy = this.svg.cloneNode(false);
+      d.copy.removeAttribute("id");
     }
-    for (const el of copy.querySelectorAll("[tabindex]")) el.removeAttribute("tabindex");
-    for (const el of copy.querySelectorAll("[role]")) el.removeAttribute("role");
-    copy.setAttribute("viewBox", `${r.x} ${r.y} ${r.w} ${r.h}`);
+    const copy = d.copy;
+    const put = [];
+    for (const c of parts) {
+      if (!d.meets.get(c)) continue;
+      let dup = dirty.has(c) ? null : d.copies.get(c);
+      if (!dup) {
+        dup = c.cloneNode(true);
+        // Ids stay unique on the page: the copy's clickable parts point at the board's by data-ref.
+        for (const el of [dup, ...dup.querySelectorAll("[id]")]) {
+          if (!el.id) continue;
+          el.dataset.ref = el.id;
+          el.removeAttribute("id");
+        }
+        for (const el of [dup, ...dup.querySelectorAll("[tabindex], [role]")]) {
+          el.removeAttribute("tabindex");
+          el.removeAttribute("role");
+        }
+        d.copies.set(c, dup);
+      }
+      put.push(dup);
+    }
+    syncChildren(copy, put);
     const scale = this.scale || 1;
     const maxH = Math.max(110, window.innerHeight * DOCK_SHARE);
-    copy.style.width = `${r.w * scale}px`;
-    copy.style.height = `${r.h * scale}px`;
-    view.style.height = `${Math.min(r.h * scale + 2, maxH)}px`;
-    const keep = [view.scrollLeft, view.scrollTop];
-    view.replaceChildren(copy);
-    [view.scrollLeft, view.scrollTop] = keep;
+    const set = (el, prop, value) => { if (el.style[prop] !== value) el.style[prop] = value; };
+    const box = `${r.x} ${r.y} ${r.w} ${r.h}`;
+    if (copy.getAttribute("viewBox") !== box) copy.setAttribute("viewBox", box);
+    set(copy, "width", `${r.w * scale}px`);
+    set(copy, "height", `${r.h * scale}px`);
+    set(view, "height", `${Math.min(r.h * scale + 2, maxH)}px`);
+    if (view.firstChild !== copy || view.childNodes.length !== 1) {
+      const keep = [view.scrollLeft, view.scrollTop];
+      view.replaceChildren(copy);
+      [view.scrollLeft, view.scrollTop] = keep;
+    }
   }
 
   /** The overview: the board's outline, its sections, the glowing targets and the view. */
   drawOverview() {
+    this.measureOverview()();
+  }
+
+  /**
+   * Measure what the overview shows (reads only) and return what draws it (writes only), so
+   * a redraw measures everything it needs before it changes anything: one layout.
+   */
+  measureOverview() {
     const ov = this.overview;
-    if (!ov) return;
+    if (!ov) return () => {};
     const b = this.box;
     const fits = !this.svg || (b.scrollWidth <= b.clientWidth + 2 && b.scrollHeight <= b.clientHeight + 2);
-    ov.hidden = fits || window.innerWidth <= 700;
-    this.ovFits = ov.hidden;
-    if (ov.hidden) return;
+    const hidden = fits || window.innerWidth <= 700;
+    if (hidden) return () => { ov.hidden = true; this.ovFits = true; };
     const [W, H] = this.size;
     const [ox, oy] = this.origin;
-    const NS = "http://www.w3.org/2000/svg";
-    const mk = (tag, attrs) => {
-      const n = document.createElementNS(NS, tag);
-      for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-      return n;
-    };
-    const map = mk("svg", { viewBox: `${ox} ${oy} ${W} ${H}`, preserveAspectRatio: "xMidYMid meet" });
-    map.append(mk("rect", { x: ox, y: oy, width: W, height: H, class: "ov-board" }));
-    for (const sec of this.svg.querySelectorAll("[data-section]")) {
-      const r = this.unitsOf(sec);
-      map.append(mk("rect", { x: r.x, y: r.y, width: r.w, height: r.h, class: "ov-section" }));
-    }
+    const at = this.svg.getBoundingClientRect();
+    const sections = [...this.svg.querySelectorAll("[data-section]")].map((sec) => this.unitsOf(sec, at));
+    const glowing = this.targets.filter((t) => t.classList.contains("ns-target")).map((el) => this.unitsOf(el, at));
     const s = this.scale || 1;
-    for (const el of this.targets.filter((t) => t.classList.contains("ns-target"))) {
-      const r = this.unitsOf(el);
-      map.append(mk("rect", { x: r.x, y: r.y, width: Math.max(r.w, 10), height: Math.max(r.h, 10), class: "ov-target" }));
-    }
-    this.ovView = mk("rect", { class: "ov-view", x: ox + b.scrollLeft / s, y: oy + b.scrollTop / s,
-      width: b.clientWidth / s, height: b.clientHeight / s });
-    map.append(this.ovView);
-    ov.replaceChildren(map);
-    this.placeOverview();
+    const view = [ox + b.scrollLeft / s, oy + b.scrollTop / s, b.clientWidth / s, b.clientHeight / s];
+    return () => {
+      ov.hidden = false;
+      this.ovFits = false;
+      const NS = "http://www.w3.org/2000/svg";
+      const mk = (tag, attrs) => {
+        const n = document.createElementNS(NS, tag);
+        for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+        return n;
+      };
+      const map = mk("svg", { viewBox: `${ox} ${oy} ${W} ${H}`, preserveAspectRatio: "xMidYMid meet" });
+      map.append(mk("rect", { x: ox, y: oy, width: W, height: H, class: "ov-board" }));
+      for (const r of sections) map.append(mk("rect", { x: r.x, y: r.y, width: r.w, height: r.h, class: "ov-section" }));
+      for (const r of glowing) {
+        map.append(mk("rect", { x: r.x, y: r.y, width: Math.max(r.w, 10), height: Math.max(r.h, 10), class: "ov-target" }));
+      }
+      this.ovView = mk("rect", { class: "ov-view", x: view[0], y: view[1], width: view[2], height: view[3] });
+      map.append(this.ovView);
+      ov.replaceChildren(map);
+      this.queuePlaceOverview();
+    };
+  }
+
+  /** Place the overview after the next frame (its corner is measured on a laid-out page). */
+  queuePlaceOverview() {
+    if (this.ovQueued) return;
+    this.ovQueued = true;
+    requestAnimationFrame(() => { this.ovQueued = false; this.placeOverview(); });
   }
 
   /** Put the overview in a corner of the board where it covers no glowing target (none free:
@@ -512,10 +644,7 @@ class Viewport {
     this.ovView.setAttribute("y", this.origin[1] + b.scrollTop / s);
     this.ovView.setAttribute("width", b.clientWidth / s);
     this.ovView.setAttribute("height", b.clientHeight / s);
-    if (!this.ovQueued) {
-      this.ovQueued = true;
-      requestAnimationFrame(() => { this.ovQueued = false; this.placeOverview(); });
-    }
+    this.queuePlaceOverview();
   }
 
   /** The width scale at which the whole board fits the container's width. */
@@ -711,7 +840,10 @@ class Viewport {
   showDetail(el) {
     const panel = this.detail;
     if (!panel) return;
-    if (!el) { panel.hidden = true; panel.replaceChildren(); return; }
+    if (!el) {
+      if (!panel.hidden || panel.firstChild) { panel.hidden = true; panel.replaceChildren(); }
+      return;
+    }
     const title = [...el.children].find((c) => c.localName === "title");
     const own = title && (title.getAttribute("data-ns-own") ?? (el.classList.contains("ns-target") ? "" : title.textContent));
     const name = el.dataset.name || el.dataset.label || own || "";
@@ -810,7 +942,10 @@ class Viewport {
     box.addEventListener("click", (e) => {
       if (this.dragged) { e.stopPropagation(); e.preventDefault(); this.dragged = false; return; }
       if (!touched) return;
-      const el = this.describedBy(e.target);
+      // A tap on a glowing target makes a choice: its detail is not pinned (it would stay over
+      // the board drawn after the move, naming a choice already made).
+      const acts = e.target.closest && e.target.closest(".ns-target");
+      const el = acts ? null : this.describedBy(e.target);
       this.pinned = el;
       this.showDetail(el);
       clearTimeout(this.unpin);

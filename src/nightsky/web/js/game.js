@@ -1,5 +1,5 @@
 // The game page: board (SVG or text), seats, legal choices, log, push, undo, end screen, replay.
-import { ApiError, api, h, myGames, rememberSeat, seatColor, toast } from "./api.js";
+import { ApiError, api, h, myGames, rememberSeat, seatColor, syncChildren, toast } from "./api.js";
 import { ratingBox } from "./rating.js";
 import { drawBoard } from "./board.js";
 import { clockNode, drawAway, logMark, tickClocks } from "./clocks.js";
@@ -7,6 +7,7 @@ import { drawViewTree } from "./viewtree.js";
 import { announceOwn, displayName, markOwnMove } from "./mine.js";
 import { clearRefusal, explainRefusal, linkRules } from "./rules.js";
 import { pushedView, remember, stringEdit } from "./patch.js";
+import { GROUP_MIN, boardName, commonStart, groupChoices } from "./groups.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = location.pathname.split("/").filter(Boolean).pop();
@@ -113,6 +114,7 @@ function dot(v, seat, extra = "") {
 // ------------------------------------------------------------------ drawing
 function render(v) {
   current = v;
+  if (!replaying) drawn = { version: v.version, seat: v.seat };
   const mine = yourMove(v);
   // The tab says whose move it is: "▶ Your move" leads the title, and the icon is marked.
   document.title = `${mine ? "▶ Your move · " : ""}nightsky · ${v.title}`;
@@ -140,6 +142,7 @@ function render(v) {
   drawAway(v, $("away-toggle"), setAway);
   if (v.terminal && !endDismissed) showEnd(v);
   maybeAutoplay();
+  finishLog();
 }
 
 /** True when this page's seat has a choice to make now. */
@@ -227,9 +230,23 @@ function drawBoardAndActions(v) {
   drawActions(v);
 }
 
+// The choice buttons drawn last, by action: a redraw keeps the buttons of the choices that
+// stay (a move usually changes few of them) and makes only the new ones.
+let buttons = new Map();
+const choiceOf = new WeakMap();  // button -> its choice
+
+function choiceButton(c) {
+  let b = buttons.get(c.action);
+  if (!b || b.textContent !== c.label) {
+    b = h("button", { type: "button", class: "action", "data-action": c.action, title: c.action }, c.label);
+  }
+  b.disabled = !reachable;
+  choiceOf.set(b, c);
+  return b;
+}
+
 function drawActions(v) {
   const box = $("actions");
-  box.replaceChildren();
   const mine = v.seat !== null && v.legal.length > 0;
   $("actions-panel").classList.toggle("idle", !mine);
   $("undo").hidden = !v.can_undo;
@@ -238,15 +255,17 @@ function drawActions(v) {
   if (!mine) {
     filter.hidden = true;
     $("actions-title").textContent = v.seat === null ? "Watching" : "Your choices";
-    box.append(h("div", { class: "empty" }, v.terminal ? "The game is over."
+    buttons = new Map();
+    box.replaceChildren(h("div", { class: "empty" }, v.terminal ? "The game is over."
       : v.seat === null ? "You are watching this table." : "Not your turn: the others are choosing."));
     return;
   }
   let list = narrowed || v.legal;
   $("actions-title").textContent = narrowed
     ? `Your choices (${narrowed.length} of ${v.legal.length})` : `Your choices (${v.legal.length})`;
+  const nodes = [];
   if (narrowed) {
-    box.append(h("div", { class: "narrowed" }, `${narrowed.length} choices on that spot`,
+    nodes.push(h("div", { class: "narrowed" }, `${narrowed.length} choices on that spot`,
       h("a", { href: "#", onclick: (e) => { e.preventDefault(); cancelPick(); } }, "show all")));
   }
   filter.hidden = v.legal.length <= 12 || !!narrowed;
@@ -255,14 +274,61 @@ function drawActions(v) {
     list = list.filter((c) => c.label.toLowerCase().includes(q) || c.action.toLowerCase().includes(q));
     $("actions-title").textContent = `Your choices (${list.length} of ${v.legal.length})`;
   }
-  for (const c of list) {
-    box.append(h("button", {
-      type: "button", class: "action", "data-action": c.action, title: c.action, disabled: !reachable,
-      onclick: () => take(c),
-      onmouseenter: () => board && board.highlight(c),
-      onmouseleave: () => board && board.highlight(null),
-    }, c.label));
-  }
+  const made = list.map(choiceButton);
+  buttons = new Map(made.map((b) => [b.dataset.action, b]));
+  // A list too long to scan comes in groups by the board target the choices share (a
+  // narrowed or filtered list is short: flat).
+  const grouped = !narrowed && !q && list.length > GROUP_MIN ? groupChoices(list) : null;
+  syncChildren(box, nodes.concat(grouped ? groupNodes(grouped) : made));
+}
+
+let groupBoxes = new Map();  // group key (a target) -> its <details>, kept: an open one stays open
+
+/** One folding box per group, named as the board names the target its choices share; the
+ * first is open when none is, so the list starts with choices to take. */
+function groupNodes(grouped) {
+  const was = groupBoxes;
+  groupBoxes = new Map();
+  const anyOpen = grouped.some((g) => was.get(g.key)?.open);
+  return grouped.map((g, i) => {
+    let d = was.get(g.key);
+    if (!d) {
+      d = h("details", { class: "choice-group", "data-target": g.key },
+        h("summary", {}), h("div", { class: "group-choices" }));
+    }
+    if (!anyOpen && i === 0) d.open = true;  // (the one open before went: its card was played)
+    const name = boardName(board && board.targets ? board.targets.get(g.key) : null)
+      || commonStart(g.choices.map((c) => c.label)) || g.key;
+    const text = `${name} · ${g.choices.length}`;
+    const sum = d.firstChild;
+    if (sum.textContent !== text) sum.textContent = text;
+    syncChildren(d.lastChild, g.choices.map((c) => buttons.get(c.action)));
+    groupBoxes.set(g.key, d);
+    return d;
+  });
+}
+
+/** The choice list's one set of handlers (its buttons change with every move; these stay). */
+function listenToChoices() {
+  const box = $("actions");
+  const choice = (e) => {
+    const b = e.target.closest && e.target.closest("button.action");
+    return b && box.contains(b) ? choiceOf.get(b) : null;
+  };
+  box.addEventListener("click", (e) => { const c = choice(e); if (c) take(c); });
+  // (mouseover/out bubble, unlike mouseenter/leave: one pair for every button)
+  // A group's name lights the target its choices share.
+  const group = (e) => {
+    const s = e.target.closest && e.target.closest("summary");
+    return s && box.contains(s) ? { targets: [s.parentElement.dataset.target] } : null;
+  };
+  box.addEventListener("mouseover", (e) => { const c = choice(e) || group(e); if (c && board) board.highlight(c); });
+  box.addEventListener("mouseout", (e) => {
+    const c = choice(e) || group(e);
+    const over = e.target.closest && e.target.closest("button.action, summary");
+    const to = e.relatedTarget && e.relatedTarget.closest && e.relatedTarget.closest("button.action");
+    if (c && board && !(over && over.contains(e.relatedTarget))) board.highlight(to ? choiceOf.get(to) ?? null : null);
+  });
 }
 
 function openMenu(choices, ev) {
@@ -319,19 +385,38 @@ function colourNames(text, v) {
 
 function drawLog(lines, v) {
   const box = $("log");
-  const atBottom = logAtBottom;
   // The server numbers this viewer's lines without gaps (a hidden draw has no line).
   const shown = lines.slice(-300);
-  const same = logShown.length <= shown.length && logShown.every((l, i) =>
-    l.n === shown[i].n && l.text === shown[i].text && l.seat === shown[i].seat);
   const node = (l, i) => logNode(l, v, firstOfEntry(shown, i));
-  if (same && box.childElementCount === logShown.length) {
-    box.append(...shown.slice(logShown.length).map((l, k) => node(l, logShown.length + k)));
+  // The lines already on screen that the new list starts with (the oldest may have scrolled
+  // out of the last 300): those stay, the ones before go, the new ones are appended.
+  const from = shown.length ? logShown.findIndex((l) => l.n === shown[0].n) : -1;
+  const kept = from < 0 ? 0 : logShown.length - from;
+  const same = from >= 0 && kept <= shown.length && box.childElementCount === logShown.length
+    && logShown.slice(from).every((l, i) =>
+      l.n === shown[i].n && l.text === shown[i].text && l.seat === shown[i].seat);
+  let added = shown.length;
+  if (same) {
+    for (let i = 0; i < from; i++) box.firstElementChild.remove();
+    added = shown.length - kept;
+    if (added) box.append(...shown.slice(kept).map((l, k) => node(l, kept + k)));
   } else {
     box.replaceChildren(...shown.map(node));
   }
   logShown = shown;
-  if (atBottom || shown.length < 40) box.scrollTop = 1e9;  // clamped by the browser: no reflow
+  // Follow the newest line (when the reader is at the bottom) once the page is drawn:
+  // setting scrollTop lays the page out, so it is the render's last step (finishLog).
+  if (added && (logAtBottom || shown.length < 40)) logFollow = true;
+}
+
+let logFollow = false;  // the log is to be scrolled to its newest line at the end of the draw
+
+/** Scroll the log to its newest line if a draw asked for it (the one layout it costs is the
+ * one the next frame needs anyway, as long as nothing is written after it). */
+function finishLog() {
+  if (!logFollow) return;
+  logFollow = false;
+  $("log").scrollTop = 1e9;  // clamped by the browser
 }
 
 let logAtBottom = true;
@@ -500,6 +585,7 @@ async function showStep(step) {
     $("rp-range").value = step;
     drawBoard($("board"), { svg: r.svg, text: r.text, legal: [], onChoose() {}, onNarrow() {} });
     drawLog(r.log, r);
+    finishLog();
     const last = r.log[r.log.length - 1];
     $("banner").classList.remove("mine");
     $("banner").textContent = `Replay · step ${step} of ${r.steps}`
@@ -515,7 +601,21 @@ function stopReplay() {
 }
 
 // ------------------------------------------------------------------ acting
-let frame = null;
+let frame = null;   // the animation frame that will draw `current`, if one is asked for
+let drawn = null;   // {version, seat} of the last view drawn
+
+/**
+ * Draw `current` now (a pending frame is cancelled: it would draw the same view). The board
+ * always ends at the newest view the page accepted: a view older than the one drawn last
+ * (for the same seat) is never drawn over it, whichever way the draw was asked for.
+ */
+function drawCurrent() {
+  if (frame !== null) { cancelAnimationFrame(frame); frame = null; }
+  const v = current;
+  if (!v || (drawn && drawn.seat === v.seat && v.version < drawn.version)) return;
+  render(v);
+}
+
 function accept(v) {
   remember(v);  // the base of the next light update (patch.js)
   // The POST reply and the push bring the same version: draw it once. Equal versions differ
@@ -524,7 +624,11 @@ function accept(v) {
   if (!current || v.version > current.version || v.seat !== current.seat
       || (v.version === current.version && JSON.stringify(v.seats) !== JSON.stringify(current.seats))) {
     current = v;
-    if (frame === null) frame = requestAnimationFrame(() => { frame = null; render(current); });
+    // The view that answers this page's own move is drawn at once (the frame about to be
+    // painted shows it, a frame sooner); other pushes wait for the next frame, where the
+    // newest of a burst (the bots' replies) is drawn once.
+    if (busy) drawCurrent();
+    else if (frame === null) frame = requestAnimationFrame(() => { frame = null; drawCurrent(); });
     maybeAutoplay();
   }
 }
@@ -717,6 +821,7 @@ function connect(delay = 500) {
 async function main() {
   await takeTokenFromLink();
   $("undo").addEventListener("click", undo);
+  listenToChoices();
   $("autoplay").addEventListener("change", maybeAutoplay);
   $("filter").addEventListener("input", () => current && drawActions(current));
   $("more").addEventListener("toggle", () => current && $("more").open && drawDetails(current));

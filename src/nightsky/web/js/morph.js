@@ -37,6 +37,16 @@ export function indexXml(text) {
   return cur === doc && doc.kids.length === 1 ? doc.kids[0] : null;
 }
 
+let indexed = { text: null, root: null };  // the last text indexed (the board drawn now)
+
+/**
+ * Index `text` ahead of need (the board now drawn is the one the next move is morphed from):
+ * a page calls this when it is idle, so the next redraw finds the index made.
+ */
+export function prepare(text) {
+  if (indexed.text !== text) indexed = { text, root: indexXml(text) };
+}
+
 /** One stretch that covers old characters s..e-1 and turns them into `len` new ones. */
 function commonEnds(a, b) {
   let s = 0;
@@ -162,13 +172,16 @@ function plan(svg, root, old, text, hunks, skip) {
  */
 export function morphSvg(svg, old, text, hunks, { sanitize, skip }) {
   if (UNSAFE.test(text) || UNSAFE.test(old)) return null;
-  const root = indexXml(old);
+  prepare(old);
+  const root = indexed.root;
   if (!root) return null;
   // A string edit's stretches need not keep to the tags (a closing tag cut in one stretch and
   // put back in another): then the one stretch from the first change to the last will do.
   const jobs = (hunks && hunks.length && plan(svg, root, old, text, hunks, skip))
     || plan(svg, root, old, text, commonEnds(old, text), skip);
   if (!jobs) return null;
+  // The board no longer shows `old`: its index is spent (the next morph starts from `text`).
+  indexed = { text: null, root: null };
   const added = [];
   for (const { parent, gone, before, fresh } of jobs) {
     for (const g of gone) g.remove();
