@@ -146,7 +146,15 @@ class StarlightGame(Game):
         if self.num_players == 1:
             # Alone, the live player sees every secret there is (only their own Laurels and
             # God cards are dealt); Starbots hold no cards. This game has no hidden information.
-            self.__dict__["info"] = replace(type(self).info, hidden_information=False)
+            # A search's cut-offs score the seat's own gain since the root (``leaf=delta``), not
+            # its share of the seats' values: alone that share is always 1, and beside Starbots
+            # (valued at their points so far) the live seat's lead dwarfs what a move changes,
+            # so the search all but chose at random and scored 5-12 points a game less than
+            # ``greedy`` (docs/games/starlight.md, "Against Starbots").
+            info = type(self).info
+            self.__dict__["info"] = replace(
+                info, hidden_information=False, search_defaults=f"{info.search_defaults},leaf=delta"
+            )
 
     def _head_start(self) -> list[int]:
         heads = [0] * self.num_seats
