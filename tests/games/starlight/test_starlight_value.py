@@ -132,21 +132,7 @@ STARBOTS_FILE = SHIPPED.with_name(STARBOT_WEIGHTS_FILE)
 def _solo_positions(seed: int, count: int, **options: object) -> list[State]:
     """Positions of one seeded greedy game of one live player (``options`` for the game), every
     fifth decision."""
-    game = load_game("starlight", players=1, **options)
-    rng, agent = random.Random(seed), make_agent("greedy")
-    state = game.new_initial_state()
-    out: list[State] = []
-    decision = 0
-    while not state.is_terminal() and len(out) < count:
-        seat = state.current_players()[0]
-        if seat < 0:
-            state.step(state.sample_chance(rng), seat)
-            continue
-        if decision % 5 == 0:
-            out.append(state.clone())
-        state.step(agent.choose(state, seat, rng), seat)
-        decision += 1
-    return out
+    return greedy_positions("starlight", seed, count, 5, players=1, **options)
 
 
 def test_the_starbot_weights_were_fitted_on_starbot_tables() -> None:
