@@ -14,6 +14,16 @@ standardisation folded in) go to the file ``GameInfo.value_model`` names in the 
 ``data/`` (or ``--out``), with the command, data size, date and fit. ``--save-data`` /
 ``--load-data`` keep the recorded positions (``.npz``) to refit without playing again.
 
+Other tables: ``--players N`` live players, ``--option KEY=VALUE`` (repeatable) game options,
+``--vary KEY=V1,V2,...`` game ``g`` with option KEY at the ``g % count``-th value; only the live
+seats' positions are recorded (a seat the game plays itself, such as a Starbot, is not the
+model's), and ``--file NAME`` names the weights file in the game's ``data/``. Starlight's
+weights for one player against Starbots (``data/value_starbots.json``):
+
+    PYTHONPATH=src python scripts/train_value.py starlight --players 1 --option starbots=2 \
+        --vary starbot_level=easy,medium,hard,expert --games 800 --seed 5830 \
+        --file value_starbots.json --write
+
 Variants (docs/agents.md, "A learned value for Mihi Anguli", measures them): ``--around A,B``
 makes the model the plain sum of those features plus a fitted correction (ridge shrinks it
 towards the sum, e.g. towards the hand heuristic's parts), ``--only`` limits the features fitted
@@ -80,7 +90,8 @@ def play(game: Game, agent: str, seed: int, index: int, every: int) -> tuple[lis
             state.step(state.sample_chance(rng), CHANCE)
             continue
         if decision % every == index % every:
-            for q in range(n):
+            # The live seats only: a seat the game plays itself (a Starbot) is not the model's.
+            for q in range(game.num_players):
                 feats.append(state.game.evaluator.value_features(state, q))
                 heur.append(state.game.evaluator.evaluate(state, q))
                 where.append((position, q))
@@ -95,8 +106,11 @@ def collect(args: argparse.Namespace, game: Game) -> dict[str, np.ndarray]:
     rows_x: list[list[float]] = []
     rows: list[tuple[int, int, int, float, float]] = []  # game, position, seat, heuristic, final
     start = time.perf_counter()
+    tables = variants(args)
     for g in range(args.games):
-        feats, heur, (where, scores) = play(game, args.agent, args.seed, g, args.every)
+        # ``--vary``: game ``g`` is played on the ``g % len``-th table.
+        table = tables[g % len(tables)] if tables else game
+        feats, heur, (where, scores) = play(table, args.agent, args.seed, g, args.every)
         for f, h, (pos, q) in zip(feats, heur, where, strict=True):
             rows_x.append(f)
             rows.append((g, pos, q, h, float(scores[q])))
@@ -112,6 +126,32 @@ def collect(args: argparse.Namespace, game: Game) -> dict[str, np.ndarray]:
         "heuristic": meta[:, 3],
         "final": meta[:, 4],
     }
+
+
+def parse_options(items: list[str], flag: str) -> dict[str, Any]:
+    """``KEY=VALUE`` strings as a dict of game options; the values are parsed by the game's
+    option types when the game is built (a bad one fails there, naming the option)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        if not eq or not key:
+            raise SystemExit(f"{flag} must be KEY=VALUE, got {item!r}")
+        out[key] = text
+    return out
+
+
+def variants(args: argparse.Namespace) -> list[Game]:
+    """The tables of ``--vary KEY=V1,V2,...`` (each with ``--players`` and ``--option``), in
+    order; empty without ``--vary``."""
+    if not args.vary:
+        return []
+    key, eq, values = args.vary.partition("=")
+    if not eq or not key or not values:
+        raise SystemExit(f"--vary must be KEY=V1,V2,..., got {args.vary!r}")
+    return [
+        load_game(args.game, players=args.players, **{**args.options, key: v})
+        for v in values.split(",")
+    ]
 
 
 def _finish(state: Any, seed: str) -> list[float]:
@@ -278,7 +318,7 @@ def report(
             "heuristic": _fit_stats(h[mask], y[mask]),
             "heuristic_calibrated": _fit_stats(calib[mask], y[mask]),
         }
-        if int(data["seat"].max()) == 1:
+        if int(data["seat"].max()) == 1 and int(data["seat"].min()) == 0:
             pm, fm = _margins(data, pred, mask)
             hm, _ = _margins(data, h, mask)
             cm, _ = _margins(data, calib, mask)
@@ -586,7 +626,7 @@ def write_weights(
 ) -> None:
     """Write the weights file with the command that reproduces it, the date and ``trained``."""
     package = type(game).__module__.rsplit(".", 1)[0]
-    out = args.out or data_path(package, game.info.value_model)
+    out = args.out or data_path(package, args.file or game.info.value_model)
     # The command that reproduces the file: the arguments, less where files were kept or read.
     given = list(argv if argv is not None else sys.argv[1:])
     kept: list[str] = []
@@ -657,12 +697,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pair-ridge", type=float, default=10.0, help="ridge penalty for pairs")
     parser.add_argument("--save-pairs", type=Path)
     parser.add_argument("--load-pairs", type=Path)
+    parser.add_argument("--players", type=int, default=2, help=(
+        "live players at the table (regression; the game may add seats of its own, e.g. "
+        "Starlight's Starbots, whose positions are not recorded)"))
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=(
+        "a game option for the recorded games (regression; repeatable), e.g. starbots=2"))
+    parser.add_argument("--vary", default="", metavar="KEY=V1,V2,...", help=(
+        "regression: game g is played with option KEY at the (g mod count)-th value, e.g. "
+        "starbot_level=easy,medium,hard,expert"))
     parser.add_argument("--write", action="store_true", help="write the weights file")
     parser.add_argument("--out", type=Path, help="weights file (default: the game's data/)")
+    parser.add_argument("--file", default="", help=(
+        "the weights file's name in the game's data/ (default: GameInfo.value_model), e.g. "
+        "Starlight's value_starbots.json for its Starbot tables"))
     parser.add_argument("--save-data", type=Path)
     parser.add_argument("--load-data", type=Path)
     args = parser.parse_args(argv)
-    game = load_game(args.game, players=2)
+    args.options = parse_options(args.option, "--option")
+    if args.method == "play" and (args.players != 2 or args.options or args.vary):
+        parser.error("--players, --option and --vary are for --method regression")
+    game = load_game(args.game, players=args.players, **args.options)
     state = game.new_initial_state()
     names = list(state.game.evaluator.value_feature_names())
     if not names or not game.info.value_model:
@@ -703,6 +757,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     trained = {
         "agent": args.agent, "games": args.games, "seed": args.seed, "every": args.every,
+        **({"players": args.players} if args.players != 2 else {}),
+        **({"options": args.options} if args.options else {}),
+        **({"vary": args.vary} if args.vary else {}),
         "ridge": args.ridge, "rows": int(len(data["final"])),
     }
     write_weights(args, game, argv, names, weights, bias,

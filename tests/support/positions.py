@@ -13,10 +13,10 @@ from nightsky.core.registry import load_game
 def greedy_positions(
     game_id: str, seed: int, count: int, every: int, **options: Any
 ) -> list[State]:
-    """Up to ``count`` copies of the positions of one 2-player ``greedy`` game (``options`` for
-    the game), one every ``every`` decisions from the first; chance and the agent draw from
-    ``random.Random(seed)``."""
-    game = load_game(game_id, players=2, **options)
+    """Up to ``count`` copies of the positions of one ``greedy`` game (``options`` for the game,
+    2 players unless ``players=`` says otherwise), one every ``every`` decisions from the first;
+    chance and the agent draw from ``random.Random(seed)``."""
+    game = load_game(game_id, **{"players": 2, **options})
     rng, agent = random.Random(seed), make_agent("greedy")
     state = game.new_initial_state()
     out: list[State] = []

@@ -285,7 +285,9 @@ class SearchAgent:
         self.cheat = check_flag("cheat", cheat, where)
         # the spec's own keys, which win over a game's defaults
         self._given = _checked_settings(settings, where)
-        self._game_id: str | None = None
+        # The game id and search defaults the settings were merged with: a game may set other
+        # defaults for some tables (``GameInfo`` per instance), so both are the key.
+        self._game_id: tuple[str, str] | None = None
         self._settings = SearchSettings.merged({}, self._given)
         self._policy: Agent | None = None  # the rollout agent (for the game in ``_game_id``)
         self._others: Agent | None = None  # the other seats' agent with ``others=NAME``
@@ -307,7 +309,8 @@ class SearchAgent:
         return asdict(self._use_game(game))
 
     def _use_game(self, game: Any) -> SearchSettings:
-        if self._game_id != game.info.id:
+        key = (game.info.id, getattr(game.info, "search_defaults", "") or "")
+        if self._game_id != key:
             self._settings = SearchSettings.merged(game_search_defaults(game.info), self._given)
             if self._settings.value == "learned" and not getattr(game.info, "value_model", ""):
                 raise OptionError(
@@ -320,7 +323,7 @@ class SearchAgent:
             self._others = (
                 None if others in {"tree", "random"} else _rollout_agent(others, "others")
             )
-            self._game_id = game.info.id
+            self._game_id = key
         return self._settings
 
     def choose(self, state: State, player: int, rng: random.Random) -> Action:

@@ -254,6 +254,9 @@ VALUE_FEATURES: tuple[str, ...] = (*_BASE, *(f"{x}*left" for x in _BASE), "left"
 """The names of ``value_features``' numbers, in order (the weights file lists the same)."""
 WEIGHTS_FILE = "value.json"
 """The learned value's weights in the game package's ``data/`` (``GameInfo.value_model``)."""
+STARBOT_WEIGHTS_FILE = "value_starbots.json"
+"""The weights for one live player at a Starbot table (``value_model_for``): fitted on such
+tables, where the Starbots claim slots on their deck's schedule and the game's pace is theirs."""
 
 
 def game_left(s: StarlightState) -> float:
@@ -280,25 +283,37 @@ def value_features(s: StarlightState, p: int, sizes: int = -1) -> list[float]:
     return [*base, *(x * left for x in base), left, left * left]
 
 
-_LOADED: list[LinearValue] = []  # the shipped weights, read once
+_LOADED: dict[str, LinearValue] = {}  # the shipped weights by file name, each read once
 
 
-def shipped_value_model() -> LinearValue:
-    """The shipped weights (``data/value.json``), read on first use."""
-    if not _LOADED:
-        path = data_path("nightsky.games.starlight", WEIGHTS_FILE)
-        _LOADED.append(load_linear_value(path, VALUE_FEATURES))
-    return _LOADED[0]
+def shipped_value_model(name: str = WEIGHTS_FILE) -> LinearValue:
+    """The shipped weights of ``data/<name>`` (``WEIGHTS_FILE`` or ``STARBOT_WEIGHTS_FILE``),
+    read on first use."""
+    model = _LOADED.get(name)
+    if model is None:
+        model = load_linear_value(data_path("nightsky.games.starlight", name), VALUE_FEATURES)
+        _LOADED[name] = model
+    return model
+
+
+def value_model_for(num_players: int, starbots: int) -> str:
+    """Which shipped weights judge a table: ``STARBOT_WEIGHTS_FILE`` for one live player with
+    Starbots (the weights fitted on live opponents scored 5-12 points a game less there than
+    ``greedy``: docs/games/starlight.md, "Against Starbots"), else ``WEIGHTS_FILE``."""
+    return STARBOT_WEIGHTS_FILE if num_players == 1 and starbots > 0 else WEIGHTS_FILE
 
 
 def value(s: StarlightState, p: int) -> float:
-    """Seat ``p``'s expected final score by the shipped weights; a Starbot's is its
-    ``potential`` (its deck decides its play, and the weights were fitted on live seats)."""
+    """Seat ``p``'s expected final score by the weights for its table (``value_model_for``); a
+    Starbot's is its ``potential`` (its deck decides its play, and the weights were fitted on
+    live seats)."""
     if s.is_bot(p):
         return potential(s, p)
+    g = s.g
+    model = shipped_value_model(value_model_for(g.num_players, g.options["starbots"]))
     # Where a star could go depends on the board only: found once, not once per Core.
     sizes = s.slot_sizes(s.all_mask()) if s.cores[p] else -1
-    return shipped_value_model().predict(value_features(s, p, sizes))
+    return model.predict(value_features(s, p, sizes))
 
 
 class StarlightEvaluator(Evaluator):
