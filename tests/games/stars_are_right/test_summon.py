@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -321,15 +322,20 @@ def test_the_tables_are_the_games_own_records() -> None:
     assert t.max_turns == g.options["max_rounds"] * g.num_players
 
 
+def _dealt(g: Any, rng: random.Random) -> Any:
+    """A new game after its set-up chance events (the sky laid, the hands dealt)."""
+    s = g.new_initial_state()
+    while s.current_players() == (CHANCE,):
+        s.step(s.sample_chance(rng), CHANCE)
+    return s
+
+
 def test_TSAR_6_2_a_sky_met_again_reuses_its_answers() -> None:
     # ``Tables.skies``: two states that reach the same sky by different paths share its
     # placements and summonings (a search meets the same skies in every iteration), and a
     # state whose sky moves gets that sky's own answers, never the old ones.
     g = game()
-    rng = random.Random(11)
-    s = g.new_initial_state()
-    while s.current_players() == (CHANCE,):
-        s.step(s.sample_chance(rng), CHANCE)
+    s = _dealt(g, random.Random(11))
     seat = s.current_players()[0]
     s.summons(seat)
     other = s.clone()
@@ -352,9 +358,7 @@ def test_the_sky_cache_is_bounded() -> None:
 
     g = game()
     rng = random.Random(12)
-    s = g.new_initial_state()
-    while s.current_players() == (CHANCE,):
-        s.step(s.sample_chance(rng), CHANCE)
+    s = _dealt(g, rng)
     g.tables.skies.clear()
     sizes = []
     for _ in range(SKY_CACHE + 5):
