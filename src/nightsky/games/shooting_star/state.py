@@ -178,9 +178,8 @@ class ShootingStarState(State):
             out: list[Action] = []
             for k in BITS[self.hands[player]]:
                 row = rows[k]
-                # A comprehension over a list is allocated at its full size when compiled:
-                # one extend per card instead of an append (and a regrowth) per placement.
-                out.extend([row[c] for c in free])
+                for c in free:
+                    out.append(row[c])
             return out
         return self._build_actions(player) if self.phase == PH_BUILD else []
 
@@ -314,8 +313,7 @@ class ShootingStarState(State):
                 return g.make_deal(
                     tuple(tuple(stack[i * k : (i + 1) * k]) for i in range(g.num_players))
                 )
-            self._shuffle_layout(stack, rng)
-            return t.grid_of(stack, rng.getrandbits(len(stack)))
+            return t.make_grid(self._sample_layout(stack, rng))
         if ph == PH_DECK:
             used = self._dealt()
             cards = [p for p in t.minors if p not in used]
@@ -340,17 +338,21 @@ class ShootingStarState(State):
         rest = [p for p in range(t.nplanets) if p not in chosen]
         return aside + sample(rng, rest, t.grid_planets - 7)
 
-    def _shuffle_layout(self, stack: list[int], rng: random.Random) -> None:
-        """SS-2.2/2.4: shuffle ``stack`` in place until no two Dark Planets touch (uniform
-        over valid layouts); ``Tables.grid_of`` then turns each planet a random side up."""
+    def _sample_layout(self, stack: list[int], rng: random.Random) -> tuple[tuple[int, int], ...]:
+        """SS-2.2/2.4: shuffle until no two Dark Planets touch (uniform over valid layouts),
+        each planet with a random side up."""
         t = self.t
         kind = t.p_kind
         neigh = t.neigh
+        stack = stack.copy()
         while True:
             shuffle(rng, stack)
             darks = [c for c, p in enumerate(stack) if kind[p] == DARK]
             if len(darks) < 2 or not _touching(darks, neigh):
                 break
+        bits = rng.getrandbits(len(stack))
+        sides = t.p_sides  # bit i picks the side of the i-th planet (a Dark one has one)
+        return tuple([(p, sides[p][bits >> i & 1]) for i, p in enumerate(stack)])
 
     def is_legal_chance(self, outcome: Action) -> bool:
         g = self.g

@@ -95,21 +95,6 @@ class Tables:
         """``game.make_grid`` of a tuple of (planet, level) per cell."""
         return GridDeal(cells, grid_text(self.grid_tokens, self.p_code, cells))
 
-    def grid_of(self, stack: list[int], bits: int) -> GridDeal:
-        """``make_grid`` of the planets of ``stack`` in cell order, the i-th with the side
-        that bit i of ``bits`` picks (``p_sides``): the same outcome, its cells and notation
-        built in one typed loop (a random set-up draws one per game)."""
-        sides = self.p_sides
-        tokens = self.grid_tokens
-        cells: list[tuple[int, int]] = []
-        parts: list[str] = []
-        for i in range(len(stack)):
-            p = stack[i]
-            lv = sides[p][bits >> i & 1]
-            cells.append((p, lv))
-            parts.append(tokens[p][lv])
-        return GridDeal(tuple(cells), "grid " + " ".join(parts))
-
     def make_deck(self, cards: tuple[int, ...]) -> DeckOrder:
         """``game.make_deck``: the replacement deck, top card first."""
         return DeckOrder(cards, deck_text(self.p_code, cards))
