@@ -403,6 +403,28 @@ class SearchAgent:
         # hidden information (and no ``cheat``) there is nothing to reuse.
         reuse = settings.reuse and not hidden
         root = self._kept_root(state, player) if reuse else None
+        # The tree and the states it plays are all garbage the moment the search ends, and
+        # nothing it builds is a reference cycle the collector must break: collections during
+        # the search only rescan the growing tree (7-15% of a compiled search's time in py-spy
+        # profiles of every game). Paused for this search only (its set-up included), and
+        # turned back on only by the search that paused it (a caller that disabled the
+        # collector keeps it disabled), once ``_run`` has returned: by then the tree is freed
+        # unless kept, so re-enabling does not scan it.
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            return self._run(state, player, rng, settings, hidden, reuse, root)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _run(
+        self, state: State, player: int, rng: random.Random, settings: SearchSettings,
+        hidden: bool, reuse: bool, root: _Node | None,
+    ) -> Stats:
+        """``search``'s work: the tree lives in this call only (unless kept for ``reuse`` or
+        ``plan``)."""
         search = _Search(
             state, player, rng, settings, self._policy, self._others,
             iterations=self.iterations, seconds=self.seconds, hidden=hidden,
@@ -410,19 +432,7 @@ class SearchAgent:
         )
         if reuse:
             self._kept = _Kept(player, state.game, list(state.history), search.roots[0])
-        # The tree and the states it plays are all garbage the moment the search ends, and
-        # nothing it builds is a reference cycle the collector must break: collections during
-        # the search only rescan the growing tree (7-15% of a compiled search's time in py-spy
-        # profiles of every game). Paused for this search only, and turned back on only by the
-        # search that paused it (a caller that disabled the collector keeps it disabled).
-        paused = gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
-            stats = search.run()
-        finally:
-            if paused:
-                gc.enable()
+        stats = search.run()
         if settings.plan:
             self._tree = search.roots[player if search.observe else 0]
         self.last_iterations = search.done

@@ -46,3 +46,40 @@ def test_equality_ignores_the_notation_and_tiles_but_not_the_class() -> None:
     assert Discard(3, "a") != Release(3, "a") and Draw(3, "a") != Invoke(3, "a")
     assert End() == END and Invoke(0, "end") != END
     assert Invoke(3, "a") != (3,) and Invoke(3, "a") != 3
+
+
+def test_TSAR_5_1_random_action_counts_its_way_to_the_listed_action() -> None:
+    # While symbols are spent, ``random_action`` finds the i-th legal action without building
+    # the list (powers, pushes, swaps, flips, Minions): the very object ``choice`` picks
+    # from ``legal_actions``, with the generator left in the same state, Minions included.
+    import random
+
+    from nightsky.core.game import CHANCE
+    from nightsky.core.rng import choice
+    from nightsky.games.stars_are_right.constants import MOVE, POWERS
+
+    for players, seed in ((2, 21), (3, 22)):
+        g = load_game("stars-are-right", players=players)
+        rng = random.Random(seed)
+        s = g.new_initial_state()
+        checked = {POWERS: 0, MOVE: 0}
+        minions = 0
+        for _ in range(6000):
+            seats = s.current_players()
+            if not seats:
+                break
+            seat = seats[0]
+            if seat == CHANCE:
+                s.step(s.sample_chance(rng), CHANCE)
+                continue
+            if s.phase in checked:
+                legal = s.legal_actions(seat)
+                draw = rng.randrange(1 << 30)
+                a, b = random.Random(draw), random.Random(draw)
+                assert s.random_action(seat, a) is choice(b, legal)
+                assert a.getstate() == b.getstate()
+                checked[s.phase] += 1
+                minions += bool(s._minion_actions(seat))
+            s.step(s.random_action(seat, rng), seat)
+        assert checked[POWERS] > 10 and checked[MOVE] > 10
+    assert minions > 0

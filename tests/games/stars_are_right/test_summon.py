@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -297,8 +298,9 @@ def test_TSAR_6_2_kept_summonings_are_the_ones_computed_afresh() -> None:
             s.step(s.sample_chance(rng), CHANCE)
             continue
         fresh = s.clone()
-        fresh._masks = None  # a new sky for the copy: nothing remembered
         kept = s.summons(seat)
+        g.tables.skies.clear()  # nothing remembered for any sky (``Tables.skies``)
+        fresh._masks = None  # a new sky for the copy
         assert kept == fresh.summons(seat)
         assert [a.tiles for a in kept] == [a.tiles for a in fresh.summons(seat)]
         checked += bool(kept)
@@ -318,3 +320,51 @@ def test_the_tables_are_the_games_own_records() -> None:
         assert t.summon_text[c.idx] == g.summon_action[(c.idx, ())].text
         assert (t.minion[c.idx] >= 0) == bool(c.minion)
     assert t.max_turns == g.options["max_rounds"] * g.num_players
+
+
+def _dealt(g: Any, rng: random.Random) -> Any:
+    """A new game after its set-up chance events (the sky laid, the hands dealt)."""
+    s = g.new_initial_state()
+    while s.current_players() == (CHANCE,):
+        s.step(s.sample_chance(rng), CHANCE)
+    return s
+
+
+def test_TSAR_6_2_a_sky_met_again_reuses_its_answers() -> None:
+    # ``Tables.skies``: two states that reach the same sky by different paths share its
+    # placements and summonings (a search meets the same skies in every iteration), and a
+    # state whose sky moves gets that sky's own answers, never the old ones.
+    g = game()
+    s = _dealt(g, random.Random(11))
+    seat = s.current_players()[0]
+    s.summons(seat)
+    other = s.clone()
+    other._masks = None  # as a state that arrived at this sky by other moves
+    assert other.masks() == s.masks()
+    assert other._placed is s._placed and other._ready is s._ready
+    moved = s.clone()
+    moved.pos_side[0] ^= 1  # a flip: another sky
+    moved._masks = None
+    assert moved.masks() != s.masks()
+    assert moved._placed is not s._placed
+    g.tables.skies.clear()
+    fresh = moved.clone()
+    fresh._masks = None
+    assert moved.summons(seat) == fresh.summons(seat)
+
+
+def test_the_sky_cache_is_bounded() -> None:
+    from nightsky.games.stars_are_right.tables import SKY_CACHE
+
+    g = game()
+    rng = random.Random(12)
+    s = _dealt(g, rng)
+    g.tables.skies.clear()
+    sizes = []
+    for _ in range(SKY_CACHE + 5):
+        rng.shuffle(s.pos_tile)  # another sky (almost surely one not met yet)
+        s._masks = None
+        s.masks()
+        sizes.append(len(g.tables.skies))
+    assert max(sizes) == SKY_CACHE  # filled up to the bound, never beyond
+    assert sizes[-1] < SKY_CACHE  # then started afresh

@@ -125,12 +125,12 @@ def evaluate(state: StarsAreRightState, p: int) -> float:
                     best = val
         v += 8.0 * best
     # How close each hand card is: the share of its stars the sky shows at all.
-    masks = state.masks()
+    counts = state.face_counts()
     close = 0.0
     for card in state.hands[p]:
         need = t.plain_need[card]  # ``game.shapes_for(card)``'s face counts
         total = sum(k for _, k in need)
-        have = sum(min(k, masks[f].bit_count()) for f, k in need)
+        have = sum(min(k, counts[f]) for f, k in need)
         close = max(close, t.vp[card] * have / total if total else 0.0)
     v += 0.3 * close + 0.05 * len(state.hands[p])
     return v

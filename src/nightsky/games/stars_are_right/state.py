@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from nightsky.core.game import CHANCE, Action, LogSecret, State
-from nightsky.core.rng import randrange, shuffle
+from nightsky.core.rng import randbelow, randrange, shuffle
 
 from . import matcher
 from .actions import (
@@ -56,7 +56,15 @@ from .constants import (
     SYMBOLS,
     TAKE,
 )
-from .tables import DISCARD_TWO, EXCHANGE_GREATER, EXCHANGE_LESSER, HAND_SIX, TAKE_CARD, Tables
+from .tables import (
+    DISCARD_TWO,
+    EXCHANGE_GREATER,
+    EXCHANGE_LESSER,
+    HAND_SIX,
+    SKY_CACHE,
+    TAKE_CARD,
+    Tables,
+)
 
 if TYPE_CHECKING:
     from .game import StarsAreRightGame
@@ -107,6 +115,7 @@ class StarsAreRightState(State):
     last_summon: tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
     """(seat, card, bonus servitors, tiles per constellation) of the last summoning."""
     _masks: list[int] | None  # per face, the positions showing it (None: to recompute)
+    _counts: list[int]  # per face, how many positions show it (with ``_masks``)
     _placed: dict[tuple[int, tuple[int, ...]], list[int] | None]
     """``summon_placement`` answers for this sky, by (card, bonus): a new dict whenever
     ``masks`` are recomputed, shared by clones until their sky moves (the answers depend on
@@ -147,6 +156,7 @@ class StarsAreRightState(State):
             self.end_reason = o.end_reason
             self.last_summon = o.last_summon
             self._masks = o._masks
+            self._counts = o._counts
             self._placed = o._placed
             self._ready = o._ready
             return
@@ -177,6 +187,7 @@ class StarsAreRightState(State):
         self.end_reason = ""
         self.last_summon = None
         self._masks = None
+        self._counts = []
         self._placed = {}
         self._ready = {}
 
@@ -197,15 +208,35 @@ class StarsAreRightState(State):
         m = self._masks
         if m is None:
             m = [0] * len(FACES)
-            tf = self.g.tile_faces
+            counts = [0] * len(FACES)
+            tf = self.t.tile_faces
+            pos_tile = self.pos_tile
+            pos_side = self.pos_side
             for pos in range(25):
-                t = self.pos_tile[pos]
+                t = pos_tile[pos]
                 if t >= 0:
-                    m[tf[t][self.pos_side[pos]]] |= 1 << pos
+                    f = tf[t][pos_side[pos]]
+                    m[f] |= 1 << pos
+                    counts[f] += 1
             self._masks = m
-            self._placed = {}  # a new sky: earlier answers are for the old one
-            self._ready = {}
+            self._counts = counts
+            # A new sky: the answers found for it before, by this state or any other of the
+            # game (a search walks the same moves from the same sky again and again).
+            skies = self.t.skies
+            key = tuple(m)
+            known = skies.get(key)
+            if known is None:
+                if len(skies) >= SKY_CACHE:
+                    skies.clear()
+                known = skies[key] = ({}, {})
+            self._placed, self._ready = known
         return m
+
+    def face_counts(self) -> list[int]:
+        """Per face, how many positions show it (``masks()[f].bit_count()``, kept with the
+        masks: compiled, ``int.bit_count`` is a method call)."""
+        self.masks()
+        return self._counts
 
     # ------------------------------------------------------------------ whose turn
     def current_players(self) -> tuple[int, ...]:
@@ -280,6 +311,7 @@ class StarsAreRightState(State):
         first placement found; None where they do not all show. Remembered for this sky
         (``_placed``): callers must not change the list."""
         m = self.masks()  # first: a recomputed sky starts a new ``_placed``
+        counts = self._counts
         key = (card, bonus)
         placed = self._placed
         if key in placed:
@@ -292,7 +324,7 @@ class StarsAreRightState(State):
             need = self.t.plain_need[card]
         found: list[int] | None = None
         for f, n in need:
-            if m[f].bit_count() < n:
+            if counts[f] < n:
                 break
         else:
             found = matcher.find(shapes, m)
@@ -306,12 +338,15 @@ class StarsAreRightState(State):
         self.masks()  # first: a recomputed sky starts a new ``_ready``
         ready = self._ready
         for card in self.hands[p]:
-            if t.kind[card] != GOO and card in ready:  # the common case, asked before
+            # No servitor to help (every card but a Great Old One with its own Servitors):
+            # the plain summoning, asked before for this sky (the common case).
+            opts = self.bonus_options(p, card) if t.kind[card] == GOO else NO_BONUS
+            if opts is NO_BONUS and card in ready:
                 a = ready[card]
                 if a is not None:
                     out.append(a)
                 continue
-            for bonus in self.bonus_options(p, card):
+            for bonus in opts:
                 if not bonus and card in ready:
                     a = ready[card]
                 else:
@@ -364,11 +399,7 @@ class StarsAreRightState(State):
             for c in self.hands[p]:
                 out.append(invoke[c])
         if ph == POWERS:
-            kind = t.kind
-            power_from = t.power_from
-            for c in sorted(self.creatures[p]):
-                if kind[c] != MINION and c not in self.used and self.symbols[power_from[c]]:
-                    out.append(t.power_action[c])
+            out = self._powers(p)
         if ph in (POWERS, MOVE):
             if self.symbols[0]:
                 out.extend(t.push_actions)
@@ -389,6 +420,43 @@ class StarsAreRightState(State):
             out.append(END)
         return out
 
+    def _powers(self, p: int) -> list[Action]:
+        """Step 2's powers ``p`` may use now, by card (TSAR-4.1)."""
+        t = self.t
+        kind = t.kind
+        power_from = t.power_from
+        power_action = t.power_action
+        symbols = self.symbols
+        out: list[Action] = []
+        for c in sorted(self.creatures[p]):
+            if kind[c] != MINION and c not in self.used and symbols[power_from[c]]:
+                out.append(power_action[c])
+        return out
+
+    def random_action(self, player: int, rng: random.Random) -> Action:
+        """``choice(rng, legal_actions(player))`` without the list while symbols are spent
+        (steps 2 and 4): that list is the powers, then every push, swap or flip a symbol
+        left pays for (up to 345 actions), then the Minions' actions, so the i-th action is
+        found by counting (the same draw, the same action)."""
+        ph = self.phase
+        if ph in (POWERS, MOVE) and player == self.current:
+            t = self.t
+            head = self._powers(player) if ph == POWERS else []
+            symbols = self.symbols
+            pushes = t.push_actions if symbols[0] else []
+            swaps = t.swap_actions if symbols[1] else []
+            flips = t.flip_actions if symbols[2] else []
+            tail = self._minion_actions(player)
+            n = len(head) + len(pushes) + len(swaps) + len(flips) + len(tail)
+            if n:
+                i = randbelow(rng, n)
+                for part in (head, pushes, swaps, flips):
+                    if i < len(part):
+                        return part[i]
+                    i -= len(part)
+                return tail[i]
+        return super().random_action(player, rng)
+
     def _minion_actions(self, p: int) -> list[Action]:
         out: list[Action] = []
         t = self.t
@@ -400,19 +468,21 @@ class StarsAreRightState(State):
             return out  # no Minion: nothing to do (the common case)
         g = self.g
         kinds = t.kind
-        for m in sorted(self.creatures[p]):
+        exchange = t.exchange
+        n = t.ncards
+        mine = sorted(self.creatures[p])
+        for m in mine:
             power = minion[m]
             if power in (EXCHANGE_LESSER, EXCHANGE_GREATER):
                 kind = LESSER if power == EXCHANGE_LESSER else GREATER
-                gives = [c for c in sorted(self.creatures[p])
-                         if kinds[c] == kind and c not in self.used]
+                gives = [c for c in mine if kinds[c] == kind and c not in self.used]
                 if not gives:
                     continue
                 takes = sorted([c for q in range(len(self.hands)) if q != p
                                 for c in self.creatures[q] if kinds[c] == kind])
                 for give in gives:
                     for take in takes:
-                        out.append(g.exchange_action[(m, give, take)])
+                        out.append(exchange[(m * n + give) * n + take])
             elif power == TAKE_CARD:
                 if self._deck_available():
                     out.append(g.take_action[(m, True)])
@@ -851,6 +921,11 @@ class StarsAreRightState(State):
             out.append(d)
         return out
 
+    def scores(self) -> list[float]:
+        """Each seat's ``score_breakdown`` total, without building the breakdown (searches
+        score every finished rollout)."""
+        return [float(self.vp(q)) for q in range(len(self.hands))]
+
     # ------------------------------------------------------------------ views
     def _codes(self, cs: Iterable[int]) -> list[str]:
         cards = self.g.cards
@@ -915,7 +990,11 @@ class StarsAreRightState(State):
                 m = len(s.hands[q]) - len(s.known[q])
                 s.hands[q] = sorted([*s.known[q], *pool[k:k + m]])
                 k += m
-        s.deck = sorted(pool[k:])
+        # The deck in order, by marking its cards rather than sorting them (the same list).
+        mark = [False] * self.t.ncards
+        for i in range(k, len(pool)):
+            mark[pool[i]] = True
+        s.deck = [c for c in range(len(mark)) if mark[c]]
         return s
 
     def census(self) -> dict[str, list[str]]:

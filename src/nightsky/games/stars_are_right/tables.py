@@ -9,11 +9,14 @@ never disagree. The state reads them as ``self.t``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .actions import Discard, Draw, Invoke, Power, Release
 from .constants import MINION_POWERS
 from .matcher import Shape
+
+SKY_CACHE: Final = 4096
+"""How many skies ``Tables.skies`` keeps before it is emptied (a few MB at most)."""
 
 # Minion powers as small ints (``Tables.minion``); -1: not a Minion's power.
 EXCHANGE_LESSER = MINION_POWERS.index("exchange-lesser")
@@ -56,9 +59,23 @@ class Tables:
         plain = [game.shapes_for(c) for c in range(self.ncards)]
         self.plain_shapes: list[list[list[Shape]]] = [shapes for shapes, _ in plain]
         self.plain_need: list[list[tuple[int, int]]] = [list(need) for _, need in plain]
+        # Per tile, the face of each side (front, back): what ``masks`` reads per position.
+        self.tile_faces: list[tuple[int, int]] = list(game.tile_faces)
+        # Exchanges (Gug, Tindaloo) by one int, ``(minion * ncards + give) * ncards + take``:
+        # the game's dictionary is keyed by a new tuple at every look-up.
+        n = self.ncards
+        self.exchange: dict[int, Any] = {
+            (m * n + give) * n + take: a for (m, give, take), a in game.exchange_action.items()
+        }
         self.push_actions: list[Any] = list(game.push_actions)
         self.swap_actions: list[Any] = list(game.swap_actions)
         self.flip_actions: list[Any] = list(game.flip_actions)
+        self.skies: dict[tuple[int, ...], tuple[dict[tuple[int, tuple[int, ...]], list[int] | None],
+                                                dict[int, Any]]] = {}
+        """Per sky (its face masks as a tuple): the ``summon_placement`` answers and the
+        plain summonings found there (``StarsAreRightState._placed`` and ``_ready``). A search
+        meets the same skies again in every iteration that takes the same moves, and the
+        answers depend on the sky alone; at most ``SKY_CACHE`` skies, then it starts afresh."""
         self.reshuffle_cap: int = game.reshuffle_cap
         self.max_turns: int = game.options["max_rounds"] * game.num_players
         self.game = game
