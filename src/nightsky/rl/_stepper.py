@@ -7,8 +7,9 @@ compiled classes instead of interpreted frames:
 
 * ``advance``: chance events and the other seats' moves until the learner acts;
 * ``step_games``: the learner's action in every game, then ``advance``, then the reward;
-* ``write_rows``: every game's observation (``Observer.observation_into``) into its row of
-  the batch, and its legal ids into one list (set into the mask batch by the caller).
+* ``write_rows``: every game's observation (``Observer.observation_into``, or
+  ``update_into`` on rows kept from the last step) into its row of the batch, and its legal
+  ids into one list (set into the mask batch by the caller).
 
 The state is the caller's (lists of states, agents, random streams, rewarders): nothing here
 keeps any, so the env pickles and copies as before.
@@ -21,7 +22,6 @@ from typing import Any
 
 from nightsky.agents.simple import RandomAgent
 from nightsky.core.observer import Observer
-from nightsky.core.rng import choice
 from nightsky.core.state import CHANCE, State
 
 
@@ -48,9 +48,10 @@ def advance(
         other = min(players)
         agent = agents[other]
         if type(agent) is RandomAgent:
-            # RandomAgent.choose's very draw (core.rng.choice is random.Random.choice's
-            # arithmetic), without its interpreted frames.
-            action = choice(agent_rng, state.legal_actions(other))
+            # RandomAgent.choose's very draw: State.random_action is choice(rng,
+            # legal_actions) by contract (the same action, the same numbers drawn), and a game
+            # may make it without the list (Shooting Star's ~90 placements a move).
+            action = state.random_action(other, agent_rng)
         else:
             action = agent.choose(state, other, agent_rng)
         # An agent picks among legal_actions (the contract of Agent.choose): no re-check.
@@ -110,11 +111,18 @@ def write_rows(
     counts: list[int],
     ident: dict[int, Any] | None,
     game: Any,
+    memos: list[Any] | None = None,
+    blank: list[int] | None = None,
 ) -> None:
-    """Every live game's observation of ``seat`` into ``obs_rows[i]`` (zeroed by the caller),
-    and its legal ids appended to ``cols``, ``counts[i]`` of them for game ``i`` (the caller
-    sets the whole mask batch from them in one numpy assignment: an item assignment into a
-    row costs about four times an append, in Shooting Star's 90 legal placements a step).
+    """Every live game's observation of ``seat`` into ``obs_rows[i]``, and its legal ids
+    appended to ``cols``, ``counts[i]`` of them for game ``i`` (the caller sets the whole mask
+    batch from them in one numpy assignment: an item assignment into a row costs about four
+    times an append, in Shooting Star's 90 legal placements a step).
+
+    ``memos`` None: the rows hold zeros on entry (``Observer.observation_into``). Otherwise
+    each row holds what ``memos[i]`` describes (``Observer.update_into``: only the entries
+    that change are written) and gets its new memo; a finished game's row is to be zeroed by
+    the caller (its index appended to ``blank``, its memo set to None).
 
     ``ident`` maps ``id()`` of each object of ``game.all_actions()`` (kept alive by the
     caller) to its id: a legal action that is one of them costs no hash; any other is asked of
@@ -123,8 +131,15 @@ def write_rows(
         state = states[i]
         if state.is_terminal():
             counts[i] = 0
+            if memos is not None and memos[i] is not None:
+                memos[i] = None
+                if blank is not None:
+                    blank.append(i)
             continue
-        observer.observation_into(state, seat, obs_rows[i])
+        if memos is None:
+            observer.observation_into(state, seat, obs_rows[i])
+        else:
+            memos[i] = observer.update_into(state, seat, obs_rows[i], memos[i])
         before = len(cols)
         if ident is None:
             cols.extend(state.legal_action_ids(seat))

@@ -5,7 +5,9 @@
 game for the learner's ``seat``, plays chance and the other seats (agents from ``opponents``, as
 in ``nightsky.rl.gym_env``) until the learner acts again, and writes every game's observation
 and action mask into two preallocated numpy batches (``Observer.observation_into`` into a row
-of the batch, no Python list of floats, no per-game array).
+of the batch, no Python list of floats, no per-game array). Where the game's observer
+overrides ``Observer.update_into``, the rows persist between steps and only the entries that
+an action changed are written (Mihi Anguli: a few of some 500).
 
 * Spaces: ``single_observation_space`` / ``single_action_space`` are the Gymnasium env's
   (``Dict(observation, action_mask)``, ``Discrete(num_distinct_actions)``); the batched ones
@@ -45,6 +47,7 @@ except ModuleNotFoundError as exc:
 from nightsky.agents import Agent, make_agent
 from nightsky.core.errors import IllegalActionError, OptionError
 from nightsky.core.game import Game, State
+from nightsky.core.observer import Observer
 from nightsky.rl import _core, _stepper
 
 
@@ -95,6 +98,10 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
+        # Rows kept between steps (update_into) where the observer can bring a row up to date;
+        # _memos[i] says what row i holds (None: zeros).
+        self._incremental = type(self.observer).update_into is not Observer.update_into
+        self._memos: list[Any] = [None] * num_envs
         self._mask = np.zeros((num_envs, nda), dtype=np.int8)
         self._rows()
         self._actions = list(self.game.all_actions())  # keeps the objects (and their id()s)
@@ -133,13 +140,18 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
     def __getstate__(self) -> dict[str, Any]:
         # The row views (memoryviews) do not pickle, nor do id()s carry over: both are rebuilt.
         state = self.__dict__.copy()
-        del state["_obs_rows"], state["_mask_rows"]
+        del state["_obs_rows"], state["_mask_rows"], state["_memos"]
         state["_ident"] = state["_ident"] is not None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._rows()
+        # The memos are the observer's own objects: the rows are written afresh instead.
+        self._memos = [None] * self.num_envs
+        if self._ready:
+            self._obs.fill(0.0)
+            self._write_all()
         if self._ident:
             self._ident = {id(a): i for i, a in enumerate(self._actions)}
         else:
@@ -160,16 +172,24 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.rewarders[i].reset(state)
 
     def _write_all(self) -> None:
-        """Every game's observation into the zeroed batch, row by row, and the mask batch from
-        all games' legal ids in one numpy assignment."""
-        self._obs.fill(0.0)
+        """Every game's observation into its row (zeroed first, or brought up to date where
+        the observer can), and the mask batch from all games' legal ids in one numpy
+        assignment."""
+        memos: list[Any] | None = None
+        blank: list[int] = []
+        if self._incremental:
+            memos = self._memos
+        else:
+            self._obs.fill(0.0)
         self._mask.fill(0)
         cols: list[Any] = []
         counts = [0] * self.num_envs
         _stepper.write_rows(
             self.states, self.seat, self.observer, self._obs_rows, cols, counts,
-            self._ident, self.game,
+            self._ident, self.game, memos, blank,
         )
+        if blank:
+            self._obs[blank] = 0.0
         if cols:
             rows = np.repeat(self._env_index, counts)
             self._mask[rows, np.fromiter(cols, dtype=np.intp, count=len(cols))] = 1
@@ -201,6 +221,8 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._seed(seed)
         for i in range(self.num_envs):
             self._start(i)
+        self._obs.fill(0.0)
+        self._memos = [None] * self.num_envs
         self._write_all()
         self._ready = True
         return self._observations(), {}
