@@ -198,13 +198,11 @@ def test_vector_env_mask_ids_by_identity_by_action_id_or_by_the_state() -> None:
     expected = [sorted(s.legal_action_ids(seat)) for s in env.states]
     for ident in (env._ident, {}, None):
         obs = np.zeros((3, env.observer.size), dtype=np.float32)
-        mask = np.zeros((3, env.game.num_distinct_actions), dtype=np.int8)
-        cols: list[int] = []
-        counts = [0] * 3
+        flat = bytearray(3 * env.game.num_distinct_actions)
         _stepper.write_rows(
-            env.states, seat, env.observer, [r.data for r in obs], cols, counts, ident, env.game
+            env.states, seat, env.observer, [r.data for r in obs], flat,
+            list(range(len(flat))), ident, env.game,
         )
-        mask[np.repeat(np.arange(3), counts), cols] = 1
-        assert [sorted(cols[sum(counts[:i]) : sum(counts[: i + 1])]) for i in range(3)] == expected
+        mask = np.frombuffer(flat, dtype=np.int8).reshape(3, -1)
         assert [np.flatnonzero(r).tolist() for r in mask] == expected
         assert np.array_equal(obs, env._obs)

@@ -9,7 +9,7 @@ compiled classes instead of interpreted frames:
 * ``step_games``: the learner's action in every game, then ``advance``, then the reward;
 * ``write_rows``: every game's observation (``Observer.observation_into``, or
   ``update_into`` on rows kept from the last step) into its row of the batch, and its legal
-  ids into one list (set into the mask batch by the caller).
+  ids into its row of the mask batch.
 
 The state is the caller's (lists of states, agents, random streams, rewarders): nothing here
 keeps any, so the env pickles and copies as before.
@@ -63,7 +63,7 @@ def step_games(
     states: list[State],
     ids: list[int],
     actions: list[Any],
-    mask_rows: list[Any],
+    mask: bytearray,
     seat: int,
     opponents: list[dict[int, Any]],
     chance_rngs: list[random.Random],
@@ -78,8 +78,8 @@ def step_games(
     """Apply the action of id ``ids[i]`` (``actions``: the id table) for ``seat`` in every game,
     play on to the learner's next turn and set ``rewards[i]``; the games that ended, ascending.
 
-    An id out of range or not set in the game's mask row (``mask_rows[i]``, written by
-    ``write_rows`` for this very position) moves nothing: that game ends with
+    An id out of range or not set in the game's row of ``mask`` (the flat mask batch, written
+    by ``write_rows`` for this very position) moves nothing: that game ends with
     ``illegal_reward`` and its index is appended to ``illegal`` too.
     ``every_step``: the rewarders pay during the game (``shaped``); otherwise they pay only
     at the end (``win``, ``score``: zero before), so they are asked only then."""
@@ -87,7 +87,7 @@ def step_games(
     n_ids = len(actions)
     for i in range(len(states)):
         a = ids[i]
-        if a < 0 or a >= n_ids or not mask_rows[i][a]:
+        if a < 0 or a >= n_ids or not mask[i * n_ids + a]:
             rewards[i] = illegal_reward
             illegal.append(i)
             finals.append(i)
@@ -107,17 +107,18 @@ def write_rows(
     seat: int,
     observer: Observer,
     obs_rows: list[Any],
-    cols: list[Any],
-    counts: list[int],
+    mask: Any,
+    flat: list[Any],
     ident: dict[int, Any] | None,
     game: Any,
     memos: list[Any] | None = None,
     blank: list[int] | None = None,
 ) -> None:
-    """Every live game's observation of ``seat`` into ``obs_rows[i]``, and its legal ids
-    appended to ``cols``, ``counts[i]`` of them for game ``i`` (the caller sets the whole mask
-    batch from them in one numpy assignment: an item assignment into a row costs about four
-    times an append, in Shooting Star's 90 legal placements a step).
+    """Every live game's observation of ``seat`` into ``obs_rows[i]``, and its legal ids set
+    to 1 in its row of ``mask``, the flat mask batch (a ``bytearray`` of ``len(states)`` rows
+    of ``game.num_distinct_actions``, zeroed by the caller; the numpy batch is a view of it).
+    ``flat`` holds the ints ``0 .. len(mask) - 1``, boxed once: an item assignment with one of
+    them allocates no index object (an int above 256 would be a new one at every entry).
 
     ``memos`` None: the rows hold zeros on entry (``Observer.observation_into``). Otherwise
     each row holds what ``memos[i]`` describes (``Observer.update_into``: only the entries
@@ -127,10 +128,11 @@ def write_rows(
     ``ident`` maps ``id()`` of each object of ``game.all_actions()`` (kept alive by the
     caller) to its id: a legal action that is one of them costs no hash; any other is asked of
     ``game.action_id``. None: the state's own ``legal_action_ids``."""
+    one: Any = 1
+    nda: int = game.num_distinct_actions
     for i in range(len(states)):
         state = states[i]
         if state.is_terminal():
-            counts[i] = 0
             if memos is not None and memos[i] is not None:
                 memos[i] = None
                 if blank is not None:
@@ -140,14 +142,13 @@ def write_rows(
             observer.observation_into(state, seat, obs_rows[i])
         else:
             memos[i] = observer.update_into(state, seat, obs_rows[i], memos[i])
-        before = len(cols)
+        o = i * nda
         if ident is None:
-            cols.extend(state.legal_action_ids(seat))
+            for j in state.legal_action_ids(seat):
+                mask[flat[o + j]] = one
         else:
             for a in state.legal_actions(seat):
-                # The id stays the table's int object (Any: no unboxing and boxing again).
-                j = ident.get(id(a))
-                if j is None:
-                    j = game.action_id(a)
-                cols.append(j)
-        counts[i] = len(cols) - before
+                k: int | None = ident.get(id(a))  # typed: unboxed for the index arithmetic
+                if k is None:
+                    k = game.action_id(a)
+                mask[flat[o + k]] = one

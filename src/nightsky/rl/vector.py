@@ -102,7 +102,9 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         # _memos[i] says what row i holds (None: zeros).
         self._incremental = type(self.observer).update_into is not Observer.update_into
         self._memos: list[Any] = [None] * num_envs
-        self._mask = np.zeros((num_envs, nda), dtype=np.int8)
+        # The mask batch is a view of a bytearray, which compiled code indexes directly.
+        self._mask_bytes = bytearray(num_envs * nda)
+        self._flat = list(range(num_envs * nda))
         self._rows()
         self._actions = list(self.game.all_actions())  # keeps the objects (and their id()s)
         # Legal actions to ids by object identity where the game's objects are the id table's
@@ -133,29 +135,31 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
 
     def _rows(self) -> None:
         # The observers set entries of a row through a memoryview (item assignment without
-        # numpy's per-item overhead); step_games reads a learner's id in its mask row.
+        # numpy's per-item overhead); the mask batch is the bytearray's view (step_games reads
+        # a learner's id in the bytearray).
         self._obs_rows = [self._obs[i].data for i in range(self.num_envs)]
-        self._mask_rows = [self._mask[i].data for i in range(self.num_envs)]
+        self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8).reshape(self.num_envs, -1)
 
     def __getstate__(self) -> dict[str, Any]:
         # The row views (memoryviews) do not pickle, nor do id()s carry over: both are rebuilt.
         state = self.__dict__.copy()
-        del state["_obs_rows"], state["_mask_rows"], state["_memos"]
+        del state["_obs_rows"], state["_mask"], state["_memos"], state["_flat"]
         state["_ident"] = state["_ident"] is not None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self._flat = list(range(len(self._mask_bytes)))
         self._rows()
+        if self._ident:
+            self._ident = {id(a): i for i, a in enumerate(self._actions)}
+        else:
+            self._ident = None
         # The memos are the observer's own objects: the rows are written afresh instead.
         self._memos = [None] * self.num_envs
         if self._ready:
             self._obs.fill(0.0)
             self._write_all()
-        if self._ident:
-            self._ident = {id(a): i for i, a in enumerate(self._actions)}
-        else:
-            self._ident = None
 
     # ------------------------------------------------------------------ internals
     def _advance(self, i: int) -> bool:
@@ -182,17 +186,12 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         else:
             self._obs.fill(0.0)
         self._mask.fill(0)
-        cols: list[Any] = []
-        counts = [0] * self.num_envs
         _stepper.write_rows(
-            self.states, self.seat, self.observer, self._obs_rows, cols, counts,
-            self._ident, self.game, memos, blank,
+            self.states, self.seat, self.observer, self._obs_rows, self._mask_bytes,
+            self._flat, self._ident, self.game, memos, blank,
         )
         if blank:
             self._obs[blank] = 0.0
-        if cols:
-            rows = np.repeat(self._env_index, counts)
-            self._mask[rows, np.fromiter(cols, dtype=np.intp, count=len(cols))] = 1
 
     def _observations(self) -> dict[str, np.ndarray]:
         if self.copy:
@@ -251,7 +250,7 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         illegal_rows: list[int] = []
         # Legality is read from the mask rows inside: an illegal id ends its game (``lose``).
         finals = _stepper.step_games(
-            self.states, ids.tolist(), self._actions, self._mask_rows, self.seat,
+            self.states, ids.tolist(), self._actions, self._mask_bytes, self.seat,
             self._opponents, self._chance_rngs, self._agent_rngs, self.rewarders,
             self._every_step, rewards, self._counts, self.illegal_reward, illegal_rows,
         )

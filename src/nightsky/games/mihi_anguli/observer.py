@@ -124,18 +124,23 @@ def _write(st: MihiAnguliState, player: int, buf: Any, memos: list[SeatMemo]) ->
 
 
 def _seat(buf: Any, o: int, s: Seat, m: SeatMemo, nitems: int) -> None:
-    """One seat's block at ``o`` (the module docstring's order)."""
-    update_bits(buf, o, m.pts, s.pts, NPTS)
-    m.pts = s.pts
+    """One seat's block at ``o`` (the module docstring's order); a field that did not change
+    costs one comparison."""
+    if s.pts != m.pts:
+        update_bits(buf, o, m.pts, s.pts, NPTS)
+        m.pts = s.pts
     o += NPTS
-    update_bits(buf, o, m.sq, s.sq, NSQ)
-    m.sq = s.sq
+    if s.sq != m.sq:
+        update_bits(buf, o, m.sq, s.sq, NSQ)
+        m.sq = s.sq
     o += NSQ
-    update_bits(buf, o, m.items, s.items, nitems)
-    m.items = s.items
+    if s.items != m.items:
+        update_bits(buf, o, m.items, s.items, nitems)
+        m.items = s.items
     o += nitems
-    update_bits(buf, o, m.acq, s.acq, NGROUPS)
-    m.acq = s.acq
+    if s.acq != m.acq:
+        update_bits(buf, o, m.acq, s.acq, NGROUPS)
+        m.acq = s.acq
     o += NGROUPS
     k = s.week - 1 if 1 <= s.week <= 6 else -1
     _onehot(buf, o, m.week, k)
@@ -171,8 +176,9 @@ def _seat(buf: Any, o: int, s: Seat, m: SeatMemo, nitems: int) -> None:
         buf[o] = s.low / 6
         m.low = s.low
     o += 1
-    update_bits(buf, o, m.used, s.used, 14)
-    m.used = s.used
+    if s.used != m.used:
+        update_bits(buf, o, m.used, s.used, 14)
+        m.used = s.used
     o += 14
     k = 36 if s.pos < 0 else (_MAJOR_SLOT[s.pos] if s.pos < NPTS else -1)
     _onehot(buf, o, m.pos, k)
@@ -188,8 +194,9 @@ def _seat(buf: Any, o: int, s: Seat, m: SeatMemo, nitems: int) -> None:
         buf[o + 2] = s.psq / 10
         m.psq = s.psq
     o += 3
-    update_bits(buf, o, m.claimed, s.claimed, 5)
-    m.claimed = s.claimed
+    if s.claimed != m.claimed:
+        update_bits(buf, o, m.claimed, s.claimed, 5)
+        m.claimed = s.claimed
     o += 5
     if s.res_new != m.res_new:
         buf[o] = 1.0 if s.res_new else 0.0
