@@ -18,6 +18,7 @@ keeps any, so the env pickles and copies as before.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from nightsky.agents.simple import RandomAgent
@@ -109,10 +110,11 @@ def write_rows(
     obs_rows: list[Any],
     mask: Any,
     flat: list[Any],
-    ident: dict[int, Any] | None,
+    ident: dict[Any, Any] | None,
     game: Any,
     memos: list[Any] | None = None,
     blank: list[int] | None = None,
+    by_object: bool = False,
 ) -> None:
     """Every live game's observation of ``seat`` into ``obs_rows[i]``, and its legal ids set
     to 1 in its row of ``mask``, the flat mask batch (a ``bytearray`` of ``len(states)`` rows
@@ -126,8 +128,8 @@ def write_rows(
     the caller (its index appended to ``blank``, its memo set to None).
 
     ``ident`` maps ``id()`` of each object of ``game.all_actions()`` (kept alive by the
-    caller) to its id: a legal action that is one of them costs no hash; any other is asked of
-    ``game.action_id``. None: the state's own ``legal_action_ids``."""
+    caller) to its id (or, ``by_object``, each object itself); an action not found there is
+    asked of ``game.action_id``. None: the state's own ``legal_action_ids``."""
     one: Any = 1
     nda: int = game.num_distinct_actions
     for i in range(len(states)):
@@ -148,7 +150,19 @@ def write_rows(
                 mask[flat[o + j]] = one
         else:
             for a in state.legal_actions(seat):
-                k: int | None = ident.get(id(a))  # typed: unboxed for the index arithmetic
+                # Typed: unboxed for the index arithmetic.
+                k: int | None = ident.get(a) if by_object else ident.get(id(a))
                 if k is None:
                     k = game.action_id(a)
                 mask[flat[o + k]] = one
+
+
+def lookup_seconds(table: dict[Any, Any], actions: list[Any], by_object: bool) -> float:
+    """Seconds ``write_rows`` spends finding the ids of ``actions`` in ``table`` (keyed by
+    object or by ``id()``): the vector env picks the faster table with it."""
+    start = time.perf_counter()
+    for a in actions:
+        k: int | None = table.get(a) if by_object else table.get(id(a))
+        if k is None:
+            raise KeyError(f"{a!r} is not in the id table")
+    return time.perf_counter() - start

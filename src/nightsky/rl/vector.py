@@ -107,13 +107,13 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._flat = list(range(num_envs * nda))
         self._rows()
         self._actions = list(self.game.all_actions())  # keeps the objects (and their id()s)
-        # Legal actions to ids by object identity where the game's objects are the id table's
-        # own (no hash per action, measured faster than the state's legal_action_ids in every
-        # game); None where the state computes its ids itself.
+        # Legal actions to ids where the game's objects are the id table's own (measured faster
+        # than the state's legal_action_ids in every game); None where the state computes its
+        # ids itself. Keyed by id() (no hash per action) or by the objects themselves (no int
+        # made per lookup), whichever the compiled lookup ran faster here (_id_table).
         own_ids = type(self.game.new_initial_state()).legal_action_ids is not State.legal_action_ids
-        self._ident: dict[int, Any] | None = (
-            None if own_ids else {id(a): i for i, a in enumerate(self._actions)}
-        )
+        self._by_object = False
+        self._ident: dict[Any, Any] | None = None if own_ids else self._id_table()
         self._final_arrays = _core.StepArrays(self.game, self.observer)
         self._env_index = np.arange(num_envs)
         self.states: list[State] = [self.game.new_initial_state() for _ in range(num_envs)]
@@ -144,17 +144,14 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         # The row views (memoryviews) do not pickle, nor do id()s carry over: both are rebuilt.
         state = self.__dict__.copy()
         del state["_obs_rows"], state["_mask"], state["_memos"], state["_flat"]
-        state["_ident"] = state["_ident"] is not None
+        state["_ident"] = state["_ident"] is not None  # rebuilt: id()s do not carry over
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._flat = list(range(len(self._mask_bytes)))
         self._rows()
-        if self._ident:
-            self._ident = {id(a): i for i, a in enumerate(self._actions)}
-        else:
-            self._ident = None
+        self._ident = self._keyed(self._by_object) if self._ident else None
         # The memos are the observer's own objects: the rows are written afresh instead.
         self._memos = [None] * self.num_envs
         if self._ready:
@@ -162,6 +159,33 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
             self._write_all()
 
     # ------------------------------------------------------------------ internals
+    def _keyed(self, by_object: bool) -> dict[Any, Any]:
+        """The id table's actions to their ids, keyed by object or by ``id()``."""
+        if by_object:
+            return {a: i for i, a in enumerate(self._actions)}
+        return {id(a): i for i, a in enumerate(self._actions)}
+
+    def _id_table(self) -> dict[Any, Any]:
+        """The legal-action-to-id table of ``write_rows``. Keyed by object only where that is
+        sound (every action hashable and distinct from the others, so each maps to its own
+        id) and the compiled lookup was faster on a sample of the game's actions: hashing is
+        cheap where a game caches it (Mihi Anguli's moves) and dear where it is not (Star
+        Fire's); either way the ids are the same."""
+        by_id = self._keyed(False)
+        try:
+            by_obj = self._keyed(True)
+        except TypeError:  # an unhashable action
+            return by_id
+        if len(by_obj) != len(self._actions):
+            return by_id
+        sample = self._actions[:: max(1, len(self._actions) // 400)] * 4
+        timings = [
+            min(_stepper.lookup_seconds(table, sample, flag) for _ in range(3))
+            for table, flag in ((by_id, False), (by_obj, True))
+        ]
+        self._by_object = timings[1] < timings[0]
+        return by_obj if self._by_object else by_id
+
     def _advance(self, i: int) -> bool:
         """Play chance and the other seats of game ``i`` until the learner acts (False) or the
         game ends (True)."""
@@ -188,7 +212,7 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._mask.fill(0)
         _stepper.write_rows(
             self.states, self.seat, self.observer, self._obs_rows, self._mask_bytes,
-            self._flat, self._ident, self.game, memos, blank,
+            self._flat, self._ident, self.game, memos, blank, self._by_object,
         )
         if blank:
             self._obs[blank] = 0.0
