@@ -200,12 +200,11 @@ def test_vector_env_mask_ids_by_identity_by_action_id_or_by_the_state() -> None:
     by_id = {id(a): i for i, a in enumerate(env._actions)}
     for ident, flag in ((by_id, False), (by_object, True), ({}, False), ({}, True), (None, False)):
         obs = np.zeros((3, env.observer.size), dtype=np.float32)
-        flat = bytearray(3 * env.game.num_distinct_actions)
+        mask = np.zeros((3, env.game.num_distinct_actions), dtype=np.int8)
         _stepper.write_rows(
-            env.states, seat, env.observer, [r.data for r in obs], flat,
-            list(range(len(flat))), ident, env.game, None, None, flag,
+            env.states, seat, env.observer, [r.data for r in obs], [r.data for r in mask],
+            ident, env.game, None, None, flag,
         )
-        mask = np.frombuffer(flat, dtype=np.int8).reshape(3, -1)
         assert [np.flatnonzero(r).tolist() for r in mask] == expected
         assert np.array_equal(obs, env._obs)
     assert env._ident == (by_object if env._by_object else by_id)

@@ -108,19 +108,18 @@ def write_rows(
     seat: int,
     observer: Observer,
     obs_rows: list[Any],
-    mask: Any,
-    flat: list[Any],
+    mask_rows: list[Any],
     ident: dict[Any, Any] | None,
     game: Any,
     memos: list[Any] | None = None,
     blank: list[int] | None = None,
     by_object: bool = False,
 ) -> None:
-    """Every live game's observation of ``seat`` into ``obs_rows[i]``, and its legal ids set
-    to 1 in its row of ``mask``, the flat mask batch (a ``bytearray`` of ``len(states)`` rows
-    of ``game.num_distinct_actions``, zeroed by the caller; the numpy batch is a view of it).
-    ``flat`` holds the ints ``0 .. len(mask) - 1``, boxed once: an item assignment with one of
-    them allocates no index object (an int above 256 would be a new one at every entry).
+    """Every live game's observation of ``seat`` into ``obs_rows[i]``, and 1 at each of its
+    legal ids in ``mask_rows[i]`` (a ``memoryview`` of its row of the mask batch, zeroed by the
+    caller). The ids are set as the int objects they already are (the id table's values, or
+    the small ints of ``legal_action_ids``): no index is made per entry, and no table of
+    boxed indices sits in the cache (the batch's rows are small; such a table is not).
 
     ``memos`` None: the rows hold zeros on entry (``Observer.observation_into``). Otherwise
     each row holds what ``memos[i]`` describes (``Observer.update_into``: only the entries
@@ -131,7 +130,6 @@ def write_rows(
     caller) to its id (or, ``by_object``, each object itself); an action not found there is
     asked of ``game.action_id``. None: the state's own ``legal_action_ids``."""
     one: Any = 1
-    nda: int = game.num_distinct_actions
     for i in range(len(states)):
         state = states[i]
         if state.is_terminal():
@@ -144,17 +142,17 @@ def write_rows(
             observer.observation_into(state, seat, obs_rows[i])
         else:
             memos[i] = observer.update_into(state, seat, obs_rows[i], memos[i])
-        o = i * nda
+        row = mask_rows[i]
         if ident is None:
-            for j in state.legal_action_ids(seat):
-                mask[flat[o + j]] = one
+            ids: list[Any] = state.legal_action_ids(seat)  # Any: the objects, not unboxed
+            for j in ids:
+                row[j] = one
         else:
             for a in state.legal_actions(seat):
-                # Typed: unboxed for the index arithmetic.
-                k: int | None = ident.get(a) if by_object else ident.get(id(a))
+                k = ident.get(a) if by_object else ident.get(id(a))
                 if k is None:
                     k = game.action_id(a)
-                mask[flat[o + k]] = one
+                row[k] = one
 
 
 def lookup_seconds(table: dict[Any, Any], actions: list[Any], by_object: bool) -> float:

@@ -102,9 +102,8 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         # _memos[i] says what row i holds (None: zeros).
         self._incremental = type(self.observer).update_into is not Observer.update_into
         self._memos: list[Any] = [None] * num_envs
-        # The mask batch is a view of a bytearray, which compiled code indexes directly.
+        # The mask batch is a view of a bytearray, which compiled code reads directly.
         self._mask_bytes = bytearray(num_envs * nda)
-        self._flat = list(range(num_envs * nda))
         self._rows()
         self._actions = list(self.game.all_actions())  # keeps the objects (and their id()s)
         # Legal actions to ids where the game's objects are the id table's own (measured faster
@@ -139,17 +138,17 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         # a learner's id in the bytearray).
         self._obs_rows = [self._obs[i].data for i in range(self.num_envs)]
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8).reshape(self.num_envs, -1)
+        self._mask_rows = [self._mask[i].data for i in range(self.num_envs)]
 
     def __getstate__(self) -> dict[str, Any]:
         # The row views (memoryviews) do not pickle, nor do id()s carry over: both are rebuilt.
         state = self.__dict__.copy()
-        del state["_obs_rows"], state["_mask"], state["_memos"], state["_flat"]
+        del state["_obs_rows"], state["_mask"], state["_mask_rows"], state["_memos"]
         state["_ident"] = state["_ident"] is not None  # rebuilt: id()s do not carry over
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._flat = list(range(len(self._mask_bytes)))
         self._rows()
         self._ident = self._keyed(self._by_object) if self._ident else None
         # The memos are the observer's own objects: the rows are written afresh instead.
@@ -211,8 +210,8 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
             self._obs.fill(0.0)
         self._mask.fill(0)
         _stepper.write_rows(
-            self.states, self.seat, self.observer, self._obs_rows, self._mask_bytes,
-            self._flat, self._ident, self.game, memos, blank, self._by_object,
+            self.states, self.seat, self.observer, self._obs_rows, self._mask_rows,
+            self._ident, self.game, memos, blank, self._by_object,
         )
         if blank:
             self._obs[blank] = 0.0
