@@ -1,15 +1,17 @@
-"""The observer contract's buffer path (``Observer.observation_into``, ``write_bits``) and the
-id path of legal actions (``State.legal_action_ids``, ``Game.action_ids``)."""
+"""The observer contract's buffer paths (``Observer.observation_into``, ``write_bits``,
+``Observer.update_into``, ``update_bits``) and the id path of legal actions
+(``State.legal_action_ids``, ``Game.action_ids``)."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
 
 from nightsky.core import CHANCE, InvalidActionError
-from nightsky.core.observer import write_bits
+from nightsky.core.observer import update_bits, write_bits
 from tests.support.toygame import Keep, Swap, ToyGame
 
 
@@ -29,6 +31,45 @@ def test_write_bits_sets_exactly_the_low_count_bits(mask: int, count: int) -> No
 def test_write_bits_refuses_negative_masks() -> None:
     with pytest.raises(ValueError, match="non-negative"):
         write_bits([0.0], 0, -1, 1)
+
+
+class Recorder(list):  # type: ignore[type-arg]
+    """A list buffer that remembers which entries were written."""
+
+    def __init__(self, values: list[float]) -> None:
+        super().__init__(values)
+        self.written: list[int] = []
+
+    def __setitem__(self, i: Any, v: Any) -> None:
+        self.written.append(int(i))
+        super().__setitem__(i, v)
+
+
+_MASKS = [0, 1, 0b1011, (1 << 29) | 1, (1 << 30) | (1 << 31), (1 << 169) - 1,
+          random.Random(4).getrandbits(200), random.Random(5).getrandbits(170)]
+
+
+@pytest.mark.parametrize("old", _MASKS)
+@pytest.mark.parametrize("new", _MASKS)
+@pytest.mark.parametrize("count", [0, 5, 31, 169, 200])
+def test_update_bits_writes_only_the_bits_that_differ(old: int, new: int, count: int) -> None:
+    buf = [0.0] * (count + 3)
+    write_bits(buf, 2, old, count)
+    rec = Recorder(buf)
+    update_bits(rec, 2, old, new, count)
+    want = [0.0, 0.0] + [float(new >> i & 1) for i in range(count)] + [0.0]
+    assert list(rec) == want
+    low = (1 << count) - 1
+    assert sorted(rec.written) == [2 + i for i in range(count) if ((old ^ new) & low) >> i & 1]
+    arr = np.zeros(count + 3, np.float32)
+    write_bits(arr.data, 2, old, count)
+    update_bits(arr.data, 2, old, new, count)
+    assert arr.tolist() == want
+
+
+def test_update_bits_refuses_negative_masks() -> None:
+    with pytest.raises(ValueError, match="non-negative"):
+        update_bits([0.0], 0, 0, -1, 1)
 
 
 def _played(seed: int) -> list:
@@ -69,3 +110,18 @@ def test_action_ids_of_a_foreign_action_raise_the_contract_error() -> None:
     with pytest.raises(InvalidActionError, match="not an action"):
         game.action_ids([Keep(), "no-such-move"])
     assert game.action_ids([Swap(1), Keep()]) == [game.action_id(Swap(1)), 0]
+
+
+def test_the_default_update_into_follows_a_buffer_from_game_to_game() -> None:
+    """The contract's default ``update_into``: the buffer holds each new observation, its
+    memo names the non-zero entries, and a buffer moves on to another game's positions."""
+    game = ToyGame(players=3)
+    observer = game.make_observer()
+    buf = np.zeros(observer.size, np.float32)
+    memo = None
+    for seed in (3, 4):
+        for state, _seat in _played(seed):
+            memo = observer.update_into(state, 0, buf.data, memo)
+            want = np.array(observer.observation(state, 0), np.float32)
+            assert np.array_equal(buf, want)
+            assert sorted(memo) == np.flatnonzero(want).tolist()

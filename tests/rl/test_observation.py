@@ -8,6 +8,7 @@ import math
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from nightsky.core.game import CHANCE
@@ -80,3 +81,62 @@ def test_observation_differs_between_seats_with_hidden_information(
             state.step(rng.choice(state.legal_actions(min(players))), min(players))
     observer = game.make_observer()
     assert observer.observation(state, 0) != observer.observation(state, 1)
+
+
+@pytest.mark.parametrize(("game_id", "params"), all_configs(), ids=config_id)
+def test_update_into_follows_games_move_by_move(game_id: str, params: dict[str, Any]) -> None:
+    """``Observer.update_into`` (the vector env's persistent rows): one buffer per seat
+    follows two random games in a row, move by move, and holds exactly ``observation`` at
+    every position (the contract's default, or the game's own override)."""
+    game = load_game(game_id, **params)
+    observer = game.make_observer()
+    bufs = [np.zeros(observer.size, np.float32) for _ in range(game.num_players)]
+    memos: list[Any] = [None] * game.num_players
+    rng = random.Random(5)
+    positions = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal() and positions < 400:
+            for seat in range(game.num_players):
+                memos[seat] = observer.update_into(state, seat, bufs[seat].data, memos[seat])
+                want = np.array(observer.observation(state, seat), np.float32)
+                assert np.array_equal(bufs[seat], want), f"seat {seat}, move {len(state.history)}"
+            positions += 1
+            players = state.current_players()
+            seat = players[0] if players[0] == CHANCE else min(players)
+            if seat == CHANCE:
+                state.step(state.sample_chance(rng), CHANCE)
+            else:
+                state.step(rng.choice(state.legal_actions(seat)), seat)
+    assert positions > 10
+
+
+def test_mihi_angulis_update_into_writes_only_what_a_move_changed() -> None:
+    """Mihi Anguli's own ``update_into``: over a solo game, the entries it writes are a small
+    part of what whole rewrites (``observation_into``: every non-zero entry) would write."""
+    game = load_game("mihi-anguli")
+    observer = game.make_observer()
+
+    class Counting(list):  # type: ignore[type-arg]
+        writes = 0
+
+        def __setitem__(self, i: Any, v: Any) -> None:
+            Counting.writes += 1
+            super().__setitem__(i, v)
+
+    buf = Counting([0.0] * observer.size)
+    memo = None
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    whole = 0
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state.step(state.sample_chance(rng), CHANCE)
+            continue
+        memo = observer.update_into(state, 0, buf, memo)
+        want = observer.observation(state, 0)
+        assert list(buf) == want
+        whole += sum(1 for v in want if v)
+        state.step(rng.choice(state.legal_actions(seat)), seat)
+    assert 0 < Counting.writes < whole / 3, (Counting.writes, whole)

@@ -185,10 +185,10 @@ def test_vector_env_random_opponents_draw_as_the_random_agent(game_id: str) -> N
 
 
 def test_vector_env_mask_ids_by_identity_by_action_id_or_by_the_state() -> None:
-    """The mask writer finds an id by the action object's identity; an action that is not an
-    object of the id table (an empty identity table here) gets its id from
-    ``game.action_id``; without a table the state's ``legal_action_ids`` is asked. All three
-    give the same mask."""
+    """The mask writer finds an id by the action object's identity (``id()``) or by the
+    object itself; an action that is not in the id table (an empty table here) gets its id
+    from ``game.action_id``; without a table the state's ``legal_action_ids`` is asked. All
+    give the same mask, and the env picks one of the two tables."""
     from nightsky.rl import _stepper
 
     env = NightskyVectorEnv("stars-are-right", num_envs=3, players=2)
@@ -196,15 +196,15 @@ def test_vector_env_mask_ids_by_identity_by_action_id_or_by_the_state() -> None:
     seat = env.seat
     assert env._ident is not None and len(env._ident) == env.game.num_distinct_actions
     expected = [sorted(s.legal_action_ids(seat)) for s in env.states]
-    for ident in (env._ident, {}, None):
+    by_object = {a: i for i, a in enumerate(env._actions)}
+    by_id = {id(a): i for i, a in enumerate(env._actions)}
+    for ident, flag in ((by_id, False), (by_object, True), ({}, False), ({}, True), (None, False)):
         obs = np.zeros((3, env.observer.size), dtype=np.float32)
         mask = np.zeros((3, env.game.num_distinct_actions), dtype=np.int8)
-        cols: list[int] = []
-        counts = [0] * 3
         _stepper.write_rows(
-            env.states, seat, env.observer, [r.data for r in obs], cols, counts, ident, env.game
+            env.states, seat, env.observer, [r.data for r in obs], [r.data for r in mask],
+            ident, env.game, None, None, flag,
         )
-        mask[np.repeat(np.arange(3), counts), cols] = 1
-        assert [sorted(cols[sum(counts[:i]) : sum(counts[: i + 1])]) for i in range(3)] == expected
         assert [np.flatnonzero(r).tolist() for r in mask] == expected
         assert np.array_equal(obs, env._obs)
+    assert env._ident == (by_object if env._by_object else by_id)

@@ -10,6 +10,12 @@ Two ways to read one: ``observation(state, seat)`` returns a new list of floats;
 entries that are not zero, so a learner's step costs no list of hundreds of floats. A game
 writes both through one writer (any indexable ``buf``), so there is one encoding;
 ``write_bits`` is the writer's helper for bit masks.
+
+A third way keeps a buffer between calls: ``update_into(state, seat, buf, memo)`` brings a
+buffer that holds an earlier observation (described by ``memo``, which the previous call
+returned) to the new one, writing only the entries that differ (zeros included). The vector
+env's rows persist from step to step this way where a game's observer overrides it (one
+action changes a few entries of hundreds); ``update_bits`` is its helper for bit masks.
 """
 
 from __future__ import annotations
@@ -56,6 +62,30 @@ class Observer(ABC):
             if v:
                 buf[i] = v
 
+    def update_into(self, state: State, player: int, buf: Any, memo: Any) -> Any:
+        """Bring ``buf`` to ``observation(state, player)`` and return the new memo.
+
+        On entry ``buf`` holds the observation that ``memo`` describes: ``memo`` is what this
+        method returned for this very ``buf`` and ``player`` the last time, or None for a
+        buffer of zeros. Only the entries that change are written (zeros included), so the
+        same buffer can follow a game move by move, or move on to another game of the same
+        ``game``.
+
+        This default keeps the indices of the non-zero entries as its memo: it zeroes them,
+        then writes the whole new observation. Games override it with a writer of their
+        ``observation_into`` that compares against the memo (one encoding).
+        """
+        if memo is not None:
+            zero: Any = 0.0
+            for i in memo:
+                buf[i] = zero
+        written: list[int] = []
+        for i, v in enumerate(self.observation(state, player)):
+            if v:
+                buf[i] = v
+                written.append(i)
+        return written
+
 
 _BYTE_BITS: Final[list[list[int]]] = [[b for b in range(8) if v >> b & 1] for v in range(256)]
 """The set bits of every byte value, lowest first."""
@@ -66,14 +96,41 @@ def write_bits(buf: Any, base: int, mask: int, count: int) -> None:
     ``mask`` (the other entries are left alone: a zeroed buffer stays zero there)."""
     if count < 0 or mask < 0:
         raise ValueError(f"write_bits needs a non-negative mask and count, got {mask}, {count}")
-    one: Any = 1.0  # boxed once per call, not at every set bit (compiled)
     if mask.bit_length() > count:
         mask &= (1 << count) - 1
+    one: Any = 1.0  # boxed once per call, not at every set bit (compiled)
+    _put_bits(buf, base, mask, count, one)
+
+
+def update_bits(buf: Any, base: int, old: int, new: int, count: int) -> None:
+    """Where ``buf[base:base + count]`` holds the low ``count`` bits of ``old`` (1.0 where set,
+    0.0 elsewhere), make it hold those of ``new``: only the entries of the bits that differ
+    are written (``write_bits`` when ``old`` is 0)."""
+    if count < 0 or old < 0 or new < 0:
+        raise ValueError(
+            f"update_bits needs non-negative masks and count, got {old}, {new}, {count}"
+        )
+    diff = old ^ new
+    if not diff:
+        return
+    if diff.bit_length() > count:
+        diff &= (1 << count) - 1
+    set_now = new & diff
+    if set_now:
+        one: Any = 1.0
+        _put_bits(buf, base, set_now, count, one)
+    if set_now != diff:
+        zero: Any = 0.0
+        _put_bits(buf, base, diff ^ set_now, count, zero)
+
+
+def _put_bits(buf: Any, base: int, mask: int, count: int, value: Any) -> None:
+    """``buf[base + i] = value`` for every set bit ``i`` of ``mask`` (below ``2 ** count``)."""
     if mask < 0x40000000:
         # A small integer (unboxed, when compiled): its bits one by one.
         while mask:
             low = mask & -mask
-            buf[base + low.bit_length() - 1] = one
+            buf[base + low.bit_length() - 1] = value
             mask ^= low
         return
     # A long mask: read its bytes once (no shift of a big integer per chunk), then the set
@@ -84,4 +141,4 @@ def write_bits(buf: Any, base: int, mask: int, count: int) -> None:
         if byte:
             o = base + 8 * i
             for b in _BYTE_BITS[byte]:
-                buf[o + b] = one
+                buf[o + b] = value

@@ -7,8 +7,9 @@ compiled classes instead of interpreted frames:
 
 * ``advance``: chance events and the other seats' moves until the learner acts;
 * ``step_games``: the learner's action in every game, then ``advance``, then the reward;
-* ``write_rows``: every game's observation (``Observer.observation_into``) into its row of
-  the batch, and its legal ids into one list (set into the mask batch by the caller).
+* ``write_rows``: every game's observation (``Observer.observation_into``, or
+  ``update_into`` on rows kept from the last step) into its row of the batch, and its legal
+  ids into its row of the mask batch.
 
 The state is the caller's (lists of states, agents, random streams, rewarders): nothing here
 keeps any, so the env pickles and copies as before.
@@ -17,11 +18,11 @@ keeps any, so the env pickles and copies as before.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from nightsky.agents.simple import RandomAgent
 from nightsky.core.observer import Observer
-from nightsky.core.rng import choice
 from nightsky.core.state import CHANCE, State
 
 
@@ -48,9 +49,10 @@ def advance(
         other = min(players)
         agent = agents[other]
         if type(agent) is RandomAgent:
-            # RandomAgent.choose's very draw (core.rng.choice is random.Random.choice's
-            # arithmetic), without its interpreted frames.
-            action = choice(agent_rng, state.legal_actions(other))
+            # RandomAgent.choose's very draw: State.random_action is choice(rng,
+            # legal_actions) by contract (the same action, the same numbers drawn), and a game
+            # may make it without the list (Shooting Star's ~90 placements a move).
+            action = state.random_action(other, agent_rng)
         else:
             action = agent.choose(state, other, agent_rng)
         # An agent picks among legal_actions (the contract of Agent.choose): no re-check.
@@ -62,7 +64,7 @@ def step_games(
     states: list[State],
     ids: list[int],
     actions: list[Any],
-    mask_rows: list[Any],
+    mask: bytearray,
     seat: int,
     opponents: list[dict[int, Any]],
     chance_rngs: list[random.Random],
@@ -77,8 +79,8 @@ def step_games(
     """Apply the action of id ``ids[i]`` (``actions``: the id table) for ``seat`` in every game,
     play on to the learner's next turn and set ``rewards[i]``; the games that ended, ascending.
 
-    An id out of range or not set in the game's mask row (``mask_rows[i]``, written by
-    ``write_rows`` for this very position) moves nothing: that game ends with
+    An id out of range or not set in the game's row of ``mask`` (the flat mask batch, written
+    by ``write_rows`` for this very position) moves nothing: that game ends with
     ``illegal_reward`` and its index is appended to ``illegal`` too.
     ``every_step``: the rewarders pay during the game (``shaped``); otherwise they pay only
     at the end (``win``, ``score``: zero before), so they are asked only then."""
@@ -86,7 +88,7 @@ def step_games(
     n_ids = len(actions)
     for i in range(len(states)):
         a = ids[i]
-        if a < 0 or a >= n_ids or not mask_rows[i][a]:
+        if a < 0 or a >= n_ids or not mask[i * n_ids + a]:
             rewards[i] = illegal_reward
             illegal.append(i)
             finals.append(i)
@@ -106,33 +108,59 @@ def write_rows(
     seat: int,
     observer: Observer,
     obs_rows: list[Any],
-    cols: list[Any],
-    counts: list[int],
-    ident: dict[int, Any] | None,
+    mask_rows: list[Any],
+    ident: dict[Any, Any] | None,
     game: Any,
+    memos: list[Any] | None = None,
+    blank: list[int] | None = None,
+    by_object: bool = False,
 ) -> None:
-    """Every live game's observation of ``seat`` into ``obs_rows[i]`` (zeroed by the caller),
-    and its legal ids appended to ``cols``, ``counts[i]`` of them for game ``i`` (the caller
-    sets the whole mask batch from them in one numpy assignment: an item assignment into a
-    row costs about four times an append, in Shooting Star's 90 legal placements a step).
+    """Every live game's observation of ``seat`` into ``obs_rows[i]``, and 1 at each of its
+    legal ids in ``mask_rows[i]`` (a ``memoryview`` of its row of the mask batch, zeroed by the
+    caller). The ids are set as the int objects they already are (the id table's values, or
+    the small ints of ``legal_action_ids``): no index is made per entry, and no table of
+    boxed indices sits in the cache (the batch's rows are small; such a table is not).
+
+    ``memos`` None: the rows hold zeros on entry (``Observer.observation_into``). Otherwise
+    each row holds what ``memos[i]`` describes (``Observer.update_into``: only the entries
+    that change are written) and gets its new memo; a finished game's row is to be zeroed by
+    the caller (its index appended to ``blank``, its memo set to None).
 
     ``ident`` maps ``id()`` of each object of ``game.all_actions()`` (kept alive by the
-    caller) to its id: a legal action that is one of them costs no hash; any other is asked of
-    ``game.action_id``. None: the state's own ``legal_action_ids``."""
+    caller) to its id (or, ``by_object``, each object itself); an action not found there is
+    asked of ``game.action_id``. None: the state's own ``legal_action_ids``."""
+    one: Any = 1
     for i in range(len(states)):
         state = states[i]
         if state.is_terminal():
-            counts[i] = 0
+            if memos is not None and memos[i] is not None:
+                memos[i] = None
+                if blank is not None:
+                    blank.append(i)
             continue
-        observer.observation_into(state, seat, obs_rows[i])
-        before = len(cols)
+        if memos is None:
+            observer.observation_into(state, seat, obs_rows[i])
+        else:
+            memos[i] = observer.update_into(state, seat, obs_rows[i], memos[i])
+        row = mask_rows[i]
         if ident is None:
-            cols.extend(state.legal_action_ids(seat))
+            ids: list[Any] = state.legal_action_ids(seat)  # Any: the objects, not unboxed
+            for j in ids:
+                row[j] = one
         else:
             for a in state.legal_actions(seat):
-                # The id stays the table's int object (Any: no unboxing and boxing again).
-                j = ident.get(id(a))
-                if j is None:
-                    j = game.action_id(a)
-                cols.append(j)
-        counts[i] = len(cols) - before
+                k = ident.get(a) if by_object else ident.get(id(a))
+                if k is None:
+                    k = game.action_id(a)
+                row[k] = one
+
+
+def lookup_seconds(table: dict[Any, Any], actions: list[Any], by_object: bool) -> float:
+    """Seconds ``write_rows`` spends finding the ids of ``actions`` in ``table`` (keyed by
+    object or by ``id()``): the vector env picks the faster table with it."""
+    start = time.perf_counter()
+    for a in actions:
+        k: int | None = table.get(a) if by_object else table.get(id(a))
+        if k is None:
+            raise KeyError(f"{a!r} is not in the id table")
+    return time.perf_counter() - start

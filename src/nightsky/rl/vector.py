@@ -5,7 +5,9 @@
 game for the learner's ``seat``, plays chance and the other seats (agents from ``opponents``, as
 in ``nightsky.rl.gym_env``) until the learner acts again, and writes every game's observation
 and action mask into two preallocated numpy batches (``Observer.observation_into`` into a row
-of the batch, no Python list of floats, no per-game array).
+of the batch, no Python list of floats, no per-game array). Where the game's observer
+overrides ``Observer.update_into``, the rows persist between steps and only the entries that
+an action changed are written (Mihi Anguli: a few of some 500).
 
 * Spaces: ``single_observation_space`` / ``single_action_space`` are the Gymnasium env's
   (``Dict(observation, action_mask)``, ``Discrete(num_distinct_actions)``); the batched ones
@@ -45,6 +47,7 @@ except ModuleNotFoundError as exc:
 from nightsky.agents import Agent, make_agent
 from nightsky.core.errors import IllegalActionError, OptionError
 from nightsky.core.game import Game, State
+from nightsky.core.observer import Observer
 from nightsky.rl import _core, _stepper
 
 
@@ -95,16 +98,21 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
-        self._mask = np.zeros((num_envs, nda), dtype=np.int8)
+        # Rows kept between steps (update_into) where the observer can bring a row up to date;
+        # _memos[i] says what row i holds (None: zeros).
+        self._incremental = type(self.observer).update_into is not Observer.update_into
+        self._memos: list[Any] = [None] * num_envs
+        # The mask batch is a view of a bytearray, which compiled code reads directly.
+        self._mask_bytes = bytearray(num_envs * nda)
         self._rows()
         self._actions = list(self.game.all_actions())  # keeps the objects (and their id()s)
-        # Legal actions to ids by object identity where the game's objects are the id table's
-        # own (no hash per action, measured faster than the state's legal_action_ids in every
-        # game); None where the state computes its ids itself.
+        # Legal actions to ids where the game's objects are the id table's own (measured faster
+        # than the state's legal_action_ids in every game); None where the state computes its
+        # ids itself. Keyed by id() (no hash per action) or by the objects themselves (no int
+        # made per lookup), whichever the compiled lookup ran faster here (_id_table).
         own_ids = type(self.game.new_initial_state()).legal_action_ids is not State.legal_action_ids
-        self._ident: dict[int, Any] | None = (
-            None if own_ids else {id(a): i for i, a in enumerate(self._actions)}
-        )
+        self._by_object = False
+        self._ident: dict[Any, Any] | None = None if own_ids else self._id_table()
         self._final_arrays = _core.StepArrays(self.game, self.observer)
         self._env_index = np.arange(num_envs)
         self.states: list[State] = [self.game.new_initial_state() for _ in range(num_envs)]
@@ -126,26 +134,57 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
 
     def _rows(self) -> None:
         # The observers set entries of a row through a memoryview (item assignment without
-        # numpy's per-item overhead); step_games reads a learner's id in its mask row.
+        # numpy's per-item overhead); the mask batch is the bytearray's view (step_games reads
+        # a learner's id in the bytearray).
         self._obs_rows = [self._obs[i].data for i in range(self.num_envs)]
+        self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8).reshape(self.num_envs, -1)
         self._mask_rows = [self._mask[i].data for i in range(self.num_envs)]
 
     def __getstate__(self) -> dict[str, Any]:
         # The row views (memoryviews) do not pickle, nor do id()s carry over: both are rebuilt.
         state = self.__dict__.copy()
-        del state["_obs_rows"], state["_mask_rows"]
-        state["_ident"] = state["_ident"] is not None
+        del state["_obs_rows"], state["_mask"], state["_mask_rows"], state["_memos"]
+        state["_ident"] = state["_ident"] is not None  # rebuilt: id()s do not carry over
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._rows()
-        if self._ident:
-            self._ident = {id(a): i for i, a in enumerate(self._actions)}
-        else:
-            self._ident = None
+        self._ident = self._keyed(self._by_object) if self._ident else None
+        # The memos are the observer's own objects: the rows are written afresh instead.
+        self._memos = [None] * self.num_envs
+        if self._ready:
+            self._obs.fill(0.0)
+            self._write_all()
 
     # ------------------------------------------------------------------ internals
+    def _keyed(self, by_object: bool) -> dict[Any, Any]:
+        """The id table's actions to their ids, keyed by object or by ``id()``."""
+        if by_object:
+            return {a: i for i, a in enumerate(self._actions)}
+        return {id(a): i for i, a in enumerate(self._actions)}
+
+    def _id_table(self) -> dict[Any, Any]:
+        """The legal-action-to-id table of ``write_rows``. Keyed by object only where that is
+        sound (every action hashable and distinct from the others, so each maps to its own
+        id) and the compiled lookup was faster on a sample of the game's actions: hashing is
+        cheap where a game caches it (Mihi Anguli's moves) and dear where it is not (Star
+        Fire's); either way the ids are the same."""
+        by_id = self._keyed(False)
+        try:
+            by_obj = self._keyed(True)
+        except TypeError:  # an unhashable action
+            return by_id
+        if len(by_obj) != len(self._actions):
+            return by_id
+        sample = self._actions[:: max(1, len(self._actions) // 400)] * 4
+        timings = [
+            min(_stepper.lookup_seconds(table, sample, flag) for _ in range(3))
+            for table, flag in ((by_id, False), (by_obj, True))
+        ]
+        self._by_object = timings[1] < timings[0]
+        return by_obj if self._by_object else by_id
+
     def _advance(self, i: int) -> bool:
         """Play chance and the other seats of game ``i`` until the learner acts (False) or the
         game ends (True)."""
@@ -160,19 +199,22 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.rewarders[i].reset(state)
 
     def _write_all(self) -> None:
-        """Every game's observation into the zeroed batch, row by row, and the mask batch from
-        all games' legal ids in one numpy assignment."""
-        self._obs.fill(0.0)
+        """Every game's observation into its row (zeroed first, or brought up to date where
+        the observer can), and the mask batch from all games' legal ids in one numpy
+        assignment."""
+        memos: list[Any] | None = None
+        blank: list[int] = []
+        if self._incremental:
+            memos = self._memos
+        else:
+            self._obs.fill(0.0)
         self._mask.fill(0)
-        cols: list[Any] = []
-        counts = [0] * self.num_envs
         _stepper.write_rows(
-            self.states, self.seat, self.observer, self._obs_rows, cols, counts,
-            self._ident, self.game,
+            self.states, self.seat, self.observer, self._obs_rows, self._mask_rows,
+            self._ident, self.game, memos, blank, self._by_object,
         )
-        if cols:
-            rows = np.repeat(self._env_index, counts)
-            self._mask[rows, np.fromiter(cols, dtype=np.intp, count=len(cols))] = 1
+        if blank:
+            self._obs[blank] = 0.0
 
     def _observations(self) -> dict[str, np.ndarray]:
         if self.copy:
@@ -201,6 +243,8 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._seed(seed)
         for i in range(self.num_envs):
             self._start(i)
+        self._obs.fill(0.0)
+        self._memos = [None] * self.num_envs
         self._write_all()
         self._ready = True
         return self._observations(), {}
@@ -229,7 +273,7 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         illegal_rows: list[int] = []
         # Legality is read from the mask rows inside: an illegal id ends its game (``lose``).
         finals = _stepper.step_games(
-            self.states, ids.tolist(), self._actions, self._mask_rows, self.seat,
+            self.states, ids.tolist(), self._actions, self._mask_bytes, self.seat,
             self._opponents, self._chance_rngs, self._agent_rngs, self.rewarders,
             self._every_step, rewards, self._counts, self.illegal_reward, illegal_rows,
         )
