@@ -335,8 +335,10 @@ def test_TSAR_6_2_a_sky_met_again_reuses_its_answers() -> None:
     # placements and summonings (a search meets the same skies in every iteration), and a
     # state whose sky moves gets that sky's own answers, never the old ones.
     g = game()
-    s = _dealt(g, random.Random(11))
+    s = _dealt(g, random.Random(11)).resample(0, random.Random(1))  # as a search's state
+    assert s._share_skies
     seat = s.current_players()[0]
+    s._masks = None
     s.summons(seat)
     other = s.clone()
     other._masks = None  # as a state that arrived at this sky by other moves
@@ -358,7 +360,7 @@ def test_the_sky_cache_is_bounded() -> None:
 
     g = game()
     rng = random.Random(12)
-    s = _dealt(g, rng)
+    s = _dealt(g, rng).resample(0, random.Random(2))
     g.tables.skies.clear()
     sizes = []
     for _ in range(SKY_CACHE + 5):
@@ -368,3 +370,15 @@ def test_the_sky_cache_is_bounded() -> None:
         sizes.append(len(g.tables.skies))
     assert max(sizes) == SKY_CACHE  # filled up to the bound, never beyond
     assert sizes[-1] < SKY_CACHE  # then started afresh
+
+
+def test_a_played_game_keeps_its_answers_to_itself() -> None:
+    # Outside a search (a played game, a random playout) skies seldom recur: a state keeps
+    # its answers for its own sky and the game's shared cache stays empty.
+    g = game()
+    g.tables.skies.clear()
+    s = _dealt(g, random.Random(13))
+    assert not s._share_skies
+    s.summons(s.current_players()[0])
+    assert not g.tables.skies
+    assert s.clone()._placed is s._placed  # clones still share it until their sky moves
