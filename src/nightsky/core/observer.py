@@ -22,7 +22,6 @@ action changes a few entries of hundreds); ``update_bits``, ``update_onehot`` an
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -140,40 +139,48 @@ def update_onehot(
             buf[base + new] = one
 
 
-def update_members(buf: Any, base: int, old: Sequence[int], new: Sequence[int]) -> None:
+def update_members(buf: Any, base: int, old: list[int], new: list[int]) -> None:
     """Where ``buf[base + i]`` is 1.0 for each ``i`` of ``old`` (0.0 at the other indices of
     the block), make it so for ``new``: only the indices in one and not the other are written.
-    Both hold distinct non-negative indices, in any order (a hand, a pile, a set of cards),
-    and are of one type (both lists or both tuples: a list never equals a tuple)."""
+    Both hold distinct non-negative indices, in any order (a hand, a pile, a set of cards)."""
     one: Any = 1.0
     k = len(old)
+    n = len(new)
     if k == 0:
-        for i in new:
-            buf[base + i] = one
+        for j in range(n):
+            buf[base + new[j]] = one
         return
-    if len(new) >= k and new[:k] == old:
+    if n >= k and new[:k] == old:
         # Grown at the end (a card laid on a pile): the new tail.
-        for j in range(k, len(new)):
+        for j in range(k, n):
             buf[base + new[j]] = one
         return
     zero: Any = 0.0
-    if k <= 8 and len(new) <= 8:
-        # Small: a scan of the other sequence is cheaper than building sets.
-        for i in old:
-            if i not in new:
-                buf[base + i] = zero
-        for i in new:
-            if i not in old:
-                buf[base + i] = one
+    if k <= 8 and n <= 8:
+        # Small: scans of typed lists (unboxed ints, compiled) beat building sets.
+        for a in range(k):
+            if not _holds(new, old[a]):
+                buf[base + old[a]] = zero
+        for a in range(n):
+            if not _holds(old, new[a]):
+                buf[base + new[a]] = one
         return
     was = set(old)
     now = set(new)
-    for i in was:
+    for i in old:
         if i not in now:
             buf[base + i] = zero
-    for i in now:
+    for i in new:
         if i not in was:
             buf[base + i] = one
+
+
+def _holds(items: list[int], x: int) -> bool:
+    """``x in items``, as a loop over a typed list (compiled: no boxing per comparison)."""
+    for j in range(len(items)):  # noqa: SIM110 - any() of a generator is slower compiled
+        if items[j] == x:
+            return True
+    return False
 
 
 def _put_bits(buf: Any, base: int, mask: int, count: int, value: Any) -> None:

@@ -38,20 +38,21 @@ MAX_SEATS: Final = 4
 
 _NONE: Final[list[int]] = []
 """The memo's copy of a list never written: equal to an empty list only (never changed)."""
-_FACES0: Final[list[int]] = [-1] * 25
+_SKY0: Final[list[int]] = [-2] * 50 + [-1] * 25
+"""A memo's sky before any write: no tile and side seen (-2) at the 25 positions, then no
+face written (-1)."""
 _COUNTS0: Final[list[int]] = [0] * (3 + 2 * MAX_SEATS)
 
 
 class StarsAreRightMemo:
     """What a buffer holds (``StarsAreRightObserver.update_into``): per part, the state's
     values it was written from; a new one describes a buffer of zeros. The lists the state
-    changes in place (tiles, sides, hand, discard) are copies; tuples are shared. Few objects
+    changes in place (hand, discard) are copies; tuples are shared. Few objects
     (a whole write makes one)."""
 
     def __init__(self) -> None:
-        self.tiles = _NONE  # equal to no sky: the first update writes the faces
-        self.sides = _NONE
-        self.faces = _FACES0  # face shown at each position as written (-1: none); replaced
+        # Per position the tile and the side written from, then the face written (-1: none).
+        self.sky = _SKY0[:]
         self.hand = _NONE
         self.creatures: list[tuple[int, ...]] = [(), (), (), ()]  # by seat counted from p
         self.used: tuple[int, ...] = ()
@@ -67,7 +68,10 @@ class StarsAreRightObserver(Observer):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self._size = observation_size(cast("StarsAreRightGame", game))
+        g = cast("StarsAreRightGame", game)
+        self._size = observation_size(g)
+        # (front, back) faces of each tile, read once and typed (the game is interpreted).
+        self._tile_faces: list[tuple[int, int]] = list(g.tile_faces)
 
     @property
     def size(self) -> int:
@@ -77,11 +81,12 @@ class StarsAreRightObserver(Observer):
         return observation(cast("StarsAreRightState", state), player)
 
     def observation_into(self, state: State, player: int, buf: Any) -> None:
-        write(cast("StarsAreRightState", state), player, buf)
+        update(cast("StarsAreRightState", state), player, buf, StarsAreRightMemo(),
+               self._tile_faces)
 
     def update_into(self, state: State, player: int, buf: Any, memo: Any) -> Any:
         m: StarsAreRightMemo = memo if memo is not None else StarsAreRightMemo()
-        update(cast("StarsAreRightState", state), player, buf, m)
+        update(cast("StarsAreRightState", state), player, buf, m, self._tile_faces)
         return m
 
 
@@ -101,27 +106,33 @@ def observation(state: StarsAreRightState, p: int) -> list[float]:
 def write(state: StarsAreRightState, p: int, buf: Any) -> None:
     """The non-zero numbers of ``p``'s observation into the zeroed ``buf`` (a list or a
     float32 buffer): ``update`` from a buffer of zeros, so there is one encoding."""
-    update(state, p, buf, StarsAreRightMemo())
+    update(state, p, buf, StarsAreRightMemo(), state.g.tile_faces)
 
 
-def update(state: StarsAreRightState, p: int, buf: Any, m: StarsAreRightMemo) -> None:
+def update(
+    state: StarsAreRightState, p: int, buf: Any, m: StarsAreRightMemo,
+    tile_faces: list[tuple[int, int]],
+) -> None:
     """Bring ``buf``, which holds what ``m`` describes, to ``p``'s observation (the table
     above), writing only the entries that differ; ``m`` follows. A part that did not change
-    costs one comparison."""
+    costs one comparison. ``tile_faces``: the game's (front, back) faces per tile."""
     one: Any = 1.0  # boxed once per call, not at every one-hot entry (compiled)
     zero: Any = 0.0
     n = len(state.g.cards)
     seats = len(state.hands)
-    if state.pos_tile != m.tiles or state.pos_side != m.sides:
-        faces = state.faces()
-        old = m.faces
-        for pos in range(25):
-            f = faces[pos]
-            if f != old[pos]:
-                update_onehot(buf, pos * NFACES, old[pos], f, one, zero)
-        m.faces = faces
-        m.tiles = state.pos_tile[:]
-        m.sides = state.pos_side[:]
+    tiles = state.pos_tile
+    sides = state.pos_side
+    sky = m.sky
+    for pos in range(25):
+        # The face shown (StarsAreRightState.faces), found again where a tile moved or flipped.
+        t = tiles[pos]
+        side = sides[pos]
+        if t != sky[pos] or side != sky[25 + pos]:
+            f = tile_faces[t][side] if t >= 0 else -1
+            update_onehot(buf, pos * NFACES, sky[50 + pos], f, one, zero)
+            sky[pos] = t
+            sky[25 + pos] = side
+            sky[50 + pos] = f
     o = 25 * NFACES
     hand = state.hands[p]
     if hand != m.hand:
@@ -131,11 +142,11 @@ def update(state: StarsAreRightState, p: int, buf: Any, m: StarsAreRightMemo) ->
     for k in range(seats):
         mine = state.creatures[(p + k) % seats]
         if mine != m.creatures[k]:
-            update_members(buf, o + k * n, m.creatures[k], mine)
+            update_members(buf, o + k * n, list(m.creatures[k]), list(mine))
             m.creatures[k] = mine
     o += MAX_SEATS * n
     if state.used != m.used:
-        update_members(buf, o, m.used, state.used)
+        update_members(buf, o, list(m.used), list(state.used))
         m.used = state.used
     o += n
     if state.discard != m.discard:
