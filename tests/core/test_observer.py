@@ -1,6 +1,6 @@
 """The observer contract's buffer paths (``Observer.observation_into``, ``write_bits``,
-``Observer.update_into``, ``update_bits``) and the id path of legal actions
-(``State.legal_action_ids``, ``Game.action_ids``)."""
+``Observer.update_into``, ``update_bits``, ``update_onehot``, ``update_members``) and the id
+path of legal actions (``State.legal_action_ids``, ``Game.action_ids``)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from nightsky.core import CHANCE, InvalidActionError
-from nightsky.core.observer import update_bits, write_bits
+from nightsky.core.observer import update_bits, update_members, update_onehot, write_bits
 from tests.support.toygame import Keep, Swap, ToyGame
 
 
@@ -70,6 +72,43 @@ def test_update_bits_writes_only_the_bits_that_differ(old: int, new: int, count:
 def test_update_bits_refuses_negative_masks() -> None:
     with pytest.raises(ValueError, match="non-negative"):
         update_bits([0.0], 0, 0, -1, 1)
+
+
+@pytest.mark.parametrize("old", [-1, 0, 3, 6])
+@pytest.mark.parametrize("new", [-1, 0, 3, 6])
+def test_update_onehot_moves_the_one_and_writes_nothing_else(old: int, new: int) -> None:
+    buf = [0.0] * 9
+    if old >= 0:
+        buf[2 + old] = 1.0
+    rec = Recorder(buf)
+    update_onehot(rec, 2, old, new)
+    assert list(rec) == [1.0 if new >= 0 and i == 2 + new else 0.0 for i in range(9)]
+    assert sorted(rec.written) == sorted({2 + old, 2 + new} - {1} if old != new else set())
+
+
+_INDICES = st.lists(st.integers(0, 40), unique=True, max_size=30)
+
+
+@given(_INDICES, _INDICES, st.booleans())
+def test_update_members_writes_exactly_the_indices_in_one_set_only(
+    old: list[int], new: list[int], grow: bool
+) -> None:
+    """Any two sets of indices, in any order, small (scans) or large (sets); ``grow`` makes
+    ``new`` the old one with cards added at its end (the pile's fast path)."""
+    if grow:
+        new = old + [i for i in new if i not in old]
+    buf = [0.0] * 44
+    for i in old:
+        buf[3 + i] = 1.0
+    rec = Recorder(buf)
+    update_members(rec, 3, old, new)
+    assert list(rec) == [1.0 if i >= 3 and i - 3 in new else 0.0 for i in range(44)]
+    assert sorted(rec.written) == sorted(3 + i for i in set(old) ^ set(new))
+    arr = np.zeros(44, np.float32)
+    for i in old:
+        arr[3 + i] = 1.0
+    update_members(arr.data, 3, old, new)
+    assert arr.tolist() == list(rec)
 
 
 def _played(seed: int) -> list:

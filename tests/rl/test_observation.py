@@ -111,10 +111,17 @@ def test_update_into_follows_games_move_by_move(game_id: str, params: dict[str, 
     assert positions > 10
 
 
-def test_mihi_angulis_update_into_writes_only_what_a_move_changed() -> None:
-    """Mihi Anguli's own ``update_into``: over a solo game, the entries it writes are a small
-    part of what whole rewrites (``observation_into``: every non-zero entry) would write."""
-    game = load_game("mihi-anguli")
+@pytest.mark.parametrize(
+    ("game_id", "params"),
+    [("mihi-anguli", {}), ("starlight", {}), ("stars-are-right", {"players": 3})],
+    ids=["mihi-anguli", "starlight", "stars-are-right"],
+)
+def test_update_into_writes_only_what_a_move_changed(game_id: str, params: dict[str, Any]) -> None:
+    """The games' own ``update_into`` (Mihi Anguli, Starlight, The Stars Are Right): over a
+    game followed by seat 0, the entries it writes are a small part of what whole rewrites
+    (``observation_into``: every non-zero entry) would write, and the buffer is right at
+    every position (measured 2026-12-07: 14 %, 4 % and 9 % of the whole writes)."""
+    game = load_game(game_id, **params)
     observer = game.make_observer()
 
     class Counting(list):  # type: ignore[type-arg]
@@ -129,14 +136,18 @@ def test_mihi_angulis_update_into_writes_only_what_a_move_changed() -> None:
     rng = random.Random(6)
     state = game.new_initial_state()
     whole = 0
-    while not state.is_terminal():
-        seat = state.current_players()[0]
+    positions = 0
+    while not state.is_terminal() and positions < 400:
+        players = state.current_players()
+        seat = players[0] if players[0] == CHANCE else min(players)
         if seat == CHANCE:
             state.step(state.sample_chance(rng), CHANCE)
             continue
         memo = observer.update_into(state, 0, buf, memo)
         want = observer.observation(state, 0)
-        assert list(buf) == want
+        assert list(buf) == want, f"position {positions}"
         whole += sum(1 for v in want if v)
+        positions += 1
         state.step(rng.choice(state.legal_actions(seat)), seat)
+    assert positions > 50
     assert 0 < Counting.writes < whole / 3, (Counting.writes, whole)

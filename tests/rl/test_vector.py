@@ -3,6 +3,7 @@ written in place, masks, same-step autoreset, opponents played inside, rewards, 
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import gymnasium
@@ -187,8 +188,10 @@ def test_vector_env_random_opponents_draw_as_the_random_agent(game_id: str) -> N
 def test_vector_env_mask_ids_by_identity_by_action_id_or_by_the_state() -> None:
     """The mask writer finds an id by the action object's identity (``id()``) or by the
     object itself; an action that is not in the id table (an empty table here) gets its id
-    from ``game.action_id``; without a table the state's ``legal_action_ids`` is asked. All
-    give the same mask, and the env picks one of the two tables."""
+    from ``game.action_id``, or, behind a table keyed by ``id()``, from the table keyed by
+    object (``alt``: a game asked nothing); without a table the state's
+    ``legal_action_ids`` is asked. All give the same mask, and the env picks one of the two
+    tables (keeping the object table behind an ``id()`` one)."""
     from nightsky.rl import _stepper
 
     env = NightskyVectorEnv("stars-are-right", num_envs=3, players=2)
@@ -198,13 +201,27 @@ def test_vector_env_mask_ids_by_identity_by_action_id_or_by_the_state() -> None:
     expected = [sorted(s.legal_action_ids(seat)) for s in env.states]
     by_object = {a: i for i, a in enumerate(env._actions)}
     by_id = {id(a): i for i, a in enumerate(env._actions)}
-    for ident, flag in ((by_id, False), (by_object, True), ({}, False), ({}, True), (None, False)):
+    class NoIds:
+        """A game that must not be asked: every action is in the object table."""
+
+        def action_id(self, action: Any) -> int:
+            raise AssertionError(f"game.action_id asked for {action!r}")
+
+    ways: list[tuple[Any, bool, Any, Any]] = [
+        (by_id, False, None, env.game), (by_object, True, None, env.game),
+        ({}, False, None, env.game), ({}, True, None, env.game), (None, False, None, env.game),
+        ({}, False, by_object, NoIds()),
+    ]
+    for ident, flag, alt, game in ways:
         obs = np.zeros((3, env.observer.size), dtype=np.float32)
         mask = np.zeros((3, env.game.num_distinct_actions), dtype=np.int8)
         _stepper.write_rows(
             env.states, seat, env.observer, [r.data for r in obs], [r.data for r in mask],
-            ident, env.game, None, None, flag,
+            ident, game, None, None, flag, alt,
         )
         assert [np.flatnonzero(r).tolist() for r in mask] == expected
         assert np.array_equal(obs, env._obs)
     assert env._ident == (by_object if env._by_object else by_id)
+    assert env._alt == (None if env._by_object else by_object)
+    copied = pickle.loads(pickle.dumps(env))
+    assert copied._alt == env._alt and copied._ident is not None

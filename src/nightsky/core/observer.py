@@ -15,7 +15,8 @@ A third way keeps a buffer between calls: ``update_into(state, seat, buf, memo)`
 buffer that holds an earlier observation (described by ``memo``, which the previous call
 returned) to the new one, writing only the entries that differ (zeros included). The vector
 env's rows persist from step to step this way where a game's observer overrides it (one
-action changes a few entries of hundreds); ``update_bits`` is its helper for bit masks.
+action changes a few entries of hundreds); ``update_bits``, ``update_onehot`` and
+``update_members`` are its helpers for bit masks, one-hot blocks and sets of indices.
 """
 
 from __future__ import annotations
@@ -122,6 +123,64 @@ def update_bits(buf: Any, base: int, old: int, new: int, count: int) -> None:
     if set_now != diff:
         zero: Any = 0.0
         _put_bits(buf, base, diff ^ set_now, count, zero)
+
+
+def update_onehot(
+    buf: Any, base: int, old: int, new: int, one: Any = 1.0, zero: Any = 0.0
+) -> None:
+    """Move the one-hot of the block at ``base`` from index ``old`` to ``new`` (-1: none set):
+    nothing is written when they are equal. ``one`` and ``zero`` are the values written (a
+    caller in a loop passes its own boxed ``1.0`` and ``0.0``: compiled, a default is boxed
+    anew at every call)."""
+    if old != new:
+        if old >= 0:
+            buf[base + old] = zero
+        if new >= 0:
+            buf[base + new] = one
+
+
+def update_members(buf: Any, base: int, old: list[int], new: list[int]) -> None:
+    """Where ``buf[base + i]`` is 1.0 for each ``i`` of ``old`` (0.0 at the other indices of
+    the block), make it so for ``new``: only the indices in one and not the other are written.
+    Both hold distinct non-negative indices, in any order (a hand, a pile, a set of cards)."""
+    one: Any = 1.0
+    k = len(old)
+    n = len(new)
+    if k == 0:
+        for j in range(n):
+            buf[base + new[j]] = one
+        return
+    if n >= k and new[:k] == old:
+        # Grown at the end (a card laid on a pile): the new tail.
+        for j in range(k, n):
+            buf[base + new[j]] = one
+        return
+    zero: Any = 0.0
+    if k <= 8 and n <= 8:
+        # Small: scans of typed lists (unboxed ints, compiled) beat building sets.
+        for a in range(k):
+            if not _holds(new, old[a]):
+                buf[base + old[a]] = zero
+        for a in range(n):
+            if not _holds(old, new[a]):
+                buf[base + new[a]] = one
+        return
+    was = set(old)
+    now = set(new)
+    for i in old:
+        if i not in now:
+            buf[base + i] = zero
+    for i in new:
+        if i not in was:
+            buf[base + i] = one
+
+
+def _holds(items: list[int], x: int) -> bool:
+    """``x in items``, as a loop over a typed list (compiled: no boxing per comparison)."""
+    for j in range(len(items)):  # noqa: SIM110 - any() of a generator is slower compiled
+        if items[j] == x:
+            return True
+    return False
 
 
 def _put_bits(buf: Any, base: int, mask: int, count: int, value: Any) -> None:

@@ -114,6 +114,7 @@ def write_rows(
     memos: list[Any] | None = None,
     blank: list[int] | None = None,
     by_object: bool = False,
+    alt: dict[Any, Any] | None = None,
 ) -> None:
     """Every live game's observation of ``seat`` into ``obs_rows[i]``, and 1 at each of its
     legal ids in ``mask_rows[i]`` (a ``memoryview`` of its row of the mask batch, zeroed by the
@@ -128,7 +129,10 @@ def write_rows(
 
     ``ident`` maps ``id()`` of each object of ``game.all_actions()`` (kept alive by the
     caller) to its id (or, ``by_object``, each object itself); an action not found there is
-    asked of ``game.action_id``. None: the state's own ``legal_action_ids``."""
+    looked up in ``alt`` (the table keyed by object, where ``ident`` is keyed by ``id()``: an
+    equal action that is not the table's own object, as The Stars Are Right's summonings that
+    carry their tiles), then asked of ``game.action_id``. None: the state's own
+    ``legal_action_ids``."""
     one: Any = 1
     for i in range(len(states)):
         state = states[i]
@@ -151,7 +155,10 @@ def write_rows(
             for a in state.legal_actions(seat):
                 k = ident.get(a) if by_object else ident.get(id(a))
                 if k is None:
-                    k = game.action_id(a)
+                    if alt is not None:
+                        k = alt.get(a)
+                    if k is None:
+                        k = game.action_id(a)
                 row[k] = one
 
 

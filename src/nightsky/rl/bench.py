@@ -88,7 +88,15 @@ def vector_rate(
     """Masked-random play through ``nightsky.rl.vector`` for ``seconds`` of CPU time inside
     ``step`` (the learner's choice is the caller's, outside): learner steps and game actions
     (the learner's, the other seats' and chance events: the native bench's count) per
-    CPU-second."""
+    CPU-second. Measured as the native bench is (``bench_random_playouts``): under
+    ``frozen_heap``, the objects that exist before it left out of full collections."""
+    from nightsky.cli.commands import frozen_heap
+
+    with frozen_heap():
+        return _vector_rate(game_id, seconds, num_envs, **params)
+
+
+def _vector_rate(game_id: str, seconds: float, num_envs: int, **params: Any) -> dict[str, float]:
     from nightsky.rl.vector import NightskyVectorEnv
 
     env = NightskyVectorEnv(game_id, num_envs=num_envs, copy=False, **params)

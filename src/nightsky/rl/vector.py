@@ -112,6 +112,7 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         # made per lookup), whichever the compiled lookup ran faster here (_id_table).
         own_ids = type(self.game.new_initial_state()).legal_action_ids is not State.legal_action_ids
         self._by_object = False
+        self._alt: dict[Any, Any] | None = None  # by object, behind an id()-keyed _ident
         self._ident: dict[Any, Any] | None = None if own_ids else self._id_table()
         self._final_arrays = _core.StepArrays(self.game, self.observer)
         self._env_index = np.arange(num_envs)
@@ -145,12 +146,14 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         state = self.__dict__.copy()
         del state["_obs_rows"], state["_mask"], state["_mask_rows"], state["_memos"]
         state["_ident"] = state["_ident"] is not None  # rebuilt: id()s do not carry over
+        state["_alt"] = state["_alt"] is not None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._rows()
         self._ident = self._keyed(self._by_object) if self._ident else None
+        self._alt = self._keyed(True) if self._alt else None
         # The memos are the observer's own objects: the rows are written afresh instead.
         self._memos = [None] * self.num_envs
         if self._ready:
@@ -183,6 +186,9 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
             for table, flag in ((by_id, False), (by_obj, True))
         ]
         self._by_object = timings[1] < timings[0]
+        # Keyed by id(), the object table still finds an equal action that is not one of the
+        # table's own objects (a summoning with its tiles), far faster than game.action_id.
+        self._alt = None if self._by_object else by_obj
         return by_obj if self._by_object else by_id
 
     def _advance(self, i: int) -> bool:
@@ -211,7 +217,7 @@ class NightskyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._mask.fill(0)
         _stepper.write_rows(
             self.states, self.seat, self.observer, self._obs_rows, self._mask_rows,
-            self._ident, self.game, memos, blank, self._by_object,
+            self._ident, self.game, memos, blank, self._by_object, self._alt,
         )
         if blank:
             self._obs[blank] = 0.0

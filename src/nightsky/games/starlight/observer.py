@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from nightsky.core.observer import Observer, write_bits
+from nightsky.core.observer import Observer, update_bits, update_members, update_onehot
 
 if TYPE_CHECKING:
     from nightsky.core.game import Game, State
@@ -30,6 +30,67 @@ if TYPE_CHECKING:
     from .state import StarlightState
 
 MAX_SEATS: Final = 5  # Final: a C constant when compiled (not a dict lookup per use)
+
+
+def _fifths(count: int) -> list[float]:
+    """``0.2`` added ``k`` times, for ``k < count``: the ray pools' numbers (summed, as the
+    whole observation always did, so the very same floats)."""
+    out = [0.0]
+    for _ in range(count - 1):
+        out.append(out[-1] + 0.2)
+    return out
+
+
+_FIFTHS: Final[list[float]] = _fifths(128)
+
+# A seat block's fields in ``StarlightMemo.seat`` (``k * NF + field``, k counted from p).
+F_POS: Final = 0  # the rondel one-hot's index
+F_NP: Final = 1
+F_SAVED: Final = 2
+F_STARS: Final = 3
+F_CONSTS: Final = 4
+F_PRIVS: Final = 5
+F_MAGS: Final = 6
+F_ASPECTS: Final = 7
+F_CORES: Final = 8
+F_FLARES: Final = 9
+F_USED: Final = 10
+NF: Final = 11
+_SEAT0: Final[list[int]] = [-1 if f == F_POS else 0 for _ in range(MAX_SEATS) for f in range(NF)]
+
+_NONE: Final[list[int]] = []
+"""The memo's copy of a list never written: equal to an empty list only (never changed)."""
+
+
+class StarlightMemo:
+    """What a buffer holds (``StarlightObserver.update_into``): the state's values it was
+    written from, for every part of the module's docstring; a new one, from
+    ``StarlightObserver.memo()``, describes a buffer of zeros. Few objects (a whole write
+    makes one): the per-seat numbers in one flat list, the one-hot indices and counts in
+    another (laid out by the observer), and copies of the lists the state changes in place."""
+
+    def __init__(self, codes: list[int]) -> None:
+        self.fresh = True  # the fixed entries (present, Starbot, head start) not yet written
+        self.seat = _SEAT0[:]
+        self.codes = codes
+        self.ap = 0
+        self.phase = -1
+        self.flags = 0  # first, last, moved, opened as written (bits 0-3)
+        self.core = -1
+        self.round = 0
+        self.daybreak = False
+        self.board = _NONE  # equal to no board: the first update writes every slot
+        self.laurels = _NONE
+        self.core_pool = _NONE
+        self.long_pool = _NONE
+        self.short_pool = _NONE
+
+
+def _scalar(buf: Any, i: int, old: list[int], k: int, new: int, scale: int) -> None:
+    """``buf[i] = new / scale`` where ``old[k]`` (what ``buf[i]`` was written from) differs."""
+    if new != old[k]:
+        buf[i] = new / scale
+        old[k] = new
 
 
 def observation_size(game: StarlightGame) -> int:
@@ -71,136 +132,224 @@ class StarlightObserver(Observer):
         self._ndeck: int = t.num_deck_cores
         self._nflares: int = len(t.flare_ids)
         self._constellations: list[list[int]] = [list(sl) for sl in t.slots_of]
+        nslots = len(t.slots)
+        npool: int = t.data.board.flare_pool
+        # Where each part sits in StarlightMemo.codes, and its values for a buffer of zeros.
+        self._c_star_rays: int = MAX_SEATS * 2 * self._nc
+        self._c_slots: int = self._c_star_rays + 2 * self._nc
+        self._c_core_counts: int = self._c_slots + nslots
+        self._c_ray_counts: int = self._c_core_counts + self._ndeck
+        self._c_flares: int = self._c_ray_counts + 2 * self._nc
+        self._c_accolades: int = self._c_flares + npool
+        zero_codes = [0] * (self._c_accolades + 5)
+        for i in range(self._c_slots, self._c_core_counts):
+            zero_codes[i] = -1  # no slot's one-hot written
+        for i in range(self._c_flares, self._c_accolades + 5):
+            zero_codes[i] = -1  # nor a Flare position's, nor an Accolade's
+        self._zero_codes = zero_codes
 
     @property
     def size(self) -> int:
         return self._size
 
+    def memo(self) -> StarlightMemo:
+        """The memo of a buffer of zeros (``update_into``)."""
+        return StarlightMemo(self._zero_codes[:])
+
     def observation(self, state: State, player: int) -> list[float]:
         out = [0.0] * self._size
-        self._write(cast("StarlightState", state), player, out)
+        self._update(cast("StarlightState", state), player, out, self.memo())
         return out
 
     def observation_into(self, state: State, player: int, buf: Any) -> None:
-        self._write(cast("StarlightState", state), player, buf)
+        self._update(cast("StarlightState", state), player, buf, self.memo())
 
-    def _write(self, s: StarlightState, p: int, buf: Any) -> None:
-        """The non-zero numbers of ``p``'s observation into the zeroed ``buf``."""
+    def update_into(self, state: State, player: int, buf: Any, memo: Any) -> Any:
+        m: StarlightMemo = memo if memo is not None else self.memo()
+        self._update(cast("StarlightState", state), player, buf, m)
+        return m
+
+    def _update(self, s: StarlightState, p: int, buf: Any, m: StarlightMemo) -> None:
+        """Bring ``buf``, which holds what ``m`` describes, to ``p``'s observation (the
+        module's docstring), writing only the entries that differ; ``m`` follows. A part that
+        did not change costs one comparison."""
         one: Any = 1.0  # boxed once per call, not at every one-hot entry (compiled)
+        zero: Any = 0.0
         nc = self._nc
         n = self._n
         board = s.board
-        # stars_of / constellations_of of every seat, in one pass over the board.
-        stars = [0] * n
-        for owner in board:
-            if owner >= 0:
-                stars[owner] += 1
-        consts = [0] * n
-        for sl in self._constellations:
-            seen = 0
-            for i in sl:
-                owner = board[i]
+        moved = board != m.board
+        stars: list[int] = _NONE
+        consts: list[int] = _NONE
+        if moved:
+            # stars_of / constellations_of of every seat, in one pass over the board.
+            stars = [0] * n
+            for owner in board:
                 if owner >= 0:
-                    seen |= 1 << owner
-            q = 0
-            while seen:
-                if seen & 1:
-                    consts[q] += 1
-                seen >>= 1
-                q += 1
+                    stars[owner] += 1
+            consts = [0] * n
+            for sl in self._constellations:
+                seen = 0
+                for i in sl:
+                    owner = board[i]
+                    if owner >= 0:
+                        seen |= 1 << owner
+                q = 0
+                while seen:
+                    if seen & 1:
+                        consts[q] += 1
+                    seen >>= 1
+                    q += 1
         per_seat = 2 + 8 + 5 + 18 + 1 + 2 * nc + 2
-        o = 0
+        fresh = m.fresh
+        ms = m.seat
+        codes = m.codes
         for k in range(min(n, MAX_SEATS)):
             q = (p + k) % n
             o = k * per_seat
-            buf[o] = one
-            if q >= self._players:  # a Starbot (StarlightState.is_bot)
-                buf[o + 1] = one
-            buf[o + 2 + s.pos[q] + 1] = one
+            f = k * NF
+            if fresh:
+                buf[o] = one
+                if q >= self._players:  # a Starbot (StarlightState.is_bot)
+                    buf[o + 1] = one
+                head = self._head[q]
+                if head:
+                    buf[o + 14] = head / 10
+            x = s.pos[q] + 1
+            if x != ms[f + F_POS]:
+                update_onehot(buf, o + 2, ms[f + F_POS], x, one, zero)
+                ms[f + F_POS] = x
             o += 10
-            if s.np[q]:
-                buf[o] = s.np[q] / 100
-            if s.saved[q]:
-                buf[o + 1] = s.saved[q] / 10
-            if stars[q]:
-                buf[o + 2] = stars[q] / 10
-            if consts[q]:
-                buf[o + 3] = consts[q] / 6
-            head = self._head[q]
-            if head:
-                buf[o + 4] = head / 10
+            _scalar(buf, o, ms, f + F_NP, s.np[q], 100)
+            _scalar(buf, o + 1, ms, f + F_SAVED, s.saved[q], 10)
+            if moved:
+                _scalar(buf, o + 2, ms, f + F_STARS, stars[q], 10)
+                _scalar(buf, o + 3, ms, f + F_CONSTS, consts[q], 6)
             o += 5
-            write_bits(buf, o, s.privs[q], 6)
-            write_bits(buf, o + 6, s.mags[q], 6)
-            write_bits(buf, o + 12, s.aspects[q], 6)
+            x = s.privs[q]
+            if x != ms[f + F_PRIVS]:
+                update_bits(buf, o, ms[f + F_PRIVS], x, 6)
+                ms[f + F_PRIVS] = x
+            x = s.mags[q]
+            if x != ms[f + F_MAGS]:
+                update_bits(buf, o + 6, ms[f + F_MAGS], x, 6)
+                ms[f + F_MAGS] = x
+            x = s.aspects[q]
+            if x != ms[f + F_ASPECTS]:
+                update_bits(buf, o + 12, ms[f + F_ASPECTS], x, 6)
+                ms[f + F_ASPECTS] = x
             o += 18
-            if s.cores[q]:
-                buf[o] = len(s.cores[q]) / 5
+            _scalar(buf, o, ms, f + F_CORES, len(s.cores[q]), 5)
             o += 1
-            for x in s.rays[q]:
-                if x:
-                    buf[o] = x / 10
-                o += 1
-            if s.flares[q]:
-                buf[o] = len(s.flares[q]) / 10
-            if s.used[q]:
-                buf[o + 1] = len(s.used[q]) / 10
+            rays = s.rays[q]
+            c = k * 2 * nc
+            for i in range(2 * nc):
+                x = rays[i]
+                if x != codes[c + i]:
+                    buf[o + i] = x / 10
+                    codes[c + i] = x
+            o += 2 * nc
+            _scalar(buf, o, ms, f + F_FLARES, len(s.flares[q]), 10)
+            _scalar(buf, o + 1, ms, f + F_USED, len(s.used[q]), 10)
+        m.fresh = False
         o = MAX_SEATS * per_seat
         mine = s.turn == p
-        if mine and s.ap:
-            buf[o] = s.ap / 10
-        buf[o + 1 + s.phase] = one
+        x = s.ap if mine else 0
+        if x != m.ap:
+            buf[o] = x / 10
+            m.ap = x
+        update_onehot(buf, o + 1, m.phase, s.phase, one, zero)
+        m.phase = s.phase
         o += 12
+        x = 0
         if mine:
-            if s.first:
-                buf[o] = one
-            if s.last:
-                buf[o + 1] = one
-            if s.moved:
-                buf[o + 2] = one
-            if s.opened:
-                buf[o + 3] = one
+            x = (1 if s.first else 0) | (2 if s.last else 0) | (4 if s.moved else 0) | (
+                8 if s.opened else 0)
+        if x != m.flags:
+            update_bits(buf, o, m.flags, x, 4)
+            m.flags = x
         o += 4
-        for x in s.laurels[p]:
-            buf[o + x] = one
+        laurels = s.laurels[p]
+        if laurels != m.laurels:
+            update_members(buf, o, m.laurels, laurels)
+            m.laurels = laurels[:]
         o += self._nlaurels
-        if s.star_core >= 0 and mine:
-            buf[o + s.star_core] = one
+        x = s.star_core if mine and s.star_core >= 0 else -1
+        update_onehot(buf, o, m.core, x, one, zero)
+        m.core = x
         o += self._ncores
-        for x in s.star_rays:
-            if mine and x:
-                buf[o] = x / 7
-            o += 1
-        for owner in board:
-            buf[o if owner < 0 else (o + 1 if owner == p else o + 2)] = one
-            o += 3
-        # Counts are summed apart and written once: the same floats as the list's sums.
-        cp = [0.0] * self._ndeck
-        for c in s.core_pool:
-            cp[c] += 1.0
-        for count in cp:
-            if count:
-                buf[o] = count
-            o += 1
-        lp = [0.0] * (2 * nc)
-        for c in s.long_pool:
-            lp[c] += 0.2
-        for c in s.short_pool:
-            lp[nc + c] += 0.2
-        for count in lp:
-            if count:
-                buf[o] = count
-            o += 1
+        rays = s.star_rays
+        c = self._c_star_rays
+        for i in range(2 * nc):
+            x = rays[i] if mine else 0
+            if x != codes[c + i]:
+                buf[o + i] = x / 7
+                codes[c + i] = x
+        o += 2 * nc
+        if moved:
+            c = self._c_slots
+            for i in range(len(board)):
+                owner = board[i]
+                x = 0 if owner < 0 else (1 if owner == p else 2)
+                was_x = codes[c + i]
+                if x != was_x:
+                    # update_onehot, inlined: a call per slot is a tenth of a whole write.
+                    if was_x >= 0:
+                        buf[o + 3 * i + was_x] = zero
+                    buf[o + 3 * i + x] = one
+                    codes[c + i] = x
+            m.board = board[:]
+        o += 3 * len(board)
+        ndeck = self._ndeck
+        if s.core_pool != m.core_pool:
+            counts = [0] * ndeck
+            for x in s.core_pool:
+                counts[x] += 1
+            c = self._c_core_counts
+            for i in range(ndeck):
+                x = counts[i]
+                if x != codes[c + i]:
+                    buf[o + i] = float(x)
+                    codes[c + i] = x
+            m.core_pool = s.core_pool[:]
+        o += ndeck
+        if s.long_pool != m.long_pool or s.short_pool != m.short_pool:
+            counts = [0] * (2 * nc)
+            for x in s.long_pool:
+                counts[x] += 1
+            for x in s.short_pool:
+                counts[nc + x] += 1
+            c = self._c_ray_counts
+            for i in range(2 * nc):
+                x = counts[i]
+                if x != codes[c + i]:
+                    buf[o + i] = _FIFTHS[x] if x < len(_FIFTHS) else _fifths(x + 1)[x]
+                    codes[c + i] = x
+            m.long_pool = s.long_pool[:]
+            m.short_pool = s.short_pool[:]
+        o += 2 * nc
         nf = self._nflares
-        for f in s.flare_pool:
-            if f >= 0:
-                buf[o + f] = one
-            o += nf
+        pool = s.flare_pool
+        c = self._c_flares
+        for i in range(len(pool)):
+            x = pool[i]
+            if x != codes[c + i]:
+                update_onehot(buf, o + i * nf, codes[c + i], x, one, zero)
+                codes[c + i] = x
+        o += nf * len(pool)
+        c = self._c_accolades
         for i in range(5):
             owner = s.accolade[i]
-            buf[o + (0 if owner < 0 else 1 + (owner - p) % n)] = one
-            o += 6
-        if s.round:
-            buf[o] = s.round / 50
-        if s.daybreak_round:
-            buf[o + 1] = one
+            x = 0 if owner < 0 else 1 + (owner - p) % n
+            if x != codes[c + i]:
+                update_onehot(buf, o + 6 * i, codes[c + i], x, one, zero)
+                codes[c + i] = x
+        o += 30
+        x = s.round
+        if x != m.round:
+            buf[o] = x / 50
+            m.round = x
+        day = s.daybreak_round != 0
+        if day != m.daybreak:
+            buf[o + 1] = one if day else zero
+            m.daybreak = day

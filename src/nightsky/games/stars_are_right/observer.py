@@ -20,9 +20,9 @@ Observation vector (``observation(state, p)``, length ``observation_size(game)``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
-from nightsky.core.observer import Observer
+from nightsky.core.observer import Observer, update_members, update_onehot
 
 from .constants import FACES
 
@@ -32,13 +32,46 @@ if TYPE_CHECKING:
     from .game import StarsAreRightGame
     from .state import StarsAreRightState
 
+NFACES: Final = len(FACES)  # Final: a C constant when compiled
+MAX_SEATS: Final = 4
+
+
+_NONE: Final[list[int]] = []
+"""The memo's copy of a list never written: equal to an empty list only (never changed)."""
+_SKY0: Final[list[int]] = [-2] * 50 + [-1] * 25
+"""A memo's sky before any write: no tile and side seen (-2) at the 25 positions, then no
+face written (-1)."""
+_COUNTS0: Final[list[int]] = [0] * (3 + 2 * MAX_SEATS)
+
+
+class StarsAreRightMemo:
+    """What a buffer holds (``StarsAreRightObserver.update_into``): per part, the state's
+    values it was written from; a new one describes a buffer of zeros. The lists the state
+    changes in place (hand, discard) are copies; tuples are shared. Few objects
+    (a whole write makes one)."""
+
+    def __init__(self) -> None:
+        # Per position the tile and the side written from, then the face written (-1: none).
+        self.sky = _SKY0[:]
+        self.hand = _NONE
+        self.creatures: list[tuple[int, ...]] = [(), (), (), ()]  # by seat counted from p
+        self.used: tuple[int, ...] = ()
+        self.discard = _NONE
+        self.counts = _COUNTS0[:]  # symbols P, S, F, then VP and hand size per seat from p
+        self.phase = -1
+        self.deck = 0
+        self.to_act = False
+
 
 class StarsAreRightObserver(Observer):
     """Sky, own hand, creatures in play, discards, symbols, step and counts (table above)."""
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self._size = observation_size(cast("StarsAreRightGame", game))
+        g = cast("StarsAreRightGame", game)
+        self._size = observation_size(g)
+        # (front, back) faces of each tile, read once and typed (the game is interpreted).
+        self._tile_faces: list[tuple[int, int]] = list(g.tile_faces)
 
     @property
     def size(self) -> int:
@@ -48,13 +81,19 @@ class StarsAreRightObserver(Observer):
         return observation(cast("StarsAreRightState", state), player)
 
     def observation_into(self, state: State, player: int, buf: Any) -> None:
-        write(cast("StarsAreRightState", state), player, buf)
+        update(cast("StarsAreRightState", state), player, buf, StarsAreRightMemo(),
+               self._tile_faces)
+
+    def update_into(self, state: State, player: int, buf: Any, memo: Any) -> Any:
+        m: StarsAreRightMemo = memo if memo is not None else StarsAreRightMemo()
+        update(cast("StarsAreRightState", state), player, buf, m, self._tile_faces)
+        return m
 
 
 def observation_size(game: StarsAreRightGame) -> int:
     """Length of every observation of ``game`` (it depends on the number of cards)."""
     n = len(game.cards)
-    return 25 * len(FACES) + n + 4 * n + n + n + 3 + 11 + 4 + 4 + 1 + 1
+    return 25 * NFACES + n + MAX_SEATS * n + n + n + 3 + 11 + 2 * MAX_SEATS + 1 + 1
 
 
 def observation(state: StarsAreRightState, p: int) -> list[float]:
@@ -66,45 +105,81 @@ def observation(state: StarsAreRightState, p: int) -> list[float]:
 
 def write(state: StarsAreRightState, p: int, buf: Any) -> None:
     """The non-zero numbers of ``p``'s observation into the zeroed ``buf`` (a list or a
-    float32 buffer): the one encoding of the table above."""
+    float32 buffer): ``update`` from a buffer of zeros, so there is one encoding."""
+    update(state, p, buf, StarsAreRightMemo(), state.g.tile_faces)
+
+
+def update(
+    state: StarsAreRightState, p: int, buf: Any, m: StarsAreRightMemo,
+    tile_faces: list[tuple[int, int]],
+) -> None:
+    """Bring ``buf``, which holds what ``m`` describes, to ``p``'s observation (the table
+    above), writing only the entries that differ; ``m`` follows. A part that did not change
+    costs one comparison. ``tile_faces``: the game's (front, back) faces per tile."""
     one: Any = 1.0  # boxed once per call, not at every one-hot entry (compiled)
-    g = state.g
-    n = len(g.cards)
-    nf = len(FACES)
+    zero: Any = 0.0
+    n = len(state.g.cards)
     seats = len(state.hands)
-    for pos, f in enumerate(state.faces()):
-        if f >= 0:
-            buf[pos * nf + f] = one
-    o = 25 * nf
-    for c in state.hands[p]:
-        buf[o + c] = one
+    tiles = state.pos_tile
+    sides = state.pos_side
+    sky = m.sky
+    for pos in range(25):
+        # The face shown (StarsAreRightState.faces), found again where a tile moved or flipped.
+        t = tiles[pos]
+        side = sides[pos]
+        if t != sky[pos] or side != sky[25 + pos]:
+            f = tile_faces[t][side] if t >= 0 else -1
+            update_onehot(buf, pos * NFACES, sky[50 + pos], f, one, zero)
+            sky[pos] = t
+            sky[25 + pos] = side
+            sky[50 + pos] = f
+    o = 25 * NFACES
+    hand = state.hands[p]
+    if hand != m.hand:
+        update_members(buf, o, m.hand, hand)
+        m.hand = hand[:]
     o += n
     for k in range(seats):
-        q = (p + k) % seats
-        for c in state.creatures[q]:
-            buf[o + k * n + c] = one
-    o += 4 * n
-    for c in state.used:
-        buf[o + c] = one
+        mine = state.creatures[(p + k) % seats]
+        if mine != m.creatures[k]:
+            update_members(buf, o + k * n, list(m.creatures[k]), list(mine))
+            m.creatures[k] = mine
+    o += MAX_SEATS * n
+    if state.used != m.used:
+        update_members(buf, o, list(m.used), list(state.used))
+        m.used = state.used
     o += n
-    for c in state.discard:
-        buf[o + c] = one
+    if state.discard != m.discard:
+        update_members(buf, o, m.discard, state.discard)
+        m.discard = state.discard[:]
     o += n
+    counts = m.counts
+    symbols = state.symbols
     for i in range(3):
-        if state.symbols[i]:
-            buf[o + i] = min(1.0, state.symbols[i] / 4)
+        x = symbols[i]
+        if x != counts[i]:
+            buf[o + i] = min(1.0, x / 4)
+            counts[i] = x
     o += 3
-    buf[o + state.phase] = one
+    update_onehot(buf, o, m.phase, state.phase, one, zero)
+    m.phase = state.phase
     o += 11
     for k in range(seats):
         q = (p + k) % seats
-        vp = state.vp(q)
-        if vp:
-            buf[o + k] = min(1.0, vp / 10)
-        if state.hands[q]:
-            buf[o + 4 + k] = min(1.0, len(state.hands[q]) / 6)
-    o += 8
-    if state.deck:
-        buf[o] = len(state.deck) / n
-    if state.current_players() == (p,):
-        buf[o + 1] = one
+        x = state.vp(q)
+        if x != counts[3 + k]:
+            buf[o + k] = min(1.0, x / 10)
+            counts[3 + k] = x
+        x = len(state.hands[q])
+        if x != counts[3 + MAX_SEATS + k]:
+            buf[o + MAX_SEATS + k] = min(1.0, x / 6)
+            counts[3 + MAX_SEATS + k] = x
+    o += 2 * MAX_SEATS
+    x = len(state.deck)
+    if x != m.deck:
+        buf[o] = x / n
+        m.deck = x
+    to_act = state.current_players() == (p,)
+    if to_act != m.to_act:
+        buf[o + 1] = one if to_act else zero
+        m.to_act = to_act
