@@ -77,6 +77,8 @@ with hidden information, without reading the game's info at every draw."""
 _CHANCE_SEAT: Final = (CHANCE,)
 _SEATS: Final = tuple([(q,) for q in range(8)])
 """``current_players()`` answers, built once."""
+_ABSENT: Final[list[int]] = []
+"""Marks a summoning not yet looked for in ``_placed`` (never handed out)."""
 _UNSEEN: Final = Summon(-1, (), "")
 """Marks a card not yet asked about in ``_ready`` (None there: it cannot be summoned)."""
 
@@ -333,11 +335,17 @@ class StarsAreRightState(State):
         # A plain summoning by its card alone: no tuple to build and hash (the common case).
         key: int | tuple[int, tuple[int, ...]] = (card, bonus) if bonus else card
         placed = self._placed
-        if key in placed:
-            return placed[key]
-        g = self.g
+        known = placed.get(key, _ABSENT)  # one look-up (None is an answer: cannot)
+        if known is not _ABSENT:
+            return known
         if bonus:
-            shapes, need = g.shapes_for(card, tuple(g.cards[s].bonus for s in bonus))
+            bkey = (card, bonus)
+            got = self.t.bonus_shapes.get(bkey)
+            if got is None:
+                g = self.g
+                got = self.t.bonus_shapes[bkey] = g.shapes_for(
+                    card, tuple([g.cards[s].bonus for s in bonus]))
+            shapes, need = got
         else:
             shapes = self.t.plain_shapes[card]
             need = self.t.plain_need[card]

@@ -93,15 +93,20 @@ class Tables:
         """Per Servitor, the number of its Great Old One (-1 for other cards)."""
         self.bonus: dict[tuple[int, tuple[int, ...]], list[tuple[int, ...]]] = {}
         """``game.bonus_sets`` answers by (card, Servitors held), asked from compiled code."""
+        self.bonus_shapes: dict[tuple[int, tuple[int, ...]],
+                                tuple[list[list[Shape]], list[tuple[int, int]]]] = {}
+        """``game.shapes_for`` a card with its bonus servitors' stars ignored, by (card,
+        servitors), asked from compiled code."""
         # The history's records of the game's own action objects, one tuple per seat and one
         # for chance (index -1), by ``id`` of the action: a move adds no new tuple to the
         # history (``StarsAreRightState._history_entry``). The tuples keep the actions alive,
-        # so an id here never names another object.
+        # so an id here never names another object. Not the ~4,000 rare exchanges: a small
+        # table stays in the processor's cache.
         shared: list[Any] = [
             *game.invoke_action.values(), *game.power_action.values(),
             *game.discard_action.values(), *game.release_action.values(),
             *game.push_actions, *game.swap_actions, *game.flip_actions,
-            *game.exchange_action.values(), *game.take_action.values(), END,
+            *game.take_action.values(), END,
             *game.place_action.values(), *game.draw_action.values(),
         ]
         seats = range(game.num_players)
