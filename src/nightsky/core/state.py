@@ -199,11 +199,19 @@ class State(ABC):
                 self._secrets = self._secrets.copy()
                 self._own_secrets = True
             self._secrets[len(self.history)] = secret
-        self.history.append((player, action))
+        self.history.append(self._history_entry(action, player))
 
     @abstractmethod
     def _apply(self, action: Action, player: int) -> None:
         """Hook: mutate the state; called only with a validated action."""
+
+    def _history_entry(self, action: Action, player: int) -> Any:
+        """Hook: the history's record of a move, ``(player, action)``. A game whose actions
+        are shared objects may return one prebuilt, equal tuple per (seat, action) instead:
+        a long game's history then adds no new object per move for the cyclic garbage
+        collector to track and scan. (Typed ``Any``: compiled code would unpack a
+        ``tuple[int, Action]`` into a C struct and box a new tuple from it.)"""
+        return (player, action)
 
     def _log_secret(self, action: Action, player: int) -> LogSecret | None:
         """Hook: how this move reads to seats that may not see it, decided before it is

@@ -16,6 +16,7 @@ tuple, the very value the dataclass gave.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from nightsky.core.game import ActionBase
 
@@ -25,6 +26,9 @@ __all__ = [
     "COLS", "END", "Discard", "Draw", "End", "Exchange", "Flip", "Invoke", "PlaceTile", "Power",
     "Push", "Release", "Summon", "Swap", "Take", "cell_name", "cell_pos", "tile_target",
 ]
+
+
+_set: Final = object.__setattr__
 
 
 def cell_name(pos: int) -> str:
@@ -173,6 +177,16 @@ class Summon(ActionBase):
     bonus: tuple[int, ...]
     text: str = field(compare=False)
     tiles: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+
+    def __init__(self, card: int, bonus: tuple[int, ...], text: str,
+                 tiles: tuple[tuple[int, ...], ...] = ()) -> None:
+        # Spelled out: the generated ``__init__`` runs as interpreted Python even compiled
+        # (trap 12), and a legal-action list builds a summoning per card a new sky shows.
+        # ``object.__setattr__`` as the generated one does: the class is frozen.
+        _set(self, "card", card)
+        _set(self, "bonus", bonus)
+        _set(self, "text", text)
+        _set(self, "tiles", tiles)
 
     def __eq__(self, other: object) -> bool:
         return self is other or (

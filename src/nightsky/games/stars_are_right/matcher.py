@@ -130,19 +130,24 @@ def find(cons: list[list[Shape]], masks: list[int], used: int = 0) -> list[int] 
         return [lists[0][0]]
     order = sorted(range(len(lists)), key=lambda i: len(lists[i]))
     chosen = [0] * len(lists)
+    return chosen if _choose(lists, order, chosen, 0, used) else None
 
-    def rec(k: int, taken: int) -> bool:
-        if k == len(order):
-            return True
-        i = order[k]
-        for p in lists[i]:
-            if not p & taken:
-                chosen[i] = p
-                if rec(k + 1, taken | p):
-                    return True
-        return False
 
-    return chosen if rec(0, used) else None
+def _choose(lists: list[list[int]], order: list[int], chosen: list[int], k: int,
+            taken: int) -> bool:
+    """``find``'s backtracking: a placement for the ``k``-th constellation of ``order`` and
+    the rest clear of ``taken``, written into ``chosen``. A module function, not a closure:
+    a recursive closure is a reference cycle (function and its environment), left for the
+    cyclic collector at every call."""
+    if k == len(order):
+        return True
+    i = order[k]
+    for p in lists[i]:
+        if not p & taken:
+            chosen[i] = p
+            if _choose(lists, order, chosen, k + 1, taken | p):
+                return True
+    return False
 
 
 def face_masks(faces: Sequence[int], nfaces: int = 14) -> list[int]:

@@ -77,6 +77,10 @@ with hidden information, without reading the game's info at every draw."""
 _CHANCE_SEAT: Final = (CHANCE,)
 _SEATS: Final = tuple([(q,) for q in range(8)])
 """``current_players()`` answers, built once."""
+_ABSENT: Final[list[int]] = []
+"""Marks a summoning not yet looked for in ``_placed`` (never handed out)."""
+_UNSEEN: Final = Summon(-1, (), "")
+"""Marks a card not yet asked about in ``_ready`` (None there: it cannot be summoned)."""
 
 Why = tuple[str, str | None] | None
 """Why an action is illegal: None when it is legal, else (reason, rule id)."""
@@ -116,8 +120,9 @@ class StarsAreRightState(State):
     """(seat, card, bonus servitors, tiles per constellation) of the last summoning."""
     _masks: list[int] | None  # per face, the positions showing it (None: to recompute)
     _counts: list[int]  # per face, how many positions show it (with ``_masks``)
-    _placed: dict[tuple[int, tuple[int, ...]], list[int] | None]
-    """``summon_placement`` answers for this sky, by (card, bonus): a new dict whenever
+    _placed: dict[int | tuple[int, tuple[int, ...]], list[int] | None]
+    """``summon_placement`` answers for this sky, by (card, bonus), or by card alone without
+    bonus servitors: a new dict whenever
     ``masks`` are recomputed, shared by clones until their sky moves (the answers depend on
     the sky alone)."""
     _ready: dict[int, Summon | None]
@@ -306,16 +311,20 @@ class StarsAreRightState(State):
         list is the game's (``bonus_sets``): callers must not change it.
         """
         t = self.t
-        if t.kind[card] != GOO:
-            return NO_BONUS
-        name = t.name[card]
-        kind = t.kind
-        ruler = t.ruler
-        mine = tuple([s for s in sorted(self.creatures[p]) if ruler[s] == name
-                      and (kind[s] == GREATER or kind[s] == LESSER)])
-        if not mine:
-            return NO_BONUS
-        return self.g.bonus_sets(card, mine)
+        group = t.group[card]  # -2 unless a Great Old One
+        serves = t.serves
+        held = self.creatures[p]
+        for s in held:
+            if serves[s] == group:
+                break
+        else:
+            return NO_BONUS  # no Servitor of its own in play (the common case)
+        mine = tuple(sorted([s for s in held if serves[s] == group]))
+        key = (card, mine)
+        got = t.bonus.get(key)
+        if got is None:
+            got = t.bonus[key] = self.g.bonus_sets(card, mine)
+        return got
 
     def summon_placement(self, card: int, bonus: tuple[int, ...]) -> list[int] | None:
         """Tile masks of the constellations of ``card`` in the sky (bonus stars ignored), the
@@ -323,13 +332,20 @@ class StarsAreRightState(State):
         (``_placed``): callers must not change the list."""
         m = self.masks()  # first: a recomputed sky starts a new ``_placed``
         counts = self._counts
-        key = (card, bonus)
+        # A plain summoning by its card alone: no tuple to build and hash (the common case).
+        key: int | tuple[int, tuple[int, ...]] = (card, bonus) if bonus else card
         placed = self._placed
-        if key in placed:
-            return placed[key]
-        g = self.g
+        known = placed.get(key, _ABSENT)  # one look-up (None is an answer: cannot)
+        if known is not _ABSENT:
+            return known
         if bonus:
-            shapes, need = g.shapes_for(card, tuple(g.cards[s].bonus for s in bonus))
+            bkey = (card, bonus)
+            got = self.t.bonus_shapes.get(bkey)
+            if got is None:
+                g = self.g
+                got = self.t.bonus_shapes[bkey] = g.shapes_for(
+                    card, tuple([g.cards[s].bonus for s in bonus]))
+            shapes, need = got
         else:
             shapes = self.t.plain_shapes[card]
             need = self.t.plain_need[card]
@@ -345,33 +361,29 @@ class StarsAreRightState(State):
     def summons(self, p: int) -> list[Summon]:
         """Every legal summoning of ``p`` now, each with the first placement found."""
         t = self.t
+        kind = t.kind
         out: list[Summon] = []
         self.masks()  # first: a recomputed sky starts a new ``_ready``
         ready = self._ready
         for card in self.hands[p]:
-            # No servitor to help (every card but a Great Old One with its own Servitors):
-            # the plain summoning, asked before for this sky (the common case).
-            opts = self.bonus_options(p, card) if t.kind[card] == GOO else NO_BONUS
-            if opts is NO_BONUS and card in ready:
-                a = ready[card]
-                if a is not None:
-                    out.append(a)
-                continue
-            for bonus in opts:
-                if not bonus and card in ready:
-                    a = ready[card]
-                else:
+            # The plain summoning (no bonus servitors), found once per sky.
+            a = ready.get(card, _UNSEEN)
+            if a is _UNSEEN:
+                pl = self.summon_placement(card, ())
+                a = None if pl is None else Summon(card, (), t.summon_text[card], _tiles(pl))
+                ready[card] = a
+            if a is not None:
+                out.append(a)
+            if kind[card] == GOO:
+                # Then those with a Great Old One's own Servitors, in ``bonus_options``
+                # order (its first option is the plain one above).
+                opts = self.bonus_options(p, card)
+                for i in range(1, len(opts)):
+                    bonus = opts[i]
                     pl = self.summon_placement(card, bonus)
-                    if pl is None:
-                        a = None
-                    else:
-                        text = (self.g.summon_action[(card, bonus)].text if bonus
-                                else t.summon_text[card])
-                        a = Summon(card, bonus, text, _tiles(pl))
-                    if not bonus:
-                        ready[card] = a
-                if a is not None:
-                    out.append(a)
+                    if pl is not None:
+                        text = self.g.summon_action[(card, bonus)].text
+                        out.append(Summon(card, bonus, text, _tiles(pl)))
         return out
 
     def _tiles_ok(self, a: Summon) -> bool:
@@ -668,6 +680,14 @@ class StarsAreRightState(State):
     # ------------------------------------------------------------------ chance
     def _log_secret(self, action: Action, player: int) -> LogSecret | None:
         return _CHANCE_LOG if player == CHANCE else None
+
+    def _history_entry(self, action: Action, player: int) -> Any:
+        """The game's prebuilt ``(player, action)`` for its own actions (``Tables.entries``):
+        a game of ~9,000 moves then adds no tuple per move for the collector to scan.
+        Summonings (built per sky) and actions from elsewhere get a new tuple, as before.
+        (``Any`` throughout: a typed pair would be unpacked and boxed anew when compiled.)"""
+        got = self.t.entries.get(id(action))
+        return (player, action) if got is None else got[player]
 
     def chance_outcomes(self) -> list[tuple[Action, float]] | None:
         g = self.g

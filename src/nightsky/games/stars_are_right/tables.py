@@ -11,19 +11,23 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .actions import Discard, Draw, Invoke, Power, Release
-from .constants import MINION_POWERS
+from nightsky.core.game import CHANCE
+
+from .actions import END, Discard, Draw, Invoke, Power, Release
+from .constants import GOO, GREATER, LESSER, MINION_POWERS
 from .matcher import Shape
 
 SKY_CACHE: Final = 4096
 """How many skies ``Tables.skies`` keeps before it is emptied (a few MB at most)."""
 
-# Minion powers as small ints (``Tables.minion``); -1: not a Minion's power.
-EXCHANGE_LESSER = MINION_POWERS.index("exchange-lesser")
-EXCHANGE_GREATER = MINION_POWERS.index("exchange-greater")
-TAKE_CARD = MINION_POWERS.index("take-card")
-HAND_SIX = MINION_POWERS.index("hand-six")
-DISCARD_TWO = MINION_POWERS.index("discard-two")
+# Minion powers as small ints (``Tables.minion``); -1: not a Minion's power. ``Final``: the
+# rules read them at every hand limit and Minion check, which compiled code would otherwise
+# look up in this module's dictionary each time (trap 14).
+EXCHANGE_LESSER: Final = MINION_POWERS.index("exchange-lesser")
+EXCHANGE_GREATER: Final = MINION_POWERS.index("exchange-greater")
+TAKE_CARD: Final = MINION_POWERS.index("take-card")
+HAND_SIX: Final = MINION_POWERS.index("hand-six")
+DISCARD_TWO: Final = MINION_POWERS.index("discard-two")
 
 
 class Tables:
@@ -70,12 +74,45 @@ class Tables:
         self.push_actions: list[Any] = list(game.push_actions)
         self.swap_actions: list[Any] = list(game.swap_actions)
         self.flip_actions: list[Any] = list(game.flip_actions)
-        self.skies: dict[tuple[int, ...], tuple[dict[tuple[int, tuple[int, ...]], list[int] | None],
+        self.skies: dict[tuple[int, ...], tuple[dict[Any, list[int] | None],
                                                 dict[int, Any]]] = {}
         """Per sky (its face masks as a tuple): the ``summon_placement`` answers and the
         plain summonings found there (``StarsAreRightState._placed`` and ``_ready``). A search
         meets the same skies again in every iteration that takes the same moves, and the
         answers depend on the sky alone; at most ``SKY_CACHE`` skies, then it starts afresh."""
+        # Great Old Ones and their Servitors by one int per name: whether a seat holds a
+        # Servitor of a Great Old One is then a few int comparisons, no string and no sort.
+        groups: dict[str, int] = {}
+        for c in cards:
+            groups.setdefault(c.name, len(groups))
+        self.group: list[int] = [groups[c.name] if c.kind == GOO else -2 for c in cards]
+        """Per Great Old One, its number (-2 for other cards)."""
+        self.serves: list[int] = [
+            groups.get(c.ruler, -1) if c.kind in (GREATER, LESSER) else -1 for c in cards
+        ]
+        """Per Servitor, the number of its Great Old One (-1 for other cards)."""
+        self.bonus: dict[tuple[int, tuple[int, ...]], list[tuple[int, ...]]] = {}
+        """``game.bonus_sets`` answers by (card, Servitors held), asked from compiled code."""
+        self.bonus_shapes: dict[tuple[int, tuple[int, ...]],
+                                tuple[list[list[Shape]], list[tuple[int, int]]]] = {}
+        """``game.shapes_for`` a card with its bonus servitors' stars ignored, by (card,
+        servitors), asked from compiled code."""
+        # The history's records of the game's own action objects, one tuple per seat and one
+        # for chance (index -1), by ``id`` of the action: a move adds no new tuple to the
+        # history (``StarsAreRightState._history_entry``). The tuples keep the actions alive,
+        # so an id here never names another object. Not the ~4,000 rare exchanges: a small
+        # table stays in the processor's cache.
+        shared: list[Any] = [
+            *game.invoke_action.values(), *game.power_action.values(),
+            *game.discard_action.values(), *game.release_action.values(),
+            *game.push_actions, *game.swap_actions, *game.flip_actions,
+            *game.take_action.values(), END,
+            *game.place_action.values(), *game.draw_action.values(),
+        ]
+        seats = range(game.num_players)
+        self.entries: dict[int, tuple[Any, ...]] = {  # Any: kept boxed when compiled
+            id(a): (*[(q, a) for q in seats], (CHANCE, a)) for a in shared
+        }
         self.reshuffle_cap: int = game.reshuffle_cap
         self.max_turns: int = game.options["max_rounds"] * game.num_players
         self.game = game
