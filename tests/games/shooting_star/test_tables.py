@@ -126,8 +126,10 @@ def test_SS_2_2_set_up_outcomes_spell_their_notation_when_first_read(
             assert {out: 1}[again] == 1
             back = pickle.loads(pickle.dumps(out))
             assert type(back) is type(out) and back == out and str(back) == text
-            field = out._fields()
-            assert repr(out) == f"{type(out).__name__}({field}, text={text!r})"
+            kind = type(out).__name__
+            name = {"GridDeal": "cells", "PlanetDeal": "hands", "DeckOrder": "cards",
+                    "MissionDeal": "seats"}[kind]
+            assert repr(out) == f"{kind}({name}={getattr(out, name)!r}, text={text!r})"
             assert out != text and out != s.legal_actions(0)[:1]
             kinds.append(text.split()[0])
             s.apply(out)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from nightsky.core.game import ActionBase
 from nightsky.games.shooting_star.constants import CARD_KEYS, DARK_LEVEL
@@ -123,18 +123,17 @@ class Discard(ActionBase):
 
 
 class _Dealt(ActionBase):
-    """A set-up outcome: its fields (``_key``) and its notation, spelled on first read from
-    the game's ``codes`` (immutable by convention: nothing assigns its fields after
-    ``__init__``)."""
+    """A set-up outcome: its fields (``value``, read under the name ``_field``) and its
+    notation, spelled on first read from the game's ``codes`` (immutable by convention:
+    nothing assigns its fields after ``__init__``)."""
 
-    __slots__ = ("_codes", "_text")
+    __slots__ = ("_value", "_codes", "_text")
+    _field: ClassVar[str] = "value"
 
-    def __init__(self, codes: Any, text: str | None) -> None:
+    def __init__(self, value: Any, codes: Any, text: str | None = None) -> None:
+        self._value = value
         self._codes = codes
         self._text = text
-
-    def _key(self) -> Any:
-        raise NotImplementedError
 
     def _spell(self) -> str:
         raise NotImplementedError
@@ -152,128 +151,86 @@ class _Dealt(ActionBase):
             return True
         if type(other) is not type(self) or not isinstance(other, _Dealt):
             return False
-        return other._key() == self._key() and (
+        return other._value == self._value and (
             other._codes is self._codes or str(other) == str(self)
         )
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self._value)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._fields()}, text={str(self)!r})"
+        return f"{type(self).__name__}({self._field}={self._value!r}, text={str(self)!r})"
 
-    def _fields(self) -> str:
-        raise NotImplementedError
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the text goes along, so the copy never needs the game's codes
+        return (type(self), (self._value, (), str(self)))
 
 
 class GridDeal(_Dealt):
     """The dealt Star Sector: per cell (planet index, level); level 5 = Dark Planet.
-    ``tokens`` and ``codes`` are the game's ``grid_tokens`` and ``p_code`` (``grid_text``)."""
+    ``codes``: the game's ``(grid_tokens, p_code)`` (``grid_text``)."""
 
-    __slots__ = ("cells", "_tokens")
+    __slots__ = ()
+    _field = "cells"
 
-    def __init__(
-        self,
-        cells: tuple[tuple[int, int], ...],
-        tokens: tuple[tuple[str, ...], ...],
-        codes: tuple[str, ...],
-        text: str | None = None,
-    ) -> None:
-        super().__init__(codes, text)
-        self.cells = cells
-        self._tokens = tokens
-
-    def _key(self) -> Any:
-        return self.cells
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        cells: tuple[tuple[int, int], ...] = self._value
+        return cells
 
     def _spell(self) -> str:
-        return grid_text(self._tokens, self._codes, self.cells)
-
-    def _fields(self) -> str:
-        return f"cells={self.cells!r}"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (GridDeal, (self.cells, (), (), str(self)))
+        tokens, codes = self._codes
+        return grid_text(tokens, codes, self._value)
 
 
 class PlanetDeal(_Dealt):
     """Personalized variant: the six planets dealt to each seat (``codes``: ``p_code``)."""
 
-    __slots__ = ("hands",)
+    __slots__ = ()
+    _field = "hands"
 
-    def __init__(
-        self, hands: tuple[tuple[int, ...], ...], codes: tuple[str, ...], text: str | None = None
-    ) -> None:
-        super().__init__(codes, text)
-        self.hands = hands
-
-    def _key(self) -> Any:
-        return self.hands
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        hands: tuple[tuple[int, ...], ...] = self._value
+        return hands
 
     def _spell(self) -> str:
-        return deal_text(self._codes, self.hands)
-
-    def _fields(self) -> str:
-        return f"hands={self.hands!r}"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (PlanetDeal, (self.hands, (), str(self)))
+        return deal_text(self._codes, self._value)
 
 
 class DeckOrder(_Dealt):
     """The replacement deck's order, top card first (``codes``: ``p_code``)."""
 
-    __slots__ = ("cards",)
+    __slots__ = ()
+    _field = "cards"
 
-    def __init__(
-        self, cards: tuple[int, ...], codes: tuple[str, ...], text: str | None = None
-    ) -> None:
-        super().__init__(codes, text)
-        self.cards = cards
-
-    def _key(self) -> Any:
-        return self.cards
+    @property
+    def cards(self) -> tuple[int, ...]:
+        cards: tuple[int, ...] = self._value
+        return cards
 
     def _spell(self) -> str:
-        return deck_text(self._codes, self.cards)
-
-    def _fields(self) -> str:
-        return f"cards={self.cards!r}"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (DeckOrder, (self.cards, (), str(self)))
+        return deck_text(self._codes, self._value)
 
 
 class MissionDeal(_Dealt):
     """Per seat the (1-point, 2-point, 3-point) mission indices (``codes``: the game's
     ``mission_codes``)."""
 
-    __slots__ = ("seats",)
+    __slots__ = ()
+    _field = "seats"
 
-    def __init__(
-        self,
-        seats: tuple[tuple[int, int, int], ...],
-        codes: tuple[str, ...],
-        text: str | None = None,
-    ) -> None:
-        super().__init__(codes, text)
-        self.seats = seats
-
-    def _key(self) -> Any:
-        return self.seats
-
-    def _spell(self) -> str:
-        return missions_text(self._codes, self.seats)
-
-    def _fields(self) -> str:
-        return f"seats={self.seats!r}"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (MissionDeal, (self.seats, (), str(self)))
+    @property
+    def seats(self) -> tuple[tuple[int, int, int], ...]:
+        seats: tuple[tuple[int, int, int], ...] = self._value
+        return seats
 
     def private_lines(self) -> MissionLines:
         """Each seat's own log line of this deal (``LogSecret.private``), spelled on read."""
-        return MissionLines(self._codes, self.seats)
+        return MissionLines(self._codes, self._value)
+
+    def _spell(self) -> str:
+        return missions_text(self._codes, self._value)
 
 
 class MissionLines:

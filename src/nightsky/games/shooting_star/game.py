@@ -494,7 +494,7 @@ class ShootingStarGame(Game):
         return actions.missions_text(self.mission_codes, seats)
 
     def make_grid(self, cells: tuple[tuple[int, int], ...]) -> GridDeal:
-        return GridDeal(tuple(cells), self.grid_tokens, self.p_code)
+        return GridDeal(tuple(cells), self.tables.grid_codes)
 
     def make_deal(self, hands: tuple[tuple[int, ...], ...]) -> PlanetDeal:
         return PlanetDeal(tuple(tuple(h) for h in hands), self.p_code)

@@ -64,6 +64,9 @@ class Tables:
         self.grid_tokens: tuple[tuple[str, ...], ...] = game.grid_tokens
         self.p_code: tuple[str, ...] = game.p_code
         self.mission_codes: tuple[str, ...] = game.mission_codes
+        #: what a dealt sector's notation is spelled from (``GridDeal``)
+        self.grid_codes: tuple[tuple[tuple[str, ...], ...], tuple[str, ...]] = (
+            self.grid_tokens, self.p_code)
         # What scoring reads (every search rollout ends in it): planets' facts and the
         # missions as ints, instead of the interpreted game's tuples and pydantic records.
         self.p_name: list[str] = list(game.p_name)
@@ -94,7 +97,7 @@ class Tables:
 
     def make_grid(self, cells: tuple[tuple[int, int], ...]) -> GridDeal:
         """``game.make_grid`` of a tuple of (planet, level) per cell."""
-        return GridDeal(cells, self.grid_tokens, self.p_code)
+        return GridDeal(cells, self.grid_codes)
 
     def make_deck(self, cards: tuple[int, ...]) -> DeckOrder:
         """``game.make_deck``: the replacement deck, top card first."""
