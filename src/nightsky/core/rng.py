@@ -21,6 +21,9 @@ from typing import Any, Final, TypeVar
 T = TypeVar("T")
 
 _RANDOM: Final = random.Random
+# The C method itself, called with the generator: from compiled code a call to it skips the
+# method lookup that ``rng.getrandbits(k)`` makes at every draw (a plain Random only).
+_GETRANDBITS: Final = random.Random.getrandbits
 
 
 def randbelow(rng: random.Random, n: int) -> int:
@@ -28,9 +31,9 @@ def randbelow(rng: random.Random, n: int) -> int:
     if type(rng) is not _RANDOM:
         return int(rng._randbelow(n))  # type: ignore[attr-defined]
     k = n.bit_length()
-    r: int = rng.getrandbits(k)
+    r: int = _GETRANDBITS(rng, k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = _GETRANDBITS(rng, k)
     return r
 
 
@@ -73,6 +76,10 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
         i -= 1
 
 
+_SETSIZE: Final = tuple([21 + (4 ** ceil(log(k * 3, 4)) if k > 5 else 0) for k in range(64)])
+"""``sample``'s ``setsize`` for small ``k``, worked out once by ``random.py``'s own formula."""
+
+
 def sample(rng: random.Random, population: Sequence[T], k: int) -> list[T]:
     """``rng.sample(population, k)``: ``k`` distinct elements in selection order."""
     if type(rng) is not _RANDOM:
@@ -81,9 +88,8 @@ def sample(rng: random.Random, population: Sequence[T], k: int) -> list[T]:
     if not 0 <= k <= n:
         raise ValueError("Sample larger than population or is negative")
     result: list[T] = []
-    setsize = 21  # random.py's choice between a pool list and a set of the picks
-    if k > 5:
-        setsize += 4 ** ceil(log(k * 3, 4))
+    # random.py's choice between a pool list and a set of the picks
+    setsize = _SETSIZE[k] if k < len(_SETSIZE) else 21 + 4 ** ceil(log(k * 3, 4))
     if n <= setsize:
         pool = list(population)
         for i in range(k):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import pytest
 
 from nightsky import load_game
 from nightsky.core.game import CHANCE
+from tests.games.shooting_star.helpers import walk
 
 
 @pytest.mark.parametrize("params", [{"players": 2}, {"players": 5},
@@ -84,3 +86,108 @@ def test_random_action_draws_what_a_choice_from_the_legal_list_draws(players: in
             checked += 1
             s.step(got, seat)
     assert checked > 30 * 8
+
+
+def _spelled(g: object, outcome: object) -> str:
+    """The notation of a set-up outcome spelled from the game's codes, entry by entry."""
+    from nightsky.games.shooting_star.actions import DeckOrder, GridDeal, MissionDeal, PlanetDeal
+
+    game: Any = g
+    if isinstance(outcome, GridDeal):
+        return "grid " + " ".join(game.grid_token(p, lv) for p, lv in outcome.cells)
+    if isinstance(outcome, PlanetDeal):
+        return "deal " + "/".join(",".join(game.p_code[p] for p in h) for h in outcome.hands)
+    if isinstance(outcome, DeckOrder):
+        return " ".join(["deck", *(game.p_code[p] for p in outcome.cards)])
+    assert isinstance(outcome, MissionDeal)
+    codes = game.mission_codes
+    return "missions " + "/".join("-".join(codes[m] for m in trio) for trio in outcome.seats)
+
+
+@pytest.mark.parametrize("params", [{"players": 2}, {"players": 5},
+                                    {"players": 2, "variant": "personalized"}])
+def test_SS_2_2_set_up_outcomes_spell_their_notation_when_first_read(
+    params: dict[str, object],
+) -> None:
+    # SS-2.2, SS-2.5, SS-2.7, SS-14.2: an outcome is dealt without its text (a random game
+    # never reads it); read, it is the notation of its fields, and it stays a value: equal
+    # and hashing alike however it is made, pickled or printed.
+    g = load_game("shooting-star", **params)
+    for seed in range(3):
+        rng = random.Random(seed)
+        s = g.new_initial_state()
+        kinds = []
+        while s.current_players() == (CHANCE,):
+            out: Any = s.sample_chance(rng)
+            assert out._text is None  # not spelled yet
+            text = str(out)
+            assert text == _spelled(g, out) and str(out) is text
+            again = g.parse_chance(text)
+            assert again is not out and again == out and hash(again) == hash(out)
+            assert {out: 1}[again] == 1
+            back = pickle.loads(pickle.dumps(out))
+            assert type(back) is type(out) and back == out and str(back) == text
+            kind = type(out).__name__
+            name = {"GridDeal": "cells", "PlanetDeal": "hands", "DeckOrder": "cards",
+                    "MissionDeal": "seats"}[kind]
+            assert repr(out) == f"{kind}({name}={getattr(out, name)!r}, text={text!r})"
+            assert out != text and out != s.legal_actions(0)[:1]
+            kinds.append(text.split()[0])
+            s.apply(out)
+        assert kinds == (["deal", "deck", "missions"] if params.get("variant")
+                         else ["grid", "deck", "missions"])
+
+
+def test_SS_2_2_outcomes_with_other_fields_or_of_another_kind_differ() -> None:
+    from nightsky.games.shooting_star.actions import DeckOrder, MissionDeal, PlanetDeal
+
+    g = load_game("shooting-star", players=2)
+    deck = g.make_deck((3, 4, 5))
+    assert deck == g.tables.make_deck((3, 4, 5)) and deck != g.make_deck((4, 3, 5))
+    assert isinstance(deck, DeckOrder) and str(deck) == "deck " + " ".join(
+        g.p_code[p] for p in (3, 4, 5))
+    trio = ((0, 5, 10), (1, 6, 11))
+    deal = g.make_missions(trio)
+    assert isinstance(deal, MissionDeal) and deal == g.tables.make_missions(trio)
+    assert deal != g.make_missions(((1, 6, 11), (0, 5, 10)))
+    # the same fields in another class are another outcome
+    assert PlanetDeal(trio, g.p_code) != deal and PlanetDeal(trio, g.p_code) != MissionDeal(
+        trio, g.p_code)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_SS_2_7_each_seat_reads_its_own_missions_spelled_when_read(players: int) -> None:
+    # SS-2.7: the missions' log line is spelled per seat when read: each seat its own trio,
+    # everyone else (spectators, seats beyond the table) "missions dealt"; pickled alike.
+    g = load_game("shooting-star", players=players)
+    rng = random.Random(8)
+    s = g.new_initial_state()
+    while s.current_players() == (CHANCE,):
+        s.step(s.sample_chance(rng), CHANCE)
+    deal: Any = s.history[-1][1]
+    codes = g.mission_codes
+    want = {seat: "missions " + "-".join(codes[m] for m in trio) + " (yours)"
+            for seat, trio in enumerate(deal.seats)}
+    assert [s.log_text(-1, seat) for seat in range(players)] == [want[i] for i in range(players)]
+    assert s.log_text(-1, None) == "missions dealt" == s.log_text(-1, players + 3)
+    lines = s._secrets[len(s.history) - 1].private
+    assert dict(lines) == want and len(lines) == players and 0 in lines and -1 not in lines
+    assert lines == want and sorted(lines) == list(range(players))
+    copy = pickle.loads(pickle.dumps(s))
+    assert [copy.log_text(-1, v) for v in (None, *range(players))] == [
+        s.log_text(-1, v) for v in (None, *range(players))]
+
+
+def test_new_states_are_independent_copies_of_one_blank_state() -> None:
+    # SS-2.8: every new game starts from the same blank position, however many games were
+    # played from the game before (they are copied from one blank state the game keeps).
+    g = load_game("shooting-star", players=3)
+    first = g.new_initial_state()
+    blank = (first.view(None), first.view(0), first.current_players(), first.phase)
+    for seed in range(3):
+        assert walk(g.new_initial_state(), seed).is_terminal()  # type: ignore[arg-type]
+    fresh = g.new_initial_state()
+    assert (fresh.view(None), fresh.view(0), fresh.current_players(), fresh.phase) == blank
+    assert fresh.history == [] and fresh is not g.new_initial_state()
+    other = pickle.loads(pickle.dumps(g)).new_initial_state()
+    assert other.view(None) == blank[0] and other.g is not g

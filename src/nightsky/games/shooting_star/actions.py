@@ -19,8 +19,9 @@ Chance outcomes (sampled, never enumerated):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from nightsky.core.game import ActionBase
 from nightsky.games.shooting_star.constants import CARD_KEYS, DARK_LEVEL
@@ -115,48 +116,164 @@ class Discard(ActionBase):
         return f"{self.code}:out"
 
 
-@dataclass(frozen=True, slots=True)
-class GridDeal(ActionBase):
-    """The dealt Star Sector: per cell (planet index, level); level 5 = Dark Planet."""
-
-    cells: tuple[tuple[int, int], ...]
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
+# The chance outcomes are plain classes, not dataclasses: a dataclass's generated ``__init__``
+# runs as interpreted Python even in a compiled module (docs/performance.md, mypyc trap 12), and
+# three of them are built in every game. Their notation is spelled when it is first read
+# (``str``), not when they are dealt: a random playout or a search never reads it.
 
 
-@dataclass(frozen=True, slots=True)
-class PlanetDeal(ActionBase):
-    """Personalized variant: the six planets dealt to each seat."""
+class _Dealt(ActionBase):
+    """A set-up outcome: its fields (``value``, read under the name ``_field``) and its
+    notation, spelled on first read from the game's ``codes`` (immutable by convention:
+    nothing assigns its fields after ``__init__``)."""
 
-    hands: tuple[tuple[int, ...], ...]
-    text: str
+    __slots__ = ("_value", "_codes", "_text")
+    _field: ClassVar[str] = "value"
 
-    def __str__(self) -> str:
-        return self.text
+    def __init__(self, value: Any, codes: Any, text: str | None = None) -> None:
+        self._value = value
+        self._codes = codes
+        self._text = text
 
-
-@dataclass(frozen=True, slots=True)
-class DeckOrder(ActionBase):
-    """The replacement deck's order, top card first."""
-
-    cards: tuple[int, ...]
-    text: str
+    def _spell(self) -> str:
+        raise NotImplementedError
 
     def __str__(self) -> str:
-        return self.text
+        text = self._text
+        if text is None:
+            text = self._spell()
+            self._text = text
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        # as the dataclasses compared them: same class, same fields, same notation
+        if self is other:
+            return True
+        if type(other) is not type(self) or not isinstance(other, _Dealt):
+            return False
+        return other._value == self._value and (
+            other._codes is self._codes or str(other) == str(self)
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._field}={self._value!r}, text={str(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the text goes along, so the copy never needs the game's codes
+        return (type(self), (self._value, (), str(self)))
 
 
-@dataclass(frozen=True, slots=True)
-class MissionDeal(ActionBase):
-    """Per seat the (1-point, 2-point, 3-point) mission indices."""
+class GridDeal(_Dealt):
+    """The dealt Star Sector: per cell (planet index, level); level 5 = Dark Planet.
+    ``codes``: the game's ``(grid_tokens, p_code)`` (``grid_text``)."""
 
-    seats: tuple[tuple[int, int, int], ...]
-    text: str
+    __slots__ = ()
+    _field = "cells"
 
-    def __str__(self) -> str:
-        return self.text
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        cells: tuple[tuple[int, int], ...] = self._value
+        return cells
+
+    def _spell(self) -> str:
+        tokens, codes = self._codes
+        return grid_text(tokens, codes, self._value)
+
+
+class PlanetDeal(_Dealt):
+    """Personalized variant: the six planets dealt to each seat (``codes``: ``p_code``)."""
+
+    __slots__ = ()
+    _field = "hands"
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        hands: tuple[tuple[int, ...], ...] = self._value
+        return hands
+
+    def _spell(self) -> str:
+        return deal_text(self._codes, self._value)
+
+
+class DeckOrder(_Dealt):
+    """The replacement deck's order, top card first (``codes``: ``p_code``)."""
+
+    __slots__ = ()
+    _field = "cards"
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        cards: tuple[int, ...] = self._value
+        return cards
+
+    def _spell(self) -> str:
+        return deck_text(self._codes, self._value)
+
+
+class MissionDeal(_Dealt):
+    """Per seat the (1-point, 2-point, 3-point) mission indices (``codes``: the game's
+    ``mission_codes``)."""
+
+    __slots__ = ()
+    _field = "seats"
+
+    @property
+    def seats(self) -> tuple[tuple[int, int, int], ...]:
+        seats: tuple[tuple[int, int, int], ...] = self._value
+        return seats
+
+    def private_lines(self) -> MissionLines:
+        """Each seat's own log line of this deal (``LogSecret.private``), spelled on read."""
+        return MissionLines(self._codes, self._value)
+
+    def _spell(self) -> str:
+        return missions_text(self._codes, self._value)
+
+
+class MissionLines:
+    """``{seat: "missions 1a-2c-3e (yours)"}`` of one deal, as a read-only mapping whose lines
+    are spelled when read (the log of a random playout or a search is never read)."""
+
+    def __init__(self, codes: tuple[str, ...], seats: tuple[tuple[int, int, int], ...]) -> None:
+        self._codes = codes
+        self._seats = seats
+
+    def __getitem__(self, seat: int) -> str:
+        if not 0 <= seat < len(self._seats):
+            raise KeyError(seat)
+        return f"missions {trio_text(self._codes, self._seats[seat])} (yours)"
+
+    def get(self, seat: object, default: str) -> str:
+        if type(seat) is int and 0 <= seat < len(self._seats):
+            return self[seat]
+        return default
+
+    def keys(self) -> list[int]:
+        return list(range(len(self._seats)))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self._seats)))
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+    def __contains__(self, seat: object) -> bool:
+        return type(seat) is int and 0 <= seat < len(self._seats)
+
+    def items(self) -> list[tuple[int, str]]:
+        return [(seat, self[seat]) for seat in range(len(self._seats))]
+
+    def __eq__(self, other: object) -> bool:
+        try:
+            return dict(self.items()) == dict(other)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            return False
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
 
 
 # ---------------------------------------------------------------- chance notation
@@ -177,6 +294,11 @@ def grid_text(tokens: tuple[tuple[str, ...], ...], codes: tuple[str, ...], cells
         else:
             parts.append(f"{codes[p]}:{lv}")
     return "grid " + " ".join(parts)
+
+
+def deal_text(codes: tuple[str, ...], hands: Any) -> str:
+    """``deal p01,n03,.../p07,...``: six planets per seat."""
+    return "deal " + "/".join([",".join([codes[p] for p in h]) for h in hands])
 
 
 def deck_text(codes: tuple[str, ...], cards: Any) -> str:

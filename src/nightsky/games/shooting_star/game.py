@@ -206,7 +206,9 @@ class ShootingStarGame(Game):
     observer_class = ShootingStarObserver
     component_events = attribution.component_events  # the design lab's hook
     evaluator_class = ShootingStarEvaluator
-    rebuilt = {"tables": Tables}  # typed tables for the compiled rules: rebuilt on unpickling
+    # typed tables for the compiled rules, and the blank state new ones are copied from:
+    # rebuilt on unpickling, in this order
+    rebuilt = {"tables": Tables, "_initial": ShootingStarState}
 
     def __init__(self, players: int | str | None = None, **params: Any) -> None:
         super().__init__(players, **params)
@@ -299,6 +301,8 @@ class ShootingStarGame(Game):
         self.place_secrets: list[tuple[LogSecret, ...]] = [()] * n
         # The tables again, typed, for the compiled rules (``tables``).
         self.tables = Tables(self)
+        # A random game is ~17 actions: copying one blank state is cheaper than building it.
+        self._initial = ShootingStarState(self)
 
     # ------------------------------------------------------------------ actions
     @property
@@ -477,8 +481,7 @@ class ShootingStarGame(Game):
         return actions.grid_text(self.grid_tokens, self.p_code, tuple(cells))
 
     def deal_text(self, hands: tuple[tuple[int, ...], ...]) -> str:
-        code = self.p_code
-        return "deal " + "/".join([",".join([code[p] for p in h]) for h in hands])
+        return actions.deal_text(self.p_code, hands)
 
     def deck_text(self, cards: tuple[int, ...]) -> str:
         return actions.deck_text(self.p_code, tuple(cards))
@@ -491,19 +494,17 @@ class ShootingStarGame(Game):
         return actions.missions_text(self.mission_codes, seats)
 
     def make_grid(self, cells: tuple[tuple[int, int], ...]) -> GridDeal:
-        cells = tuple(cells)
-        return GridDeal(cells, actions.grid_text(self.grid_tokens, self.p_code, cells))
+        return GridDeal(tuple(cells), self.tables.grid_codes)
 
     def make_deal(self, hands: tuple[tuple[int, ...], ...]) -> PlanetDeal:
-        return PlanetDeal(tuple(tuple(h) for h in hands), self.deal_text(hands))
+        return PlanetDeal(tuple(tuple(h) for h in hands), self.p_code)
 
     def make_deck(self, cards: tuple[int, ...]) -> DeckOrder:
-        cards = tuple(cards)
-        return DeckOrder(cards, actions.deck_text(self.p_code, cards))
+        return DeckOrder(tuple(cards), self.p_code)
 
     def make_missions(self, seats: tuple[tuple[int, int, int], ...]) -> MissionDeal:
         seats = tuple(tuple(t) for t in seats)  # type: ignore[misc]
-        return MissionDeal(seats, actions.missions_text(self.mission_codes, seats))
+        return MissionDeal(seats, self.mission_codes)
 
     def _planet(self, code: str) -> int:
         try:
@@ -552,7 +553,7 @@ class ShootingStarGame(Game):
 
     # ------------------------------------------------------------------ states
     def new_initial_state(self) -> ShootingStarState:
-        return ShootingStarState(self)
+        return self._initial.clone()
 
     def tutorials(self) -> list[Tutorial]:
         return tutorials()

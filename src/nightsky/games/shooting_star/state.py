@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from nightsky.core.errors import IllegalActionError
@@ -32,7 +31,6 @@ from nightsky.games.shooting_star.actions import (
     MissionDeal,
     Place,
     PlanetDeal,
-    trio_text,
 )
 from nightsky.games.shooting_star.constants import (
     BITS,
@@ -85,7 +83,6 @@ _CHANCE_TUPLE: Final = (CHANCE,)
 _NOBODY: Final[tuple[int, ...]] = ()
 _DECK_SECRET: Final = LogSecret("deck shuffled")
 RawEvent = tuple[Any, ...]  # an event as the resolution records it (see ``events``)
-_CARD: Final = itemgetter(1)  # the card of a (seat, card, cell) placement
 
 
 class ShootingStarState(State):
@@ -175,11 +172,15 @@ class ShootingStarState(State):
         if self.phase == PH_PLACE:  # the hot path: card by card, free cell by free cell
             free = self.free
             rows = self.t.place_rows
-            out: list[Action] = []
-            for k in BITS[self.hands[player]]:
+            cards = BITS[self.hands[player]]
+            # made at its final size and filled in place: cheaper than ~70 appends
+            out: list[Action] = [None] * (len(cards) * len(free))
+            i = 0
+            for k in cards:
                 row = rows[k]
                 for c in free:
-                    out.append(row[c])
+                    out[i] = row[c]
+                    i += 1
             return out
         return self._build_actions(player) if self.phase == PH_BUILD else []
 
@@ -333,7 +334,7 @@ class ShootingStarState(State):
             return t.make_grid(self._sample_layout(stack, rng))
         if ph == PH_DECK:
             used = self._dealt()
-            cards = [p for p in t.minors if p not in used]
+            cards = [p for p in t.minors if not used[p]]
             shuffle(rng, cards)
             return t.make_deck(tuple(cards))
         if ph == PH_MISSIONS:
@@ -347,12 +348,15 @@ class ShootingStarState(State):
         """SS-2.1/2.2: six differently named Level 4 planets and a Dark Planet set aside
         (ruling: chosen at random), plus random other planets up to the grid's size."""
         t = self.t
-        names = sample(rng, t.major_names, 6)
-        by_name = t.majors_by_name
-        aside = [choice(rng, by_name[nm]) for nm in names]
+        # the names by their index in ``major_names``: the same draws pick the same names
+        names = sample(rng, t.name_ids, 6)
+        by_name = t.majors_by_id
+        aside = [choice(rng, by_name[i]) for i in names]
         aside.append(choice(rng, t.darks))
-        chosen = set(aside)
-        rest = [p for p in range(t.nplanets) if p not in chosen]
+        chosen = [False] * t.nplanets
+        for p in aside:
+            chosen[p] = True
+        rest = [p for p in range(t.nplanets) if not chosen[p]]
         return aside + sample(rng, rest, t.grid_planets - 7)
 
     def _sample_layout(self, stack: list[int], rng: random.Random) -> tuple[tuple[int, int], ...]:
@@ -381,7 +385,7 @@ class ShootingStarState(State):
                 return type(outcome) is PlanetDeal and self._valid_deal(outcome)
             if ph == PH_DECK:
                 used = self._dealt()
-                want = sorted(p for p in g.minors if p not in used)
+                want = sorted(p for p in g.minors if not used[p])
                 return type(outcome) is DeckOrder and sorted(outcome.cards) == want
             if ph == PH_MISSIONS:
                 if type(outcome) is not MissionDeal or len(outcome.seats) != g.num_players:
@@ -397,10 +401,16 @@ class ShootingStarState(State):
             return False
         return False
 
-    def _dealt(self) -> set[int]:
-        """The planets on the table or in the players' planet hands."""
+    def _dealt(self) -> list[bool]:
+        """Per planet, whether it is on the table or in a player's planet hand."""
         pl = self.pl
-        return {pl[c] for c in self.alive} | {p for h in self.phands for p in h}
+        used = [False] * self.t.nplanets
+        for c in self.alive:
+            used[pl[c]] = True
+        for h in self.phands:
+            for p in h:
+                used[p] = True
+        return used
 
     def _valid_stack(self, planets: list[int]) -> bool:
         g = self.g
@@ -439,7 +449,7 @@ class ShootingStarState(State):
             cell = action.cell
             self.hands[player] = hand_without(self.hands[player], card)
             self.cov[cell] = encode_cover(player, card)
-            self.free.remove(cell)
+            _drop(self.free, cell)
             placed = self.placed
             placed.append((player, card, cell))
             n = self.t.num_players
@@ -463,7 +473,7 @@ class ShootingStarState(State):
             for c, (p, lv) in enumerate(action.cells):
                 pl[c] = p
                 lvl[c] = lv
-            self.alive = list(range(self.t.ncells))
+            self.alive = self.t.cells.copy()
             self.free = self.alive.copy()
             self.phase = PH_DECK
         elif type(action) is PlanetDeal:
@@ -471,9 +481,11 @@ class ShootingStarState(State):
             self.phase = PH_DECK
         elif type(action) is DeckOrder:
             cards = action.cards
-            self.deck = list(reversed(cards))
-            used = self._dealt() | set(cards)
-            self.box = [p for p in range(len(self.g.p_kind)) if p not in used]
+            self.deck = list(cards[::-1])
+            used = self._dealt()
+            for p in cards:
+                used[p] = True
+            self.box = [p for p in range(self.t.nplanets) if not used[p]]
             self.phase = PH_MISSIONS
         elif type(action) is MissionDeal:
             self.missions = list(action.seats)
@@ -523,9 +535,17 @@ class ShootingStarState(State):
             if k == SHIELD:
                 shields = True
                 break
-        # sorted() is stable (reverse=True too), so equal priorities keep the order of play
-        # (SS-4.2); Shields have no priority and never resolve on their own (SS-4.3).
-        for seat, card, cell in sorted(placed, key=_CARD, reverse=True):
+        # By descending priority, equal priorities in the order of play (SS-4.2), as the stable
+        # sorted(placed, key=card, reverse=True) orders them: an insertion sort of at most 5
+        # cards, without a Python call. Shields never resolve on their own (SS-4.3).
+        order: list[tuple[int, int, int]] = []
+        for p in placed:
+            i = len(order)
+            k = p[1]
+            while i > 0 and order[i - 1][1] < k:
+                i -= 1
+            order.insert(i, p)
+        for seat, card, cell in order:
             if card == SHIELD:
                 continue
             code = encode_cover(seat, card)
@@ -613,7 +633,7 @@ class ShootingStarState(State):
     def _remove_planet(self, cell: int) -> None:
         self.lvl[cell] = 0
         self.pl[cell] = -1
-        self.alive.remove(cell)
+        _drop(self.alive, cell)
 
     def _isolate(self, seat: int, removed: list[int], events: list[RawEvent]) -> None:
         """SS-9: only planets next to a removed one can have become isolated; ``seat`` takes
@@ -791,14 +811,9 @@ class ShootingStarState(State):
         if type(action) is DeckOrder:
             return _DECK_SECRET
         if type(action) is MissionDeal:
-            codes = self.t.mission_codes
-            return LogSecret(
-                "missions dealt",
-                private={
-                    seat: f"missions {trio_text(codes, trio)} (yours)"
-                    for seat, trio in enumerate(action.seats)
-                },
-            )
+            # each seat's line is spelled when read (``MissionLines``), not at every deal
+            lines: Any = action.private_lines()
+            return LogSecret("missions dealt", private=lines)
         return super()._log_secret(action, player)
 
     @property
@@ -827,3 +842,12 @@ def _touching(cells: list[int], neigh: list[tuple[int, ...]]) -> bool:
             if nb in cells:
                 return True
     return False
+
+
+def _drop(cells: list[int], cell: int) -> None:
+    """``cells.remove(cell)`` for a cell that is there: a typed search and a ``pop``, where
+    ``list.remove`` is a method call comparing objects."""
+    i = 0
+    while cells[i] != cell:
+        i += 1
+    cells.pop(i)

@@ -4,8 +4,8 @@
 reading them from the compiled rules costs a dictionary lookup per attribute. ``Tables``
 (compiled with the rules, ``setup.py``) holds the same objects once more in typed fields, built
 once per game from the game's own, so the two never disagree. The state reads them as ``self.t``.
-It also spells out the set-up's chance outcomes (``make_grid``, ``make_deck``,
-``make_missions``) as the game does, without an interpreted call per draw.
+It also makes the set-up's chance outcomes (``make_grid``, ``make_deck``, ``make_missions``)
+as the game does, without an interpreted call per draw (their notation is spelled on first read).
 """
 
 from __future__ import annotations
@@ -18,9 +18,6 @@ from nightsky.games.shooting_star.actions import (
     GridDeal,
     MissionDeal,
     Place,
-    deck_text,
-    grid_text,
-    missions_text,
 )
 
 # Mission kinds and ``planets`` filters as ints (``Tables.m_kind``, ``Tables.m_filter``), in
@@ -43,6 +40,7 @@ class Tables:
         self.game = game
         self.num_players: int = game.num_players
         self.ncells: int = game.ncells
+        self.cells: list[int] = list(range(self.ncells))
         self.personalized: bool = game.personalized
         self.grid_planets: int = game.grid_planets
         self.nplanets: int = len(game.p_kind)
@@ -59,10 +57,16 @@ class Tables:
         self.majors_by_name: dict[str, list[int]] = {
             name: list(planets) for name, planets in game.majors_by_name.items()
         }
+        #: the Level 4 names by index in ``major_names``, and their planets (set-up draws)
+        self.name_ids: list[int] = list(range(len(self.major_names)))
+        self.majors_by_id: list[list[int]] = [self.majors_by_name[n] for n in self.major_names]
         self.missions_by_value: list[list[int]] = [list(ms) for ms in game.missions_by_value]
         self.grid_tokens: tuple[tuple[str, ...], ...] = game.grid_tokens
         self.p_code: tuple[str, ...] = game.p_code
         self.mission_codes: tuple[str, ...] = game.mission_codes
+        #: what a dealt sector's notation is spelled from (``GridDeal``)
+        self.grid_codes: tuple[tuple[tuple[str, ...], ...], tuple[str, ...]] = (
+            self.grid_tokens, self.p_code)
         # What scoring reads (every search rollout ends in it): planets' facts and the
         # missions as ints, instead of the interpreted game's tuples and pydantic records.
         self.p_name: list[str] = list(game.p_name)
@@ -93,15 +97,15 @@ class Tables:
 
     def make_grid(self, cells: tuple[tuple[int, int], ...]) -> GridDeal:
         """``game.make_grid`` of a tuple of (planet, level) per cell."""
-        return GridDeal(cells, grid_text(self.grid_tokens, self.p_code, cells))
+        return GridDeal(cells, self.grid_codes)
 
     def make_deck(self, cards: tuple[int, ...]) -> DeckOrder:
         """``game.make_deck``: the replacement deck, top card first."""
-        return DeckOrder(cards, deck_text(self.p_code, cards))
+        return DeckOrder(cards, self.p_code)
 
     def make_missions(self, seats: tuple[tuple[int, int, int], ...]) -> MissionDeal:
         """``game.make_missions`` of one (1-, 2-, 3-point) trio per seat."""
-        return MissionDeal(seats, missions_text(self.mission_codes, seats))
+        return MissionDeal(seats, self.mission_codes)
 
 
 def _tables_of(game: Any) -> Tables:
