@@ -48,7 +48,9 @@ def connect_four(seconds: float) -> tuple[float, float]:
     )
 
 
-def vector_pairs(gid: str, seconds: float, pairs: int) -> tuple[float, float, list[float]]:
+def vector_pairs(
+    gid: str, seconds: float, pairs: int, light: bool = False
+) -> tuple[float, float, list[float]]:
     """``pairs`` alternating native / vector measures of ``gid``: the median native and
     vector game actions per CPU-second, and the ratio of each pair."""
     game = load_game(gid)
@@ -60,7 +62,7 @@ def vector_pairs(gid: str, seconds: float, pairs: int) -> tuple[float, float, li
                 natives.append(bench_random_playouts(game, seconds)["actions_per_cpu_second"])
             else:
                 with frozen_heap():  # as the native bench (a no-op where vector_rate has it)
-                    vectors.append(vector_rate(gid, seconds)["actions"])
+                    vectors.append(vector_rate(gid, seconds, light=light)["actions"])
     ratios = [v / n for v, n in zip(vectors, natives, strict=True)]
     return statistics.median(natives), statistics.median(vectors), ratios
 
@@ -71,13 +73,15 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=None, help="game ids (default: all)")
     parser.add_argument("--pairs", type=int, default=0,
                         help="only vector ÷ native, from this many alternating pairs")
+    parser.add_argument("--light-choice", action="store_true",
+                        help="with --pairs: the vector learner draws with light_choice")
     args = parser.parse_args()
     if args.pairs:
         print("| game | players | native actions (median) | vector actions (median) "
               "| vector ÷ native, median | range over pairs |")
         print("|---|---:|---:|---:|---:|---:|")
         for gid in args.games or game_ids():
-            native, vector, ratios = vector_pairs(gid, args.seconds, args.pairs)
+            native, vector, ratios = vector_pairs(gid, args.seconds, args.pairs, args.light_choice)
             print(f"| {gid} | {load_game(gid).num_players} | {native:.0f} | {vector:.0f} "
                   f"| {statistics.median(ratios):.2f} | {min(ratios):.2f}-{max(ratios):.2f} |",
                   flush=True)

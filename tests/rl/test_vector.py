@@ -225,3 +225,21 @@ def test_vector_env_mask_ids_by_identity_by_action_id_or_by_the_state() -> None:
     assert env._alt == (None if env._by_object else by_object)
     copied = pickle.loads(pickle.dumps(env))
     assert copied._alt == env._alt and copied._ident is not None
+
+
+def test_the_benchmarks_light_choice_draws_each_rows_legal_ids_uniformly() -> None:
+    """``nightsky.rl.bench.light_choice`` (the ``--light-choice`` learner of
+    ``scripts/rl_bench.py``): only set entries, every one of them, about equally often."""
+    from nightsky.rl.bench import light_choice
+
+    mask = np.zeros((4, 50), dtype=np.int8)
+    legal = [[0], [3, 49], [7, 8, 9, 20, 31], list(range(50))]
+    for i, ids in enumerate(legal):
+        mask[i, ids] = 1
+    rng = np.random.default_rng(0)
+    draws = np.array([light_choice(rng, mask) for _ in range(4000)])
+    for i, ids in enumerate(legal):
+        seen, counts = np.unique(draws[:, i], return_counts=True)
+        assert seen.tolist() == ids
+        expected = 4000 / len(ids)
+        assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected) + 1)

@@ -38,9 +38,10 @@ MAX_SEATS: Final = 4
 
 _NONE: Final[list[int]] = []
 """The memo's copy of a list never written: equal to an empty list only (never changed)."""
-_SKY0: Final[list[int]] = [-2] * 50 + [-1] * 25
-"""A memo's sky before any write: no tile and side seen (-2) at the 25 positions, then no
-face written (-1)."""
+_UNSEEN: Final[list[int]] = [-2] * 25
+"""A memo's tiles and sides before any write: none seen at the 25 positions (never changed)."""
+_NO_FACES: Final[list[int]] = [-1] * 25
+"""A memo's faces before any write: none written."""
 _COUNTS0: Final[list[int]] = [0] * (3 + 2 * MAX_SEATS)
 
 
@@ -51,8 +52,11 @@ class StarsAreRightMemo:
     (a whole write makes one)."""
 
     def __init__(self) -> None:
-        # Per position the tile and the side written from, then the face written (-1: none).
-        self.sky = _SKY0[:]
+        # The tiles and sides written from (copies: the state changes its lists in place), and
+        # per position the face written (-1: none).
+        self.tiles = _UNSEEN
+        self.sides = _UNSEEN
+        self.faces = _NO_FACES[:]
         self.hand = _NONE
         self.creatures: list[tuple[int, ...]] = [(), (), (), ()]  # by seat counted from p
         self.used: tuple[int, ...] = ()
@@ -122,17 +126,23 @@ def update(
     seats = len(state.hands)
     tiles = state.pos_tile
     sides = state.pos_side
-    sky = m.sky
-    for pos in range(25):
-        # The face shown (StarsAreRightState.faces), found again where a tile moved or flipped.
-        t = tiles[pos]
-        side = sides[pos]
-        if t != sky[pos] or side != sky[25 + pos]:
-            f = tile_faces[t][side] if t >= 0 else -1
-            update_onehot(buf, pos * NFACES, sky[50 + pos], f, one, zero)
-            sky[pos] = t
-            sky[25 + pos] = side
-            sky[50 + pos] = f
+    # Most steps leave the sky as it was: two list comparisons (in C) then, instead of 25
+    # positions' reads and comparisons.
+    if tiles != m.tiles or sides != m.sides:
+        was_tiles = m.tiles
+        was_sides = m.sides
+        faces = m.faces
+        for pos in range(25):
+            # The face shown (StarsAreRightState.faces), found again where a tile moved or
+            # flipped.
+            t = tiles[pos]
+            side = sides[pos]
+            if t != was_tiles[pos] or side != was_sides[pos]:
+                f = tile_faces[t][side] if t >= 0 else -1
+                update_onehot(buf, pos * NFACES, faces[pos], f, one, zero)
+                faces[pos] = f
+        m.tiles = tiles[:]
+        m.sides = sides[:]
     o = 25 * NFACES
     hand = state.hands[p]
     if hand != m.hand:
