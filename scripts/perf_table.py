@@ -156,7 +156,7 @@ def openspiel_rate(name: str, seconds: float, seed: int = 0) -> dict[str, float]
             import open_spiel.python.games  # noqa: F401 - registers the Python games
     except ImportError:
         return None
-    from nightsky.cli.commands import frozen_heap
+    from nightsky.core.heap import frozen_heap
 
     game = pyspiel.load_game(name)
     with frozen_heap():  # as nightsky's own loop (``bench_random_playouts``)

@@ -26,7 +26,8 @@ import statistics
 import sys
 import types
 
-from nightsky.cli.commands import bench_random_playouts, frozen_heap
+from nightsky.cli.commands import bench_random_playouts
+from nightsky.core.heap import frozen_heap
 from nightsky.core.registry import game_ids, load_game
 from nightsky.rl.bench import steps_per_cpu_second, vector_rate
 from nightsky.rl.pettingzoo import env as wrapped_env

@@ -286,7 +286,7 @@ def test_random_playout_bench_freezes_the_heap_only_while_it_runs() -> None:
     # hands them back after; inside a frozen loop it leaves the outer freeze alone.
     import gc
 
-    from nightsky.cli.commands import frozen_heap
+    from nightsky.core.heap import frozen_heap
 
     assert gc.get_freeze_count() == 0
     with frozen_heap():

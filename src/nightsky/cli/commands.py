@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
@@ -31,6 +29,7 @@ from nightsky.agents.base import make_agent
 from nightsky.cli.app import GameArg, app, build_game, console, fail, split_agents
 from nightsky.core.errors import GameError, OptionError
 from nightsky.core.game import CHANCE, Game, State
+from nightsky.core.heap import frozen_heap
 from nightsky.core.learn import lesson_names, lesson_steps
 from nightsky.core.markup import console_text
 from nightsky.core.narration import Narrator
@@ -451,27 +450,6 @@ def print_summary(summary: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------- bench
-@contextmanager
-def frozen_heap() -> Iterator[None]:
-    """For a timed loop of playouts: the objects that exist before it (the modules, the game,
-    its tables and prebuilt actions) are left out of the cyclic collector's scans while it runs
-    (``gc.freeze``), and handed back after it (``gc.unfreeze``); nothing else changes.
-
-    Why: they are never garbage, yet every full collection walked all of them (~60,000
-    objects). Games with long histories keep one new tracked entry per move alive, which
-    triggers full collections every few games: in The Stars Are Right's random playouts they
-    were about a tenth of the loop (``gc.callbacks`` timings, compiled engine). A loop that
-    runs inside another frozen one leaves the freeze to it."""
-    mine = gc.get_freeze_count() == 0
-    if mine:
-        gc.freeze()
-    try:
-        yield
-    finally:
-        if mine:
-            gc.unfreeze()
-
-
 def bench_random_playouts(g: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
     """Random-playout throughput: every chance outcome and player action counts as an action
     (run under ``frozen_heap``, as the references of ``scripts/perf_table.py`` are)."""

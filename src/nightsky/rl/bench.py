@@ -103,7 +103,7 @@ def vector_rate(
     ``light``: the learner draws with ``light_choice`` instead of an argmax over a random
     float array of the mask's shape, which (64 x 8,204 in The Stars Are Right) evicts from
     the caches what the next step needs (docs/performance.md)."""
-    from nightsky.cli.commands import frozen_heap
+    from nightsky.core.heap import frozen_heap
 
     with frozen_heap():
         return _vector_rate(game_id, seconds, num_envs, light, **params)
